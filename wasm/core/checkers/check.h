@@ -1,0 +1,51 @@
+// Entry point of the checking core: runs the requested levels on a history and returns one
+// result per level. The CLI, the wasm bindings and the tests all go through here.
+//
+// Where each level's checker lives:
+//   read consistency       checkers/read_consistency.cpp  (required by every level)
+//   so ∪ wr acyclicity     checkers/causality.cpp
+//   RC RR RA CC            checkers/weak/*.cpp
+//   PC SI SER SSER         checkers/strong/*.cpp
+//   WCC CCv CM             checkers/causal/*.cpp
+//   LIN                    checkers/mtc/*.cpp
+//   the table below        checkers/registry.cpp
+#pragma once
+#include <array>
+#include <functional>
+#include <vector>
+
+#include "checkers/result.h"
+
+namespace isoscope {
+
+struct CheckOptions {
+  std::vector<Level> levels;  // empty: every level that applies to the history
+  double budget_ms = 0;       // per level; 0 = no limit
+  size_t max_anomalies = 32;  // per level, in the report
+  bool (*cancelled)(void*) = nullptr;
+  void* cancelled_ctx = nullptr;
+  // Called after each level is decided (the web worker reports progress through this).
+  std::function<void(Level, const LevelResult&)> on_level;
+};
+
+struct CheckReport {
+  std::array<bool, kNumLevels> requested{};
+  std::array<LevelResult, kNumLevels> results{};
+};
+
+// Runs one level's checker alone (no lattice shortcuts). Tests use it for differential checks.
+using LevelChecker = LevelResult (*)(const History&, const CheckBudget&);
+LevelChecker checker_for(Level l);  // nullptr when no checker exists yet
+
+// Whether a level applies at all (WCC/CCv/CM: one op per transaction; LIN: lightweight
+// transactions with timestamps; SSER: timestamps). Sets reason when it does not.
+bool level_applies(const History& h, Level l, std::string& reason);
+
+// Runs the levels weakest first. A failure of a weaker level implies the failure of every
+// stronger one (the lattice of shared/spec/history-format.md), which is reported as such.
+CheckReport check_history(const History& h, const CheckOptions& opts);
+
+// Levels weaker than l in the lattice (direct and transitive).
+bool is_weaker(Level weaker, Level stronger);
+
+}  // namespace isoscope

@@ -1,0 +1,66 @@
+// What a checker returns: a verdict per level and, for a failure, anomalies that a person can
+// follow: the transactions involved, the edges between them with their justification, and an
+// explanation in plain words.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/history.h"
+
+namespace isoscope {
+
+enum class Level : uint8_t { RC, RR, RA, CC, PC, SI, SER, SSER, WCC, CCv, CM, LIN };
+constexpr int kNumLevels = 12;
+const char* level_name(Level l);
+bool parse_level(std::string_view name, Level& out);  // case-insensitive
+
+enum class Verdict : uint8_t { Pass, Fail, Unknown, NotApplicable };
+const char* verdict_name(Verdict v);  // "pass", "fail", "unknown", "n/a"
+
+enum class EdgeType : uint8_t {
+  SO,  // session order
+  WR,  // write-read: the target reads a value the source wrote
+  WW,  // write-write: the source's write precedes the target's in the commit order
+  RW,  // read-write (anti-dependency): the source read a value the target overwrote
+  RT,  // real time: the source ended before the target started
+  CO,  // commit order inferred by an isolation axiom
+};
+const char* edge_type_name(EdgeType t);
+
+struct AnomalyEdge {
+  uint32_t from_txn, to_txn;  // transaction ids (History::txns index)
+  EdgeType type;
+  uint32_t key = kNone;      // KeyId for WR/WW/RW/CO edges
+  uint32_t from_op = kNone;  // op id anchoring the edge at the source, when one does
+  uint32_t to_op = kNone;    // op id anchoring the edge at the target
+  std::string why;           // justification, e.g. "T2 reads x = 1 from T1; T3 also writes x"
+};
+
+struct Anomaly {
+  std::string kind;               // "ThinAirRead", "NonMonotonicRead", "LostUpdate", ...
+  std::vector<uint32_t> txns;     // transaction ids, in the order the explanation uses
+  std::vector<uint32_t> ops;      // op ids singled out (the offending read, ...)
+  std::vector<AnomalyEdge> edges;  // for cycles: in cycle order
+  std::string explanation;        // Elle style: "T1 < T2 because ...; however ...: a contradiction"
+};
+
+struct LevelResult {
+  Verdict verdict = Verdict::Unknown;
+  double ms = 0;
+  std::string reason;  // for n/a and unknown; for an implied failure, which level implied it
+  std::vector<Anomaly> anomalies;
+  size_t anomalies_total = 0;  // before truncation to the reported ones
+};
+
+// Budget and cancellation shared by every checker. Long-running checkers call expired()
+// from time to time and return Verdict::Unknown when it says so.
+struct CheckBudget {
+  double deadline_ms = 0;  // absolute time (now_ms clock) after which to give up; 0 = none
+  bool (*cancelled)(void*) = nullptr;
+  void* cancelled_ctx = nullptr;
+  bool expired() const;
+};
+double now_ms();
+
+}  // namespace isoscope

@@ -1,0 +1,283 @@
+#include "model/history.h"
+
+#include <cstdio>
+
+namespace isoscope {
+
+// ---- errors ---------------------------------------------------------------------------------
+
+std::string InputError::to_string() const {
+  std::string s = file.empty() ? std::string("input") : file;
+  if (offset >= 0 || line >= 0) {
+    s += ": ";
+    if (line >= 0) {
+      s += "line " + std::to_string(line);
+      if (column >= 0) s += ", column " + std::to_string(column);
+      if (offset >= 0) s += " (byte " + std::to_string(offset) + ")";
+    } else {
+      s += "byte " + std::to_string(offset);
+    }
+  }
+  s += ": " + message;
+  return s;
+}
+
+void locate_line(std::string_view text, InputError& e) {
+  if (e.offset < 0) return;
+  size_t end = std::min(static_cast<size_t>(e.offset), text.size());
+  int64_t line = 1;
+  size_t line_start = 0;
+  for (size_t i = 0; i < end; ++i)
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  e.line = line;
+  e.column = static_cast<int64_t>(end - line_start) + 1;
+}
+
+// ---- interner -------------------------------------------------------------------------------
+
+static bool looks_numeric(const std::string& s) {
+  if (s.empty()) return false;
+  size_t i = (s[0] == '-') ? 1 : 0;
+  if (i == s.size()) return false;
+  for (; i < s.size(); ++i)
+    if (s[i] < '0' || s[i] > '9') return false;
+  return true;
+}
+
+static std::string json_escape(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string Interner::display(uint32_t id) const {
+  switch (kinds_[id]) {
+    case Kind::Int: return std::to_string(payload_[id]);
+    case Kind::Null: return "null";
+    case Kind::Str: {
+      const std::string& s = as_str(id);
+      return looks_numeric(s) || s.empty() ? json_escape(s) : s;
+    }
+  }
+  return "?";
+}
+
+std::string Interner::json(uint32_t id) const {
+  switch (kinds_[id]) {
+    case Kind::Int: return std::to_string(payload_[id]);
+    case Kind::Null: return "null";
+    case Kind::Str: return json_escape(as_str(id));
+  }
+  return "null";
+}
+
+size_t Interner::memory_bytes() const {
+  size_t b = ints_.memory_bytes() + kinds_.capacity() + payload_.capacity() * sizeof(int64_t);
+  for (const std::string& s : strings_) b += sizeof(std::string) + s.capacity() + 32;
+  return b;
+}
+
+// ---- history --------------------------------------------------------------------------------
+
+std::string History::txn_name(uint32_t t) const {
+  if (t == kInitialTxn) return "the initial transaction";
+  const Txn& x = txns[t];
+  std::string s = "T" + std::to_string(t) + " (session " + std::to_string(x.session) + " #" +
+                  std::to_string(x.index);
+  if (x.label != kNone) s += ", id " + labels[x.label];
+  return s + ")";
+}
+
+std::string History::op_text(uint32_t op) const {
+  const Op& o = ops[op];
+  std::string k = keys.display(o.key);
+  switch (o.kind) {
+    case OpKind::Read: return "r(" + k + ", " + values.display(o.value) + ")";
+    case OpKind::Write: return "w(" + k + ", " + values.display(o.value) + ")";
+    case OpKind::Append: return "append(" + k + ", " + values.display(o.value) + ")";
+    case OpKind::ListRead: {
+      std::string s = "r(" + k + ", [";
+      const ListSpan& l = lists[o.list];
+      for (uint32_t i = 0; i < l.size; ++i) {
+        if (i) s += ' ';
+        s += values.display(list_values[l.begin + i]);
+      }
+      return s + "])";
+    }
+  }
+  return "?";
+}
+
+size_t History::memory_bytes() const {
+  return txns.capacity() * sizeof(Txn) + session_begin.capacity() * 4 +
+         ops.capacity() * sizeof(Op) + op_txn.capacity() * 4 + read_from.capacity() * 4 +
+         lists.capacity() * sizeof(ListSpan) + list_values.capacity() * 4 + keys.memory_bytes() +
+         values.memory_bytes();
+}
+
+// ---- builder --------------------------------------------------------------------------------
+
+HistoryBuilder::HistoryBuilder() {
+  h_.txns.emplace_back();  // the initial transaction
+}
+
+void HistoryBuilder::reserve(size_t txns, size_t ops) {
+  h_.txns.reserve(txns + 1);
+  h_.ops.reserve(ops);
+  h_.op_txn.reserve(ops);
+}
+
+void HistoryBuilder::begin_session() {
+  if (in_txn_) end_txn();
+  h_.session_begin.push_back(static_cast<uint32_t>(h_.txns.size()));
+}
+
+size_t HistoryBuilder::txns_in_current_session() const {
+  return h_.session_begin.empty() ? 0 : h_.txns.size() - h_.session_begin.back();
+}
+
+void HistoryBuilder::begin_txn() {
+  if (in_txn_) end_txn();
+  if (h_.session_begin.empty()) begin_session();
+  Txn t;
+  t.session = static_cast<uint32_t>(h_.session_begin.size() - 1);
+  t.index = static_cast<uint32_t>(txns_in_current_session());
+  t.op_begin = t.op_end = static_cast<uint32_t>(h_.ops.size());
+  h_.txns.push_back(t);
+  in_txn_ = true;
+}
+
+static inline void push_op(History& h, bool& in_txn, HistoryBuilder& b, Op op) {
+  if (!in_txn) b.begin_txn();
+  h.ops.push_back(op);
+  h.op_txn.push_back(static_cast<uint32_t>(h.txns.size() - 1));
+}
+
+void HistoryBuilder::read(uint32_t key, uint32_t value) {
+  push_op(h_, in_txn_, *this, Op{key, value, kNone, OpKind::Read});
+}
+void HistoryBuilder::write(uint32_t key, uint32_t value) {
+  push_op(h_, in_txn_, *this, Op{key, value, kNone, OpKind::Write});
+}
+void HistoryBuilder::append(uint32_t key, uint32_t value) {
+  h_.has_lists = true;
+  push_op(h_, in_txn_, *this, Op{key, value, kNone, OpKind::Append});
+}
+void HistoryBuilder::list_read(uint32_t key, std::span<const uint32_t> vals) {
+  h_.has_lists = true;
+  uint32_t list = static_cast<uint32_t>(h_.lists.size());
+  h_.lists.push_back({static_cast<uint32_t>(h_.list_values.size()), static_cast<uint32_t>(vals.size())});
+  h_.list_values.insert(h_.list_values.end(), vals.begin(), vals.end());
+  uint32_t last = vals.empty() ? kNone : vals.back();
+  push_op(h_, in_txn_, *this, Op{key, last, list, OpKind::ListRead});
+}
+void HistoryBuilder::set_status(TxnStatus s) {
+  if (!in_txn_) begin_txn();
+  h_.txns.back().status = s;
+}
+void HistoryBuilder::set_time(double start, double end) {
+  if (!in_txn_) begin_txn();
+  h_.txns.back().start = start;
+  h_.txns.back().end = end;
+  h_.has_timestamps = true;
+}
+void HistoryBuilder::set_label(std::string_view label) {
+  if (!in_txn_) begin_txn();
+  h_.txns.back().label = static_cast<uint32_t>(h_.labels.size());
+  h_.labels.emplace_back(label);
+}
+void HistoryBuilder::end_txn() {
+  if (!in_txn_) return;
+  h_.txns.back().op_end = static_cast<uint32_t>(h_.ops.size());
+  in_txn_ = false;
+}
+
+static std::string place(const History& h, uint32_t op) {
+  uint32_t t = h.op_txn[op];
+  return "session " + std::to_string(h.txns[t].session) + ", transaction " +
+         std::to_string(h.txns[t].index) +
+         (h.txns[t].label != kNone ? " (id " + h.labels[h.txns[t].label] + ")" : std::string()) +
+         ", operation " + std::to_string(op - h.txns[t].op_begin);
+}
+
+Expected<History> HistoryBuilder::finish(std::string format) {
+  if (in_txn_) end_txn();
+  History& h = h_;
+  h.format = std::move(format);
+  h.session_begin.push_back(static_cast<uint32_t>(h.txns.size()));  // closes the last session
+  // Unique-writes index: (key, value) -> write op.
+  const size_t n_ops = h.ops.size();
+  FlatMap64 writes(n_ops / 2 + 16);
+  for (uint32_t i = 0; i < n_ops; ++i) {
+    const Op& o = h.ops[i];
+    if (!o.is_write()) continue;
+    uint64_t kv = (static_cast<uint64_t>(o.key) << 32) | o.value;
+    uint32_t prev = writes.insert(kv, i);
+    if (prev != i) {
+      InputError e;
+      e.message = "key " + h.keys.display(o.key) + " is written with value " +
+                  h.values.display(o.value) + " twice, at " + place(h, prev) + " and at " +
+                  place(h, i) + "; every (key, value) must be written at most once";
+      return e;
+    }
+  }
+  // Resolve reads.
+  h.read_from.assign(n_ops, kNone);
+  for (uint32_t i = 0; i < n_ops; ++i) {
+    const Op& o = h.ops[i];
+    if (!o.is_read()) continue;
+    if (o.kind == OpKind::ListRead && o.value == kNone) {  // empty list: the initial state
+      h.read_from[i] = kReadsInitial;
+      continue;
+    }
+    uint32_t w = writes.find((static_cast<uint64_t>(o.key) << 32) | o.value);
+    if (w != FlatMap64::kAbsent)
+      h.read_from[i] = w;
+    else if (o.kind == OpKind::Read && h.initial && *h.initial == o.value)
+      h.read_from[i] = kReadsInitial;
+    else
+      h.read_from[i] = kThinAir;
+  }
+  // Effective status: committed, or unknown and read (transitively) by a committed txn.
+  std::vector<uint32_t> work;
+  for (uint32_t t = 1; t < h.txns.size(); ++t) {
+    Txn& x = h.txns[t];
+    x.committed = x.status == TxnStatus::Committed;
+    if (x.committed) work.push_back(t);
+  }
+  while (!work.empty()) {
+    uint32_t t = work.back();
+    work.pop_back();
+    for (uint32_t i = h.txns[t].op_begin; i < h.txns[t].op_end; ++i) {
+      uint32_t w = h.read_from[i];
+      if (w >= kThinAir) continue;
+      Txn& writer = h.txns[h.op_txn[w]];
+      if (!writer.committed && writer.status == TxnStatus::Unknown) {
+        writer.committed = true;
+        work.push_back(h.op_txn[w]);
+      }
+    }
+  }
+  return std::move(h_);
+}
+
+}  // namespace isoscope

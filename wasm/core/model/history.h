@@ -1,0 +1,139 @@
+// The history model every format reads into and every checker reads from.
+//
+// Layout (all flat arrays, ids are dense indexes):
+//   txns[0]            the distinguished initial transaction (writes the initial value of every
+//                      key, precedes every other transaction in session order; it has no ops)
+//   txns[1..]          the recorded transactions, session after session, each in session order;
+//                      session s holds txns [session_begin[s], session_begin[s+1])
+//   ops                every operation, transaction after transaction, in program order;
+//                      transaction t holds ops [txns[t].op_begin, txns[t].op_end)
+//   keys / values      interned: an op stores a KeyId and a ValueId
+//   read_from[op]      for a read, the write op it reads (resolved once by the unique-writes
+//                      index), kReadsInitial, or kThinAir; kNone for writes
+//
+// Semantics are those of shared/spec/history-format.md: unique (key, value) writes, reads of the
+// initial value come from txns[0], unknown transactions count as committed exactly when a
+// committed transaction reads one of their writes (transitively).
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "model/errors.h"
+#include "model/interner.h"
+
+namespace isoscope {
+
+constexpr uint32_t kNone = 0xFFFFFFFFu;
+constexpr uint32_t kInitialTxn = 0;
+constexpr uint32_t kReadsInitial = 0xFFFFFFFEu;  // read_from: the initial transaction's write
+constexpr uint32_t kThinAir = 0xFFFFFFFDu;       // read_from: nobody wrote this value
+
+enum class OpKind : uint8_t {
+  Read,      // ["r", k, v]
+  Write,     // ["w", k, v]
+  Append,    // ["append", k, v]: treated as a unique write of v to k
+  ListRead,  // ["r", k, [v1..vn]]: reads the writer of vn (the initial state when empty)
+};
+enum class TxnStatus : uint8_t { Committed, Aborted, Unknown };
+
+struct Op {
+  uint32_t key;
+  uint32_t value;  // ListRead: the last element, or kNone for the empty list
+  uint32_t list;   // ListRead: index into History::lists; otherwise kNone
+  OpKind kind;
+  bool is_read() const { return kind == OpKind::Read || kind == OpKind::ListRead; }
+  bool is_write() const { return kind == OpKind::Write || kind == OpKind::Append; }
+};
+
+struct Txn {
+  uint32_t session = kNone;  // kNone for the initial transaction
+  uint32_t index = 0;        // 0-based position in its session
+  uint32_t op_begin = 0, op_end = 0;
+  uint32_t label = kNone;  // index into History::labels (the original transaction id)
+  TxnStatus status = TxnStatus::Committed;  // as recorded
+  bool committed = true;                    // effective (see header comment)
+  double start = NAN, end = NAN;            // real time, when recorded
+  bool has_time() const { return !std::isnan(start) && !std::isnan(end); }
+  uint32_t size() const { return op_end - op_begin; }
+};
+
+struct ListSpan {
+  uint32_t begin, size;  // into History::list_values
+};
+
+struct History {
+  std::vector<Txn> txns;
+  std::vector<uint32_t> session_begin;  // size = sessions + 1
+  std::vector<Op> ops;
+  std::vector<uint32_t> op_txn;     // owning transaction of each op
+  std::vector<uint32_t> read_from;  // see header comment
+  std::vector<ListSpan> lists;
+  std::vector<uint32_t> list_values;
+  std::vector<std::string> labels;
+  Interner keys, values;
+  // ValueId every key holds before any write; nullopt: no implicit initial value (every read
+  // must name an explicit write, as in the awdit-test format).
+  std::optional<uint32_t> initial;
+  std::string format;  // the format it was read from
+
+  size_t num_sessions() const { return session_begin.size() - 1; }
+  size_t num_txns() const { return txns.size() - 1; }  // without the initial transaction
+  size_t num_ops() const { return ops.size(); }
+  bool has_timestamps = false;  // some transaction carries start/end
+  bool has_lists = false;       // some append or list read
+
+  std::span<const Op> txn_ops(uint32_t t) const {
+    return {ops.data() + txns[t].op_begin, txns[t].size()};
+  }
+  // Writer transaction of a read op: a txn id, kInitialTxn, or kThinAir.
+  uint32_t writer_txn(uint32_t read_op) const {
+    uint32_t w = read_from[read_op];
+    if (w == kReadsInitial) return kInitialTxn;
+    if (w == kThinAir || w == kNone) return kThinAir;
+    return op_txn[w];
+  }
+  // "T3 (session 1, #2, id t7)" style name used in explanations.
+  std::string txn_name(uint32_t t) const;
+  std::string op_text(uint32_t op) const;  // "r(x, 1)", "w(x, 1)", "append(x, 3)", "r(x, [1 2])"
+  size_t memory_bytes() const;
+};
+
+// Builds a History transaction by transaction. Every importer drives one of these, so the
+// semantics (initial transaction, unique writes, unknown status) live in one place.
+class HistoryBuilder {
+ public:
+  HistoryBuilder();
+
+  Interner& keys() { return h_.keys; }
+  Interner& values() { return h_.values; }
+  void set_initial(std::optional<uint32_t> value_id) { h_.initial = value_id; }
+  void reserve(size_t txns, size_t ops);
+
+  void begin_session();
+  void begin_txn();  // in the current session (one is opened if none is)
+  void read(uint32_t key, uint32_t value);
+  void write(uint32_t key, uint32_t value);
+  void append(uint32_t key, uint32_t value);
+  void list_read(uint32_t key, std::span<const uint32_t> values);
+  void set_status(TxnStatus s);
+  void set_time(double start, double end);
+  void set_label(std::string_view label);
+  void end_txn();
+
+  size_t txns_in_current_session() const;
+  size_t num_ops() const { return h_.ops.size(); }
+
+  // Resolves reads through the unique-writes index and the effective status of unknown
+  // transactions. A (key, value) written twice is an InputError naming both places.
+  Expected<History> finish(std::string format);
+
+ private:
+  History h_;
+  bool in_txn_ = false;
+};
+
+}  // namespace isoscope
