@@ -16,6 +16,25 @@ namespace isoscope {
 struct InputFile {
   std::string name;  // path or name as the user gave it ("<stdin>" for stdin)
   std::string_view bytes;
+
+  // The last path component: "logs/T3.log" -> "T3.log" ('/' and '\\' separate). [importers]
+  std::string_view base_name() const {
+    std::string_view n = name;
+    size_t cut = n.find_last_of("/\\");
+    return cut == std::string_view::npos ? n : n.substr(cut + 1);
+  }
+  // Whether the base name ends with suffix, ignoring ASCII case (".log", "history.bincode").
+  bool name_ends_with(std::string_view suffix) const {
+    std::string_view n = base_name();
+    if (n.size() < suffix.size()) return false;
+    for (size_t i = 0; i < suffix.size(); ++i) {
+      char a = n[n.size() - suffix.size() + i], b = suffix[i];
+      if (a >= 'A' && a <= 'Z') a = static_cast<char>(a - 'A' + 'a');
+      if (b >= 'A' && b <= 'Z') b = static_cast<char>(b - 'A' + 'a');
+      if (a != b) return false;
+    }
+    return true;
+  }
 };
 
 struct FormatInfo {
@@ -34,10 +53,32 @@ Expected<History> read_history(std::span<const InputFile> files, std::string_vie
 
 // Writers.
 std::string write_isoscope_json(const History& h);
-std::string write_plume(const History& h);
+// Plume text; fails when the history uses what plume cannot express (string keys or values,
+// lists, unknown transactions, an initial value other than 0). Timestamps are not kept.
+Expected<std::string> write_plume(const History& h);
 
 // Individual readers (registered in formats/registry.cpp).
 Expected<History> read_isoscope_json(std::span<const InputFile> files);
 bool detect_isoscope_json(std::span<const InputFile> files);
+
+// Importers of the other formats (formats/<name>.cpp; see shared/spec/history-format.md).
+// A front end passes a directory as all its files: each reader picks what it needs by name.
+// Text formats read exactly one file (hidden files such as .DS_Store are ignored); cobra reads the *.log files of a directory (one session
+// per file, in natural name order); dbcop-bincode reads one file or the history.bincode of a
+// directory.
+Expected<History> read_plume(std::span<const InputFile> files);
+bool detect_plume(std::span<const InputFile> files);
+Expected<History> read_awdit_test(std::span<const InputFile> files);
+bool detect_awdit_test(std::span<const InputFile> files);
+Expected<History> read_dbcop_bincode(std::span<const InputFile> files);
+bool detect_dbcop_bincode(std::span<const InputFile> files);
+Expected<History> read_dbcop_json(std::span<const InputFile> files);
+bool detect_dbcop_json(std::span<const InputFile> files);
+Expected<History> read_dbcop_text(std::span<const InputFile> files);
+bool detect_dbcop_text(std::span<const InputFile> files);
+Expected<History> read_cobra(std::span<const InputFile> files);
+bool detect_cobra(std::span<const InputFile> files);
+Expected<History> read_elle(std::span<const InputFile> files);
+bool detect_elle(std::span<const InputFile> files);
 
 }  // namespace isoscope

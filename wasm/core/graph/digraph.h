@@ -1,6 +1,7 @@
 // A compact directed graph (CSR) and the iterative algorithms the checkers share.
 // Everything is iterative: the wasm stack is small (5 MB) and histories have millions of nodes.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 

@@ -2,6 +2,7 @@
 // Used on the hot paths of parsing (interning integers, the (key, value) write index),
 // where std::unordered_map's per-node allocation dominates.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 

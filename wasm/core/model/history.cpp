@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "report/json.h"
+
 namespace isoscope {
 
 // ---- errors ---------------------------------------------------------------------------------
@@ -47,35 +49,13 @@ static bool looks_numeric(const std::string& s) {
   return true;
 }
 
-static std::string json_escape(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
-
 std::string Interner::display(uint32_t id) const {
   switch (kinds_[id]) {
     case Kind::Int: return std::to_string(payload_[id]);
     case Kind::Null: return "null";
     case Kind::Str: {
       const std::string& s = as_str(id);
-      return looks_numeric(s) || s.empty() ? json_escape(s) : s;
+      return looks_numeric(s) || s.empty() ? json_quote(s) : s;
     }
   }
   return "?";
@@ -85,7 +65,7 @@ std::string Interner::json(uint32_t id) const {
   switch (kinds_[id]) {
     case Kind::Int: return std::to_string(payload_[id]);
     case Kind::Null: return "null";
-    case Kind::Str: return json_escape(as_str(id));
+    case Kind::Str: return json_quote(as_str(id));
   }
   return "null";
 }

@@ -85,6 +85,10 @@ struct History {
   size_t num_ops() const { return ops.size(); }
   bool has_timestamps = false;  // some transaction carries start/end
   bool has_lists = false;       // some append or list read
+  // Operations the input recorded as not having taken effect and that the importer therefore
+  // left out of ops (dbcop-bincode events with success = 0). Reported so users see that
+  // something was dropped. [added by the importers, issue 3]
+  size_t dropped_events = 0;
 
   std::span<const Op> txn_ops(uint32_t t) const {
     return {ops.data() + txns[t].op_begin, txns[t].size()};
@@ -123,6 +127,10 @@ class HistoryBuilder {
   void set_time(double start, double end);
   void set_label(std::string_view label);
   void end_txn();
+
+  // Counts operations the input marked as failed and the importer left out (see
+  // History::dropped_events). [added by the importers, issue 3]
+  void add_dropped_events(size_t n) { h_.dropped_events += n; }
 
   size_t txns_in_current_session() const;
   size_t num_ops() const { return h_.ops.size(); }

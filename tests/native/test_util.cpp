@@ -1,0 +1,95 @@
+#include "test_util.h"
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "simdjson.h"
+
+namespace fs = std::filesystem;
+
+static std::string slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+std::vector<CorpusEntry> corpus_entries() {
+  std::vector<CorpusEntry> out;
+  const std::string root = ISOSCOPE_CORPUS;
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  if (parser.load(root + "/manifest.json").get(doc)) return out;
+  simdjson::dom::array entries;
+  if (doc["entries"].get_array().get(entries)) return out;
+  for (simdjson::dom::element e : entries) {
+    CorpusEntry c;
+    std::string_view s;
+    if (!e["path"].get_string().get(s)) c.rel = std::string(s);
+    if (!e["format"].get_string().get(s)) c.format = std::string(s);
+    c.path = root + "/" + c.rel;
+    simdjson::dom::object expect;
+    if (!e["expect"].get_object().get(expect))
+      for (auto field : expect) {
+        std::string_view v;
+        if (!field.value.get_string().get(v)) c.expect[std::string(field.key)] = std::string(v);
+      }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+LoadedFiles load_path(const std::string& path) {
+  LoadedFiles lf;
+  std::vector<std::string> paths;
+  if (fs::is_directory(path)) {
+    for (const auto& entry : fs::directory_iterator(path))
+      if (entry.is_regular_file()) paths.push_back(entry.path().string());
+    std::sort(paths.begin(), paths.end());
+  } else {
+    paths.push_back(path);
+  }
+  lf.storage.reserve(paths.size());
+  for (const std::string& p : paths) lf.storage.push_back(slurp(p));
+  for (size_t i = 0; i < paths.size(); ++i) lf.files.push_back({paths[i], lf.storage[i]});
+  return lf;
+}
+
+isoscope::Expected<isoscope::History> read_path(const std::string& path, const std::string& format) {
+  LoadedFiles lf = load_path(path);
+  return isoscope::read_history(lf.files, format);
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string temp_file(const std::string& name, const std::string& content) {
+  fs::path dir = fs::temp_directory_path() / ("isoscope-test-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  fs::path p = dir / name;
+  std::ofstream(p, std::ios::binary) << content;
+  return p.string();
+}
+
+CommandResult run_cli(const std::string& args) {
+  std::string err_path = temp_file("stderr.txt", "");
+  std::string cmd = shell_quote(ISOSCOPE_CLI) + " " + args + " 2>" + shell_quote(err_path);
+  CommandResult r{-1, "", ""};
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.err = slurp(err_path);
+  return r;
+}

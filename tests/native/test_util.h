@@ -1,0 +1,34 @@
+// Shared helpers for the native tests: the corpus manifest, loading paths, running the CLI.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "formats/formats.h"
+
+struct CorpusEntry {
+  std::string path;    // absolute
+  std::string rel;     // as in the manifest
+  std::string format;  // format name from the manifest
+  std::map<std::string, std::string> expect;  // level -> "pass" / "fail"
+};
+// Every entry of ../shared/corpus/manifest.json.
+std::vector<CorpusEntry> corpus_entries();
+
+// A file, or every regular file of a directory (sorted), with its bytes kept alive.
+struct LoadedFiles {
+  std::vector<std::string> storage;
+  std::vector<isoscope::InputFile> files;
+};
+LoadedFiles load_path(const std::string& path);
+isoscope::Expected<isoscope::History> read_path(const std::string& path, const std::string& format = "");
+
+struct CommandResult {
+  int status;
+  std::string out, err;
+};
+// Runs the built `isoscope` binary with the given (shell) arguments.
+CommandResult run_cli(const std::string& args);
+std::string shell_quote(const std::string& s);
+// Writes content to a fresh file in a temporary directory and returns its path.
+std::string temp_file(const std::string& name, const std::string& content);

@@ -1,0 +1,147 @@
+#include "checkers/check.h"
+
+#include "checkers/read_consistency.h"
+
+namespace isoscope {
+
+namespace {
+
+// The transactional chain, weakest first: SSER => SER => SI => PC => CC => RA => RR => RC.
+int chain_rank(Level l) {
+  switch (l) {
+    case Level::RC: return 0;
+    case Level::RR: return 1;
+    case Level::RA: return 2;
+    case Level::CC: return 3;
+    case Level::PC: return 4;
+    case Level::SI: return 5;
+    case Level::SER: return 6;
+    case Level::SSER: return 7;
+    default: return -1;
+  }
+}
+
+bool is_transactional(Level l) { return chain_rank(l) >= 0; }
+
+bool one_op_per_txn(const History& h) {
+  for (uint32_t t = 1; t < h.txns.size(); ++t)
+    if (h.txns[t].size() != 1) return false;
+  return h.num_txns() > 0;
+}
+
+// Lightweight transactions: each touches a single key with at most a read and a write.
+bool lightweight_txns(const History& h) {
+  for (uint32_t t = 1; t < h.txns.size(); ++t) {
+    const Txn& x = h.txns[t];
+    if (x.size() == 0 || x.size() > 2 || !x.has_time()) return false;
+    if (x.size() == 2 && h.ops[x.op_begin].key != h.ops[x.op_begin + 1].key) return false;
+  }
+  return h.num_txns() > 0;
+}
+
+}  // namespace
+
+bool is_weaker(Level weaker, Level stronger) {
+  int a = chain_rank(weaker), b = chain_rank(stronger);
+  if (a >= 0 && b >= 0) return a < b;
+  // Non-transactional causal models: CCv and CM both strengthen WCC.
+  return weaker == Level::WCC && (stronger == Level::CCv || stronger == Level::CM);
+}
+
+bool level_applies(const History& h, Level l, std::string& reason) {
+  switch (l) {
+    case Level::SSER:
+      if (!h.has_timestamps) {
+        reason = "no timestamps";
+        return false;
+      }
+      return true;
+    case Level::WCC:
+    case Level::CCv:
+    case Level::CM:
+      if (!one_op_per_txn(h)) {
+        reason = "applies only to histories whose transactions each hold one operation";
+        return false;
+      }
+      return true;
+    case Level::LIN:
+      if (!lightweight_txns(h)) {
+        reason = "applies only to timestamped single-key read-modify-write (lightweight) transactions";
+        return false;
+      }
+      return true;
+    default: return true;
+  }
+}
+
+CheckReport check_history(const History& h, const CheckOptions& opts) {
+  CheckReport report;
+  std::string reason;
+  if (opts.levels.empty()) {
+    for (int i = 0; i < kNumLevels; ++i) {
+      Level l = static_cast<Level>(i);
+      report.requested[i] = is_transactional(l) || level_applies(h, l, reason);
+    }
+  } else {
+    for (Level l : opts.levels) report.requested[static_cast<int>(l)] = true;
+  }
+
+  // Read consistency and so ∪ wr acyclicity, computed once: every level requires them, so
+  // they decide every level that has no checker of its own yet.
+  bool base_done = false;
+  std::vector<Anomaly> base;
+  auto base_anomalies = [&]() -> const std::vector<Anomaly>& {
+    if (!base_done) {
+      base = check_read_consistency(h);
+      for (Anomaly& a : find_causality_cycles(h, opts.max_anomalies)) base.push_back(std::move(a));
+      base_done = true;
+    }
+    return base;
+  };
+
+  // Levels run in enum order, which is weakest first along the chain.
+  for (int i = 0; i < kNumLevels; ++i) {
+    if (!report.requested[i]) continue;
+    const Level l = static_cast<Level>(i);
+    LevelResult& r = report.results[i];
+    const double t0 = now_ms();
+    if (!level_applies(h, l, r.reason)) {
+      r.verdict = Verdict::NotApplicable;
+    } else {
+      // A failing weaker level decides this one (the lattice), without another search.
+      int implied_by = -1;
+      for (int j = 0; j < i && implied_by < 0; ++j)
+        if (report.requested[j] && report.results[j].verdict == Verdict::Fail &&
+            is_weaker(static_cast<Level>(j), l))
+          implied_by = j;
+      if (implied_by >= 0) {
+        const LevelResult& weaker = report.results[implied_by];
+        r.verdict = Verdict::Fail;
+        r.reason = std::string("implied by the ") + level_name(static_cast<Level>(implied_by)) +
+                   " violation";
+        r.anomalies = weaker.anomalies;
+        r.anomalies_total = weaker.anomalies_total;
+      } else if (LevelChecker checker = checker_for(l)) {
+        CheckBudget budget;
+        budget.deadline_ms = opts.budget_ms > 0 ? t0 + opts.budget_ms : 0;
+        budget.cancelled = opts.cancelled;
+        budget.cancelled_ctx = opts.cancelled_ctx;
+        r = checker(h, budget);
+      } else if (!base_anomalies().empty()) {
+        r.verdict = Verdict::Fail;
+        r.anomalies = base_anomalies();
+        r.anomalies_total = r.anomalies.size();
+      } else {
+        r.verdict = Verdict::Unknown;
+        r.reason = "no checker for this level yet";
+      }
+    }
+    if (r.anomalies_total < r.anomalies.size()) r.anomalies_total = r.anomalies.size();
+    if (r.anomalies.size() > opts.max_anomalies) r.anomalies.resize(opts.max_anomalies);
+    r.ms = now_ms() - t0;
+    if (opts.on_level) opts.on_level(l, r);
+  }
+  return report;
+}
+
+}  // namespace isoscope

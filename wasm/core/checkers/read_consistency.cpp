@@ -1,0 +1,195 @@
+#include "checkers/read_consistency.h"
+
+#include "graph/digraph.h"
+
+namespace isoscope {
+
+namespace {
+
+// Marks every write that is its transaction's last write to its key (one backward pass per
+// transaction, with a per-key stamp instead of a map).
+std::vector<char> last_writes_in_txn(const History& h) {
+  std::vector<char> last(h.ops.size(), 0);
+  std::vector<uint32_t> stamp(h.keys.size(), kNone);
+  for (uint32_t t = 1; t < h.txns.size(); ++t) {
+    const Txn& x = h.txns[t];
+    for (uint32_t i = x.op_end; i-- > x.op_begin;) {
+      const Op& o = h.ops[i];
+      if (!o.is_write() || stamp[o.key] == t) continue;
+      stamp[o.key] = t;
+      last[i] = 1;
+    }
+  }
+  return last;
+}
+
+Anomaly read_anomaly(const History& h, const char* kind, uint32_t read_op, std::string explanation) {
+  Anomaly a;
+  a.kind = kind;
+  uint32_t reader = h.op_txn[read_op];
+  uint32_t w = h.read_from[read_op];
+  a.ops.push_back(read_op);
+  if (w < kThinAir) {
+    uint32_t writer = h.op_txn[w];
+    if (writer != reader) a.txns.push_back(writer);
+    a.ops.push_back(w);
+    a.txns.push_back(reader);
+    AnomalyEdge e{writer, reader, EdgeType::WR, h.ops[read_op].key, w, read_op, {}};
+    e.why = h.txn_name(reader) + " reads " + h.op_text(read_op) + " written by " + h.txn_name(writer);
+    if (writer != reader) a.edges.push_back(std::move(e));
+  } else if (w == kReadsInitial) {
+    a.txns.push_back(kInitialTxn);
+    a.txns.push_back(reader);
+    AnomalyEdge e{kInitialTxn, reader, EdgeType::WR, h.ops[read_op].key, kNone, read_op, {}};
+    e.why = h.txn_name(reader) + " reads the initial value of " + h.keys.display(h.ops[read_op].key);
+    a.edges.push_back(std::move(e));
+  } else {
+    a.txns.push_back(reader);
+  }
+  a.explanation = std::move(explanation);
+  return a;
+}
+
+}  // namespace
+
+std::vector<Anomaly> check_read_consistency(const History& h) {
+  std::vector<Anomaly> out;
+  const std::vector<char> is_last = last_writes_in_txn(h);
+  // Own-write tracking while scanning a transaction: own_last[key] is valid iff stamp[key] == t.
+  std::vector<uint32_t> stamp(h.keys.size(), kNone), own_last(h.keys.size(), kNone);
+  for (uint32_t t = 1; t < h.txns.size(); ++t) {
+    const Txn& x = h.txns[t];
+    if (!x.committed) continue;  // aborted transactions' reads are not part of the history
+    for (uint32_t r = x.op_begin; r < x.op_end; ++r) {
+      const Op& o = h.ops[r];
+      if (o.is_write()) {
+        stamp[o.key] = t;
+        own_last[o.key] = r;
+        continue;
+      }
+      const uint32_t mine = stamp[o.key] == t ? own_last[o.key] : kNone;
+      const uint32_t w = h.read_from[r];
+      const std::string who = h.txn_name(t);
+      if (w == kThinAir) {
+        out.push_back(read_anomaly(
+            h, "ThinAirRead", r,
+            who + " reads " + h.op_text(r) + ", a value no transaction wrote" +
+                (h.initial ? " and not the initial value " + h.values.display(*h.initial)
+                           : std::string(" (this history has no implicit initial value)")) +
+                ": it came out of thin air"));
+        continue;
+      }
+      if (w == kReadsInitial) {
+        if (mine != kNone)
+          out.push_back(read_anomaly(h, "NotMyOwnWrite", r,
+                                     who + " writes " + h.op_text(mine) + " and later reads " +
+                                         h.op_text(r) + ", the initial value, instead of its own write"));
+        continue;
+      }
+      const uint32_t writer = h.op_txn[w];
+      if (writer == t) {
+        if (w > r)
+          out.push_back(read_anomaly(h, "FutureRead", r,
+                                     who + " reads " + h.op_text(r) + " from its own " +
+                                         h.op_text(w) + ", which comes later in the transaction"));
+        else if (w != mine)
+          out.push_back(read_anomaly(h, "NotMyLastWrite", r,
+                                     who + " reads " + h.op_text(r) + " from its own earlier " +
+                                         h.op_text(w) + ", but its last write before the read is " +
+                                         h.op_text(mine)));
+        continue;
+      }
+      if (!h.txns[writer].committed) {
+        out.push_back(read_anomaly(
+            h, "AbortedRead", r,
+            who + " reads " + h.op_text(r) + " written by " + h.txn_name(writer) + ", which " +
+                (h.txns[writer].status == TxnStatus::Aborted ? "aborted" : "never committed") +
+                ": a dirty read of data that never existed"));
+        continue;
+      }
+      if (mine != kNone) {
+        out.push_back(read_anomaly(h, "NotMyOwnWrite", r,
+                                   who + " writes " + h.op_text(mine) + " and later reads " +
+                                       h.op_text(r) + " from " + h.txn_name(writer) +
+                                       " instead of its own write"));
+        continue;
+      }
+      if (!is_last[w])
+        out.push_back(read_anomaly(h, "IntermediateRead", r,
+                                   who + " reads " + h.op_text(r) + " from " + h.txn_name(writer) +
+                                       ", which overwrites that value later in the same "
+                                       "transaction: an intermediate state was visible"));
+    }
+  }
+  return out;
+}
+
+std::vector<Anomaly> find_causality_cycles(const History& h, size_t max_cycles) {
+  const uint32_t n = static_cast<uint32_t>(h.txns.size());
+  constexpr uint32_t kSessionOrder = kNone;  // edge tag for SO; otherwise the read op id
+  DigraphBuilder gb(n);
+  gb.reserve(h.ops.size() / 2 + n);
+  std::vector<uint32_t> seen_writer(n, kNone);  // dedupes parallel wr edges into one reader
+  for (size_t s = 0; s < h.num_sessions(); ++s) {
+    uint32_t prev = kNone;
+    for (uint32_t t = h.session_begin[s]; t < h.session_begin[s + 1]; ++t) {
+      const Txn& x = h.txns[t];
+      if (!x.committed) continue;
+      if (prev != kNone) gb.add(prev, t, kSessionOrder);
+      prev = t;
+      for (uint32_t r = x.op_begin; r < x.op_end; ++r) {
+        if (!h.ops[r].is_read()) continue;
+        uint32_t w = h.read_from[r];
+        if (w >= kThinAir) continue;
+        uint32_t writer = h.op_txn[w];
+        if (writer == t || !h.txns[writer].committed || seen_writer[writer] == t) continue;
+        seen_writer[writer] = t;
+        gb.add(writer, t, r);
+      }
+    }
+  }
+  Digraph g = gb.build();
+  std::vector<Anomaly> out;
+  for (const std::vector<uint32_t>& cycle : cycles_per_component(g, max_cycles)) {
+    Anomaly a;
+    bool only_wr = true;
+    std::string because;
+    for (uint32_t e : cycle) {
+      uint32_t to = g.targets[e];
+      uint32_t tag = g.tags[e];
+      AnomalyEdge edge;
+      edge.to_txn = to;
+      if (tag == kSessionOrder) {
+        only_wr = false;
+        // The source of a CSR edge: the reader is `to`; recover `from` from the cycle order.
+        edge.type = EdgeType::SO;
+      } else {
+        edge.type = EdgeType::WR;
+        edge.key = h.ops[tag].key;
+        edge.from_op = h.read_from[tag];
+        edge.to_op = tag;
+      }
+      a.edges.push_back(edge);
+    }
+    // Sources: each edge starts where the previous one ended (the cycle is closed).
+    for (size_t i = 0; i < a.edges.size(); ++i) {
+      AnomalyEdge& edge = a.edges[i];
+      edge.from_txn = a.edges[(i + a.edges.size() - 1) % a.edges.size()].to_txn;
+      a.txns.push_back(edge.from_txn);
+      if (edge.type == EdgeType::SO)
+        edge.why = h.txn_name(edge.from_txn) + " precedes " + h.txn_name(edge.to_txn) +
+                   " in session " + std::to_string(h.txns[edge.to_txn].session);
+      else
+        edge.why = h.txn_name(edge.to_txn) + " reads " + h.op_text(edge.to_op) + " written by " +
+                   h.txn_name(edge.from_txn);
+      because += (i ? "; " : "") + edge.why;
+    }
+    a.kind = only_wr ? "CyclicInformationFlow" : "CausalityCycle";
+    a.explanation = because + ". Each transaction must observe or follow the one before it, so " +
+                    h.txn_name(a.txns.front()) + " would have to precede itself: a contradiction";
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+}  // namespace isoscope

@@ -1,0 +1,377 @@
+#include "checkers/weak/common.h"
+
+#include <algorithm>
+
+#include "checkers/read_consistency.h"
+
+namespace isoscope::weak {
+
+// ---- reads ----------------------------------------------------------------------------------
+
+Reads collect_reads(const History& h) {
+  const uint32_t n = static_cast<uint32_t>(h.txns.size());
+  Reads R;
+  R.begin.assign(static_cast<size_t>(n) + 1, 0);
+  R.num_writes.assign(n, 0);
+  R.op.reserve(h.ops.size() / 2 + 1);
+  R.writer.reserve(h.ops.size() / 2 + 1);
+  // last[w]: w is its transaction's last write to its key.
+  std::vector<char> last(h.ops.size(), 0);
+  std::vector<uint32_t> stamp(h.keys.size(), kNone), own(h.keys.size(), kNone);
+  for (uint32_t t = 1; t < n; ++t) {
+    const Txn& x = h.txns[t];
+    for (uint32_t i = x.op_end; i-- > x.op_begin;) {
+      const Op& o = h.ops[i];
+      if (!o.is_write()) continue;
+      ++R.num_writes[t];
+      if (stamp[o.key] == t) continue;
+      stamp[o.key] = t;
+      last[i] = 1;
+    }
+  }
+  std::fill(stamp.begin(), stamp.end(), kNone);
+  for (uint32_t t = 1; t < n; ++t) {
+    R.begin[t] = static_cast<uint32_t>(R.op.size());
+    const Txn& x = h.txns[t];
+    if (!x.committed) continue;
+    for (uint32_t r = x.op_begin; r < x.op_end; ++r) {
+      const Op& o = h.ops[r];
+      if (o.is_write()) {
+        stamp[o.key] = t;
+        own[o.key] = r;
+        continue;
+      }
+      if (!o.is_read()) continue;
+      const uint32_t mine = stamp[o.key] == t ? own[o.key] : kNone;
+      const uint32_t w = h.read_from[r];
+      if (w == kThinAir || w == kNone) {
+        ++R.inconsistent;
+        continue;
+      }
+      if (w == kReadsInitial) {
+        if (mine != kNone) {
+          ++R.inconsistent;  // NotMyOwnWrite
+        } else {
+          R.op.push_back(r);
+          R.writer.push_back(kInitialTxn);
+        }
+        continue;
+      }
+      const uint32_t writer = h.op_txn[w];
+      if (writer == t) {
+        if (w > r || w != mine) ++R.inconsistent;  // FutureRead / NotMyLastWrite
+        continue;                                  // a read of its own last write: settled
+      }
+      if (!h.txns[writer].committed || mine != kNone || !last[w]) {
+        ++R.inconsistent;  // AbortedRead / NotMyOwnWrite / IntermediateRead
+        continue;
+      }
+      R.op.push_back(r);
+      R.writer.push_back(writer);
+    }
+  }
+  R.begin[n] = static_cast<uint32_t>(R.op.size());
+  return R;
+}
+
+bool WriteIndex::writes(uint32_t txn, uint32_t key) {
+  if (!built_) {
+    size_t writes = 0;
+    for (const Op& o : h_.ops) writes += o.is_write();
+    map_.reserve(writes);
+    for (uint32_t i = 0; i < h_.ops.size(); ++i)
+      if (h_.ops[i].is_write())
+        map_.insert((static_cast<uint64_t>(h_.op_txn[i]) << 32) | h_.ops[i].key, i);
+    built_ = true;
+  }
+  return map_.find((static_cast<uint64_t>(txn) << 32) | key) != FlatMap64::kAbsent;
+}
+
+// ---- the co' graph --------------------------------------------------------------------------
+
+CoGraph::CoGraph(const History& h, const Reads& R) : b_(static_cast<uint32_t>(h.txns.size())) {
+  const uint32_t n = static_cast<uint32_t>(h.txns.size());
+  b_.reserve(n + R.op.size() + R.op.size() / 2);
+  std::vector<uint32_t> seen(n, kNone);
+  for (size_t s = 0; s < h.num_sessions(); ++s) {
+    uint32_t prev = kInitialTxn;
+    for (uint32_t t = h.session_begin[s]; t < h.session_begin[s + 1]; ++t) {
+      if (!h.txns[t].committed) continue;
+      b_.add(prev, t, kTagSO);
+      prev = t;
+      for (uint32_t i = R.begin[t]; i < R.begin[t + 1]; ++i) {
+        uint32_t w = R.writer[i];
+        if (seen[w] == t) continue;
+        seen[w] = t;
+        b_.add(w, t, kTagWR | R.op[i]);
+      }
+    }
+  }
+}
+
+// ---- reporting ------------------------------------------------------------------------------
+
+LevelResult begin_result(const History& h, const Reads& reads) {
+  LevelResult r;
+  r.anomalies = check_read_consistency(h);
+  r.anomalies_total = r.anomalies.size();
+  if (reads.inconsistent > 0 && r.anomalies_total == 0) {
+    // Cannot happen while both follow the spec; never let a disagreement turn into a pass.
+    Anomaly a;
+    a.kind = "ReadConsistency";
+    a.explanation = std::to_string(reads.inconsistent) + " read(s) break read consistency";
+    r.anomalies.push_back(std::move(a));
+    r.anomalies_total = 1;
+  }
+  return r;
+}
+
+void set_verdict(LevelResult& out) {
+  if (out.anomalies_total < out.anomalies.size()) out.anomalies_total = out.anomalies.size();
+  out.verdict = out.anomalies_total > 0 ? Verdict::Fail : Verdict::Pass;
+}
+
+size_t report_non_repeatable(const History& h, const Reads& R, LevelResult& out,
+                             std::vector<char>* multi) {
+  const size_t nk = h.keys.size();
+  std::vector<uint32_t> stamp(nk, kNone), first(nk, 0), reported(nk, kNone);
+  if (multi) multi->assign(R.op.size(), 0);
+  size_t count = 0;
+  for (uint32_t t = 1; t + 1 < R.begin.size(); ++t) {
+    const uint32_t b = R.begin[t], e = R.begin[t + 1];
+    if (e - b < 2) continue;
+    bool any = false;
+    for (uint32_t i = b; i < e; ++i) {
+      const uint32_t k = h.ops[R.op[i]].key;
+      if (stamp[k] != t) {
+        stamp[k] = t;
+        first[k] = i;
+        continue;
+      }
+      const uint32_t f = first[k];
+      if (R.writer[f] == R.writer[i] || reported[k] == t) continue;
+      reported[k] = t;
+      any = true;
+      ++count;
+      Anomaly a;
+      a.kind = "NonRepeatableRead";
+      const uint32_t w1 = R.writer[f], w2 = R.writer[i];
+      a.txns = {t, w1, w2};
+      a.ops = {R.op[f], R.op[i]};
+      auto wr_edge = [&](uint32_t w, uint32_t r) {
+        AnomalyEdge ed;
+        ed.from_txn = w;
+        ed.to_txn = t;
+        ed.type = EdgeType::WR;
+        ed.key = k;
+        ed.from_op = h.read_from[r] < kThinAir ? h.read_from[r] : kNone;
+        ed.to_op = r;
+        ed.why = h.txn_name(t) + " reads " + h.op_text(r) +
+                 (w == kInitialTxn ? std::string(", the initial value")
+                                   : " written by " + h.txn_name(w));
+        return ed;
+      };
+      a.edges.push_back(wr_edge(w1, R.op[f]));
+      a.edges.push_back(wr_edge(w2, R.op[i]));
+      a.explanation = h.txn_name(t) + " reads key " + h.keys.display(k) +
+                      " twice before writing it and gets two different versions: " +
+                      h.op_text(R.op[f]) + " from " + h.txn_name(w1) + ", then " +
+                      h.op_text(R.op[i]) + " from " + h.txn_name(w2) +
+                      ". Repeatable reads requires every such read of a key to see one writer";
+      out.anomalies.push_back(std::move(a));
+    }
+    if (any && multi) {
+      for (uint32_t i = b; i < e; ++i)
+        if (reported[h.ops[R.op[i]].key] == t) (*multi)[i] = 1;
+    }
+  }
+  out.anomalies_total += count;
+  return count;
+}
+
+namespace {
+
+uint32_t last_write_of(const History& h, uint32_t t, uint32_t key) {
+  if (t == kInitialTxn) return kNone;
+  for (uint32_t i = h.txns[t].op_end; i-- > h.txns[t].op_begin;)
+    if (h.ops[i].is_write() && h.ops[i].key == key) return i;
+  return kNone;
+}
+
+std::string reads_text(const History& h, uint32_t r, uint32_t writer) {
+  return h.op_text(r) + (writer == kInitialTxn ? std::string(" (the initial value)")
+                                               : " from " + h.txn_name(writer));
+}
+
+// Shortest so ∪ wr path from a to b (edge ids), by BFS over the non-co' edges.
+class HbPaths {
+ public:
+  explicit HbPaths(const Digraph& g) : g_(g), mark_(g.n, 0), parent_(g.n, kNone) {}
+  std::vector<uint32_t> path(uint32_t a, uint32_t b) {
+    ++epoch_;
+    queue_.clear();
+    queue_.push_back(a);
+    mark_[a] = epoch_;
+    for (size_t qi = 0; qi < queue_.size(); ++qi) {
+      uint32_t u = queue_[qi];
+      if (u == b) break;
+      for (uint32_t e = g_.begin(u); e < g_.end(u); ++e) {
+        if (is_co_tag(g_.tags[e])) continue;
+        uint32_t v = g_.targets[e];
+        if (mark_[v] == epoch_) continue;
+        mark_[v] = epoch_;
+        parent_[v] = e;
+        queue_.push_back(v);
+      }
+    }
+    std::vector<uint32_t> p;
+    if (mark_[b] != epoch_ || a == b) return p;
+    // Walk back: find each edge's source by scanning (paths are short).
+    for (uint32_t v = b; v != a;) {
+      uint32_t e = parent_[v];
+      p.push_back(e);
+      v = source_of(e);
+    }
+    std::reverse(p.begin(), p.end());
+    return p;
+  }
+  uint32_t source_of(uint32_t e) const {
+    // offsets is sorted: the source is the last u with offsets[u] <= e.
+    auto it = std::upper_bound(g_.offsets.begin(), g_.offsets.end(), e);
+    return static_cast<uint32_t>(it - g_.offsets.begin()) - 1;
+  }
+
+ private:
+  const Digraph& g_;
+  std::vector<uint32_t> mark_, parent_, queue_;
+  uint32_t epoch_ = 0;
+};
+
+std::string short_name(uint32_t t) { return t == kInitialTxn ? "T0 (initial)" : "T" + std::to_string(t); }
+
+}  // namespace
+
+void report_cycles(const History& h, const Digraph& g, const std::vector<CoWhy>& co, Axiom ax,
+                   LevelResult& out) {
+  uint32_t count = 0;
+  std::vector<uint32_t> comp = strongly_connected_components(g, count);
+  std::vector<uint32_t> size(count, 0);
+  for (uint32_t u = 0; u < g.n; ++u) ++size[comp[u]];
+  std::vector<char> done(count, 0);
+  HbPaths hb(g);
+  size_t reported = 0, total = 0;
+  for (uint32_t u = 0; u < g.n; ++u) {
+    const uint32_t c = comp[u];
+    if (done[c]) continue;
+    std::vector<uint32_t> cycle;
+    for (uint32_t e = g.begin(u); e < g.end(u); ++e)
+      if (g.targets[e] == u) {
+        cycle = {e};
+        break;
+      }
+    if (cycle.empty() && size[c] < 2) continue;
+    done[c] = 1;
+    ++total;
+    if (reported >= kMaxCycles) continue;
+    if (cycle.empty()) cycle = shortest_cycle_through(g, comp, u);
+    if (cycle.empty()) continue;
+    ++reported;
+
+    Anomaly a;
+    bool any_so = false, any_co = false, any_ra_wr = false;
+    uint32_t from = u;
+    for (uint32_t e : cycle) {
+      const uint32_t to = g.targets[e], tag = g.tags[e];
+      AnomalyEdge ed;
+      ed.from_txn = from;
+      ed.to_txn = to;
+      a.txns.push_back(from);
+      if (tag == kTagSO) {
+        any_so = true;
+        ed.type = EdgeType::SO;
+        ed.why = from == kInitialTxn
+                     ? "the initial transaction precedes every transaction"
+                     : h.txn_name(from) + " precedes " + h.txn_name(to) + " in session " +
+                           std::to_string(h.txns[to].session);
+      } else if (is_wr_tag(tag)) {
+        const uint32_t r = tag & ~kTagWR;
+        ed.type = EdgeType::WR;
+        ed.key = h.ops[r].key;
+        ed.from_op = h.read_from[r] < kThinAir ? h.read_from[r] : kNone;
+        ed.to_op = r;
+        ed.why = h.txn_name(to) + " reads " + reads_text(h, r, from);
+      } else {
+        any_co = true;
+        const CoWhy& w = co[tag];
+        const uint32_t rx = w.rx, t3 = h.op_txn[rx], x = h.ops[rx].key;
+        ed.type = EdgeType::CO;
+        ed.key = x;
+        ed.from_op = last_write_of(h, from, x);
+        ed.to_op = h.read_from[rx] < kThinAir ? h.read_from[rx] : kNone;
+        if (w.r != kNone) a.ops.push_back(w.r);
+        a.ops.push_back(rx);
+        const std::string T1 = h.txn_name(to), T2 = h.txn_name(from), T3 = h.txn_name(t3);
+        const std::string X = h.keys.display(x);
+        const std::string must = ": so " + T2 + " must commit before " + T1;
+        if (ax == Axiom::RC) {
+          ed.why = T3 + " reads " + reads_text(h, w.r, from) + " and later reads " +
+                   reads_text(h, rx, to) + ", while " + T2 + " also writes " + X +
+                   " (read committed: once a transaction has seen " + T2 +
+                   ", it may not read an older version of " + X + ")" + must;
+        } else if (ax == Axiom::RA && w.r != kNone) {
+          any_ra_wr = true;
+          ed.why = T3 + " reads " + reads_text(h, w.r, from) + " and " + reads_text(h, rx, to) +
+                   ", but " + T2 + " also writes " + X + " (read atomic: " + T3 +
+                   " sees " + T2 + ", so it must see all of " + T2 + "'s writes)" + must;
+        } else if (ax == Axiom::RA) {
+          ed.why = T2 + " writes " + X + " and precedes " + T3 + " in session " +
+                   std::to_string(h.txns[t3].session) + ", yet " + T3 + " reads " +
+                   reads_text(h, rx, to) + " (read atomic: a session sees its own writes)" +
+                   must;
+        } else {
+          std::string via;
+          if (reported <= 16) {
+            std::vector<uint32_t> p = hb.path(from, t3);
+            for (uint32_t pe : p) {
+              const uint32_t ptag = g.tags[pe], pt = g.targets[pe];
+              via += via.empty() ? " (" : ", then ";
+              if (ptag == kTagSO)
+                via += "session order to " + short_name(pt);
+              else
+                via += short_name(pt) + " reads " + h.op_text(ptag & ~kTagWR);
+              }
+            if (!via.empty()) via += ")";
+          }
+          ed.why = T2 + " writes " + X + " and happens before " + T3 + via + ", yet " + T3 +
+                   " reads " + reads_text(h, rx, to) +
+                   " (causal consistency: a transaction sees the latest write among those that "
+                   "happen before it)" +
+                   must;
+        }
+      }
+      a.edges.push_back(std::move(ed));
+      from = to;
+    }
+    if (!any_co)
+      a.kind = any_so ? "CausalityCycle" : "CyclicInformationFlow";
+    else if (ax == Axiom::RC)
+      a.kind = "NonMonotonicRead";
+    else if (ax == Axiom::RA)
+      a.kind = any_ra_wr ? "FracturedRead" : "SessionGuaranteeViolation";
+    else
+      a.kind = "CausalityViolation";
+    std::string s;
+    for (size_t i = 0; i < a.edges.size(); ++i) {
+      const AnomalyEdge& ed = a.edges[i];
+      if (i) s += "; ";
+      if (i + 1 == a.edges.size() && a.edges.size() > 1) s += "however ";
+      s += short_name(ed.from_txn) + " < " + short_name(ed.to_txn) + " because " + ed.why;
+    }
+    s += ": a contradiction (a cycle in the order in which transactions must commit)";
+    a.explanation = std::move(s);
+    out.anomalies.push_back(std::move(a));
+  }
+  out.anomalies_total += total;
+}
+
+}  // namespace isoscope::weak

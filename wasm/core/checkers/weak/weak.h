@@ -1,0 +1,24 @@
+// The weak isolation levels at AWDIT's optimal bounds (Møldrup & Pavlogiannis, PLDI 2025):
+//   RC   Read Committed      O(n^1.5)  AWDIT Alg. 1
+//   RR   RC + repeatable reads (a committed transaction reads each key, before writing it, from
+//        one writer), as Plume and IsoVista define it
+//   RA   Read Atomic         O(n^1.5)  AWDIT Alg. 2
+//   CC   Causal Consistency  O(n*k)    AWDIT Alg. 3 (k sessions), vector clocks kept only while
+//                                      a later reader still needs them
+//
+// Each checker first reports every read that breaks read consistency (check_read_consistency),
+// then discards those reads and saturates a partial commit order co' over so ∪ wr with the
+// orderings the level's axiom forces; a cycle of co' (one short cycle per strongly connected
+// component) is an anomaly whose edges say why each ordering holds. Only committed (effective)
+// transactions take part; the initial transaction (id 0) precedes every transaction.
+#pragma once
+#include "checkers/result.h"
+
+namespace isoscope {
+
+LevelResult check_rc(const History& h, const CheckBudget& budget);
+LevelResult check_rr(const History& h, const CheckBudget& budget);
+LevelResult check_ra(const History& h, const CheckBudget& budget);
+LevelResult check_cc(const History& h, const CheckBudget& budget);
+
+}  // namespace isoscope

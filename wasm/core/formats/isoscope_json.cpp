@@ -1,0 +1,360 @@
+// The canonical format ("isoscope/1"), read with simdjson On-Demand (error codes only: the wasm
+// build has no exceptions), and its writer.
+#include <cstring>
+
+#include "formats/formats.h"
+#include "report/json.h"
+#include "simdjson.h"
+
+namespace isoscope {
+
+namespace od = simdjson::ondemand;
+
+namespace {
+
+class JsonHistoryReader {
+ public:
+  JsonHistoryReader(const InputFile& file) : file_(file) {}
+
+  Expected<History> read() {
+    // simdjson needs SIMDJSON_PADDING readable bytes past the end.
+    simdjson::padded_string json(file_.bytes.data(), file_.bytes.size());
+    base_ = json.data();
+    od::parser parser;
+    od::document doc;
+    if (auto err = parser.iterate(json).get(doc)) return fail_at(0, err, "a JSON document");
+    od::object root;
+    if (auto err = doc.get_object().get(root))
+      return fail_doc(doc, err, "a JSON object {\"sessions\": [...]} at the top level");
+    bool saw_sessions = false;
+    for (auto field_result : root) {
+      std::string_view name;
+      if (auto err = field_result.unescaped_key(false).get(name)) return fail_doc(doc, err, "a member name");
+      od::value v;
+      if (auto err = field_result.value().get(v)) return fail_doc(doc, err, "a member value");
+      if (name == "sessions") {
+        saw_sessions = true;
+        if (!read_sessions(doc, v)) return error_;
+      } else if (name == "initial") {
+        uint32_t id;
+        if (!read_scalar(doc, v, builder_.values(), id, "the initial value (integer, string or null)"))
+          return error_;
+        builder_.set_initial(id);
+      } else if (name == "format") {
+        std::string_view f;
+        if (auto err = v.get_string().get(f)) return fail_doc(doc, err, "\"format\": \"isoscope/1\"");
+        if (f.substr(0, 9) != "isoscope/")
+          return fail_doc(doc, simdjson::INCORRECT_TYPE,
+                          "\"format\" to be \"isoscope/1\", found \"" + std::string(f) + "\"");
+      }  // other members are ignored (On-Demand skips what is not read)
+    }
+    if (!doc.at_end()) return fail_doc(doc, simdjson::TRAILING_CONTENT, "the end of the document");
+    if (!saw_sessions) return fail_at(0, simdjson::SUCCESS, "a \"sessions\" member holding an array of sessions");
+    auto h = builder_.finish("isoscope");
+    if (!h) {
+      InputError e = h.error();
+      e.file = file_.name;
+      return e;
+    }
+    return h;
+  }
+
+ private:
+  bool read_sessions(od::document& doc, od::value& v) {
+    od::array sessions;
+    if (auto err = v.get_array().get(sessions)) return fail_doc(doc, err, "an array of sessions"), false;
+    for (auto session_result : sessions) {
+      od::value session;
+      if (auto err = session_result.get(session)) return fail_doc(doc, err, "a session"), false;
+      od::array txns;
+      if (auto err = session.get_array().get(txns))
+        return fail_doc(doc, err, "a session: an array of transactions"), false;
+      builder_.begin_session();
+      for (auto txn_result : txns) {
+        od::value txn;
+        if (auto err = txn_result.get(txn)) return fail_doc(doc, err, "a transaction"), false;
+        if (!read_txn(doc, txn)) return false;
+      }
+    }
+    return true;
+  }
+
+  bool read_txn(od::document& doc, od::value& txn) {
+    od::json_type type;
+    if (auto err = txn.type().get(type)) return fail_doc(doc, err, "a transaction"), false;
+    builder_.begin_txn();
+    if (type == od::json_type::array) {  // shorthand: a bare array of ops, committed
+      od::array ops;
+      if (auto err = txn.get_array().get(ops)) return fail_doc(doc, err, "an array of operations"), false;
+      if (!read_ops(doc, ops)) return false;
+      builder_.end_txn();
+      return true;
+    }
+    od::object obj;
+    if (auto err = txn.get_object().get(obj))
+      return fail_doc(doc, err, "a transaction: an object {\"ops\": [...]} or an array of operations"), false;
+    double start = NAN, end = NAN;
+    bool saw_ops = false;
+    for (auto field_result : obj) {
+      std::string_view name;
+      if (auto err = field_result.unescaped_key(false).get(name)) return fail_doc(doc, err, "a member name"), false;
+      od::value v;
+      if (auto err = field_result.value().get(v)) return fail_doc(doc, err, "a member value"), false;
+      if (name == "ops") {
+        saw_ops = true;
+        od::array ops;
+        if (auto err = v.get_array().get(ops)) return fail_doc(doc, err, "\"ops\": an array of operations"), false;
+        if (!read_ops(doc, ops)) return false;
+      } else if (name == "status") {
+        std::string_view s;
+        if (auto err = v.get_string().get(s))
+          return fail_doc(doc, err, "\"status\": \"committed\", \"aborted\" or \"unknown\""), false;
+        if (s == "committed") builder_.set_status(TxnStatus::Committed);
+        else if (s == "aborted") builder_.set_status(TxnStatus::Aborted);
+        else if (s == "unknown") builder_.set_status(TxnStatus::Unknown);
+        else
+          return fail_doc(doc, simdjson::INCORRECT_TYPE,
+                          "\"status\" to be \"committed\", \"aborted\" or \"unknown\", found \"" +
+                              std::string(s) + "\""), false;
+      } else if (name == "start" || name == "end") {
+        double d;
+        if (auto err = v.get_double().get(d)) return fail_doc(doc, err, "a number for \"" + std::string(name) + "\""), false;
+        (name == "start" ? start : end) = d;
+      } else if (name == "id") {
+        od::json_type idt;
+        if (auto err = v.type().get(idt)) return fail_doc(doc, err, "\"id\": a string or a number"), false;
+        if (idt == od::json_type::string) {
+          std::string_view s;
+          if (auto err = v.get_string().get(s)) return fail_doc(doc, err, "a string id"), false;
+          builder_.set_label(s);
+        } else if (idt == od::json_type::number) {
+          std::string_view raw = v.raw_json_token();
+          while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t')) raw.remove_suffix(1);
+          builder_.set_label(raw);
+        } else {
+          return fail_doc(doc, simdjson::INCORRECT_TYPE, "\"id\": a string or a number"), false;
+        }
+      }  // other members are ignored
+    }
+    if (!saw_ops) return fail_doc(doc, simdjson::SUCCESS, "an \"ops\" member in the transaction object"), false;
+    if (std::isnan(start) != std::isnan(end))
+      return fail_doc(doc, simdjson::SUCCESS, "both \"start\" and \"end\" (a transaction has only one of them)"), false;
+    if (!std::isnan(start)) {
+      if (start > end) return fail_doc(doc, simdjson::SUCCESS, "\"start\" <= \"end\""), false;
+      builder_.set_time(start, end);
+    }
+    builder_.end_txn();
+    return true;
+  }
+
+  bool read_ops(od::document& doc, od::array& ops) {
+    for (auto op_result : ops) {
+      od::value op;
+      if (auto err = op_result.get(op)) return fail_doc(doc, err, "an operation"), false;
+      od::array parts;
+      if (auto err = op.get_array().get(parts))
+        return fail_doc(doc, err, "an operation [\"r\"|\"w\"|\"append\", key, value]"), false;
+      auto it = parts.begin();
+      auto end = parts.end();
+      if (it == end) return fail_doc(doc, simdjson::INCORRECT_TYPE, "an operation name, found an empty array"), false;
+      std::string_view kind;
+      od::value kv;
+      if (auto err = (*it).get(kv)) return fail_doc(doc, err, "an operation name"), false;
+      if (auto err = kv.get_string().get(kind))
+        return fail_doc(doc, err, "an operation name: \"r\", \"w\" or \"append\""), false;
+      OpKind k;
+      if (kind == "r") k = OpKind::Read;
+      else if (kind == "w") k = OpKind::Write;
+      else if (kind == "append") k = OpKind::Append;
+      else
+        return fail_doc(doc, simdjson::INCORRECT_TYPE,
+                        "an operation name \"r\", \"w\" or \"append\", found \"" + std::string(kind) + "\""), false;
+      ++it;
+      if (it == end) return fail_doc(doc, simdjson::INCORRECT_TYPE, "a key after the operation name"), false;
+      od::value keyv;
+      if (auto err = (*it).get(keyv)) return fail_doc(doc, err, "a key"), false;
+      uint32_t key;
+      if (!read_key(doc, keyv, key)) return false;
+      ++it;
+      if (it == end) return fail_doc(doc, simdjson::INCORRECT_TYPE, "a value after the key"), false;
+      od::value valv;
+      if (auto err = (*it).get(valv)) return fail_doc(doc, err, "a value"), false;
+      od::json_type vt;
+      if (auto err = valv.type().get(vt)) return fail_doc(doc, err, "a value"), false;
+      if (vt == od::json_type::array) {
+        if (k != OpKind::Read)
+          return fail_doc(doc, simdjson::INCORRECT_TYPE, "a single value (lists are only read, with \"r\")"), false;
+        od::array list;
+        if (auto err = valv.get_array().get(list)) return fail_doc(doc, err, "a list of values"), false;
+        list_.clear();
+        for (auto elem_result : list) {
+          od::value elem;
+          if (auto err = elem_result.get(elem)) return fail_doc(doc, err, "a list element"), false;
+          uint32_t id;
+          if (!read_scalar(doc, elem, builder_.values(), id, "a list element (integer, string or null)")) return false;
+          list_.push_back(id);
+        }
+        builder_.list_read(key, list_);
+      } else {
+        uint32_t value;
+        if (!read_scalar(doc, valv, builder_.values(), value, "a value (integer, string or null)")) return false;
+        if (k == OpKind::Read) builder_.read(key, value);
+        else if (k == OpKind::Write) builder_.write(key, value);
+        else builder_.append(key, value);
+      }
+      ++it;
+      if (it != end)
+        return fail_doc(doc, simdjson::INCORRECT_TYPE, "']' after the value: an operation has exactly three elements"), false;
+    }
+    return true;
+  }
+
+  bool read_key(od::document& doc, od::value& v, uint32_t& out) {
+    od::json_type t;
+    if (auto err = v.type().get(t)) return fail_doc(doc, err, "a key (string or integer)"), false;
+    if (t == od::json_type::null || t == od::json_type::array || t == od::json_type::object ||
+        t == od::json_type::boolean)
+      return fail_doc(doc, simdjson::INCORRECT_TYPE, "a key (string or integer)"), false;
+    return read_scalar(doc, v, builder_.keys(), out, "a key (string or integer)");
+  }
+
+  bool read_scalar(od::document& doc, od::value& v, Interner& in, uint32_t& out, const char* what) {
+    od::json_type t;
+    if (auto err = v.type().get(t)) return fail_doc(doc, err, what), false;
+    switch (t) {
+      case od::json_type::number: {
+        int64_t i;
+        if (auto err = v.get_int64().get(i)) return fail_doc(doc, err, std::string(what) + " (an integer that fits 64 bits)"), false;
+        out = in.intern_int(i);
+        return true;
+      }
+      case od::json_type::string: {
+        std::string_view s;
+        if (auto err = v.get_string().get(s)) return fail_doc(doc, err, what), false;
+        out = in.intern_str(s);
+        return true;
+      }
+      case od::json_type::null:
+        if (auto err = v.is_null().error()) return fail_doc(doc, err, what), false;
+        out = in.intern_null();
+        return true;
+      default: return fail_doc(doc, simdjson::INCORRECT_TYPE, what), false;
+    }
+  }
+
+  InputError fail_doc(od::document& doc, simdjson::error_code err, const std::string& expected) {
+    const char* loc = nullptr;
+    int64_t offset = -1;
+    if (!doc.current_location().get(loc) && loc) offset = loc - base_;
+    else offset = static_cast<int64_t>(file_.bytes.size());
+    return fail_at(offset, err, expected);
+  }
+
+  InputError fail_at(int64_t offset, simdjson::error_code err, const std::string& expected) {
+    error_.file = file_.name;
+    // A document that stops early is reported where it stops.
+    if (err == simdjson::INCOMPLETE_ARRAY_OR_OBJECT || err == simdjson::EMPTY ||
+        err == simdjson::UNCLOSED_STRING)
+      offset = static_cast<int64_t>(file_.bytes.size());
+    error_.offset = std::min<int64_t>(offset, static_cast<int64_t>(file_.bytes.size()));
+    error_.message = "expected " + expected;
+    if (err != simdjson::SUCCESS) {
+      std::string detail = simdjson::error_message(err);
+      if (err == simdjson::INCORRECT_TYPE || err == simdjson::TAPE_ERROR ||
+          err == simdjson::INCOMPLETE_ARRAY_OR_OBJECT || err == simdjson::EMPTY)
+        detail = err == simdjson::EMPTY ? "the input is empty"
+                 : err == simdjson::INCOMPLETE_ARRAY_OR_OBJECT ? "the document ends inside an array or object"
+                 : err == simdjson::TAPE_ERROR ? "the JSON is malformed here"
+                                               : "";
+      if (!detail.empty()) error_.message += " (" + detail + ")";
+    }
+    locate_line(file_.bytes, error_);
+    return error_;
+  }
+
+  const InputFile& file_;
+  const char* base_ = nullptr;
+  HistoryBuilder builder_;
+  InputError error_;
+  std::vector<uint32_t> list_;
+};
+
+}  // namespace
+
+bool detect_isoscope_json(std::span<const InputFile> files) {
+  if (files.size() != 1) return false;
+  std::string_view b = files[0].bytes;
+  size_t i = 0;
+  while (i < b.size() && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t')) ++i;
+  if (i >= b.size() || b[i] != '{') return false;
+  std::string_view head = b.substr(i, 4096);
+  return head.find("\"isoscope/") != std::string_view::npos ||
+         head.find("\"sessions\"") != std::string_view::npos;
+}
+
+Expected<History> read_isoscope_json(std::span<const InputFile> files) {
+  if (files.size() != 1) {
+    InputError e;
+    e.message = "the isoscope format is one JSON file, got " + std::to_string(files.size()) + " files";
+    return e;
+  }
+  return JsonHistoryReader(files[0]).read();
+}
+
+// ---- writer ---------------------------------------------------------------------------------
+
+std::string write_isoscope_json(const History& h) {
+  std::string out;
+  out.reserve(h.ops.size() * 16 + h.txns.size() * 32 + 64);
+  out += "{\"format\": \"isoscope/1\", \"initial\": ";
+  out += h.initial ? h.values.json(*h.initial) : "null";
+  out += ", \"sessions\": [";
+  for (size_t s = 0; s < h.num_sessions(); ++s) {
+    out += s ? ",\n  [" : "\n  [";
+    for (uint32_t t = h.session_begin[s]; t < h.session_begin[s + 1]; ++t) {
+      const Txn& x = h.txns[t];
+      if (t != h.session_begin[s]) out += ", ";
+      out += '{';
+      if (x.label != kNone) {
+        out += "\"id\": ";
+        out += json_quote(h.labels[x.label]);
+        out += ", ";
+      }
+      out += "\"ops\": [";
+      for (uint32_t i = x.op_begin; i < x.op_end; ++i) {
+        const Op& o = h.ops[i];
+        if (i != x.op_begin) out += ", ";
+        out += o.kind == OpKind::Write ? "[\"w\", " : o.kind == OpKind::Append ? "[\"append\", " : "[\"r\", ";
+        out += h.keys.json(o.key);
+        out += ", ";
+        if (o.kind == OpKind::ListRead) {
+          out += '[';
+          const ListSpan& l = h.lists[o.list];
+          for (uint32_t j = 0; j < l.size; ++j) {
+            if (j) out += ", ";
+            out += h.values.json(h.list_values[l.begin + j]);
+          }
+          out += ']';
+        } else {
+          out += h.values.json(o.value);
+        }
+        out += ']';
+      }
+      out += ']';
+      if (x.status != TxnStatus::Committed)
+        out += x.status == TxnStatus::Aborted ? ", \"status\": \"aborted\"" : ", \"status\": \"unknown\"";
+      if (x.has_time()) {
+        out += ", \"start\": ";
+        out += json_number(x.start);
+        out += ", \"end\": ";
+        out += json_number(x.end);
+      }
+      out += '}';
+    }
+    out += ']';
+  }
+  out += "\n]}\n";
+  return out;
+}
+
+}  // namespace isoscope

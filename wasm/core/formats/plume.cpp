@@ -1,0 +1,287 @@
+// The Plume text format (also written by PolySI, IsoVista and AWDIT): one operation a line,
+//   r(key,value,session,txn)   w(key,value,session,txn)
+// Transaction ids are global; the lines of one transaction may be interleaved with other
+// sessions' lines (they are grouped here, keeping program order). txn -1 marks an aborted
+// operation: each maximal run of -1 lines of one session becomes one aborted transaction.
+// Value 0 is the initial value unless a transaction writes 0 explicitly (IsoVista writes an
+// explicit initial transaction): with unique writes, set_initial(0) covers both.
+//
+// Sessions are ordered by session id, transactions of a session by first appearance.
+// The scanner is hand-written: one pass over the bytes, no allocation per operation.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "formats/formats.h"
+#include "formats/reader_util.h"
+#include "model/flat_map.h"
+
+namespace isoscope {
+namespace {
+
+using fmt::is_blank;
+
+enum class LineStatus { Ok, Empty, Error };
+
+struct PlumeLine {
+  bool write;
+  int64_t key, value, session, txn;
+};
+
+// Parses one line starting at p (p at the line start). On Ok/Empty, p is past the line's
+// newline. On Error, err_at points at the offending byte and what names the expectation.
+inline LineStatus scan_line(const char*& p, const char* end, PlumeLine& out, const char*& err_at,
+                            const char*& what) {
+  const char* q = p;
+  while (q < end && is_blank(*q)) ++q;
+  if (q >= end) {
+    p = q;
+    return LineStatus::Empty;
+  }
+  if (*q == '\n') {
+    p = q + 1;
+    return LineStatus::Empty;
+  }
+  char c = *q;
+  if (c == 'r' || c == 'R')
+    out.write = false;
+  else if (c == 'w' || c == 'W')
+    out.write = true;
+  else {
+    err_at = q;
+    what = "expected an operation 'r(key,value,session,txn)' or 'w(key,value,session,txn)'";
+    return LineStatus::Error;
+  }
+  ++q;
+  if (q >= end || *q != '(') {
+    err_at = q;
+    what = "expected '(' after the operation letter";
+    return LineStatus::Error;
+  }
+  ++q;
+  int64_t* fields[4] = {&out.key, &out.value, &out.session, &out.txn};
+  static const char* const names[4] = {"expected an integer key", "expected an integer value",
+                                       "expected an integer session id",
+                                       "expected an integer transaction id"};
+  static const char* const seps[4] = {"expected ',' after the key", "expected ',' after the value",
+                                      "expected ',' after the session id",
+                                      "expected ')' after the transaction id"};
+  for (int i = 0; i < 4; ++i) {
+    while (q < end && *q == ' ') ++q;
+    if (!fmt::parse_i64(q, end, *fields[i])) {
+      err_at = q;
+      what = names[i];
+      return LineStatus::Error;
+    }
+    while (q < end && *q == ' ') ++q;
+    char want = i == 3 ? ')' : ',';
+    if (q >= end || *q != want) {
+      err_at = q;
+      what = seps[i];
+      return LineStatus::Error;
+    }
+    ++q;
+  }
+  while (q < end && is_blank(*q)) ++q;
+  if (q < end) {
+    if (*q != '\n') {
+      err_at = q;
+      what = "expected the end of the line after ')'";
+      return LineStatus::Error;
+    }
+    ++q;
+  }
+  p = q;
+  return LineStatus::Ok;
+}
+
+struct TxnInfo {
+  int64_t id;
+  uint32_t session;  // dense session index (first appearance)
+  uint32_t count = 0;
+  uint32_t line;  // first line, for the "reused across sessions" error
+  bool aborted;
+};
+struct SessInfo {
+  int64_t id;
+  uint32_t abort_run = kNone;  // the aborted transaction the current run of -1 lines feeds
+};
+struct Rec {
+  uint32_t key, value;
+  uint32_t txn_and_kind;  // bit 31: write
+};
+
+}  // namespace
+
+bool detect_plume(std::span<const InputFile> files) {
+  const InputFile* f = fmt::single_text_file(files);
+  if (!f) return false;
+  std::string_view s = f->bytes.substr(fmt::bom_length(f->bytes));
+  const char* p = s.data();
+  const char* end = p + s.size();
+  if (s.size() > 4096) {  // look at the whole lines within the first 4 KB
+    end = p + 4096;
+    while (end > p && end[-1] != '\n') --end;
+  }
+  int ok = 0;
+  while (p < end && ok < 4) {  // the first few lines must all be operations
+    PlumeLine l;
+    const char* err_at;
+    const char* what;
+    LineStatus st = scan_line(p, end, l, err_at, what);
+    if (st == LineStatus::Error) return false;
+    if (st == LineStatus::Ok) ++ok;
+  }
+  return ok > 0;
+}
+
+Expected<History> read_plume(std::span<const InputFile> files) {
+  const InputFile* fp = fmt::single_text_file(files);
+  if (!fp) return fmt::not_one_file(files, "plume");
+  const InputFile& f = *fp;
+  std::string_view s = f.bytes;
+  size_t bom = fmt::bom_length(s);
+  const char* begin = s.data();
+  const char* p = begin + bom;
+  const char* end = begin + s.size();
+
+  HistoryBuilder b;
+  b.set_initial(b.values().intern_int(0));
+  Interner& keys = b.keys();
+  Interner& values = b.values();
+
+  std::vector<Rec> recs;
+  recs.reserve(s.size() / 12 + 16);  // a line is at least 12 bytes: "r(1,2,3,4)\n"
+  std::vector<TxnInfo> txns;
+  std::vector<SessInfo> sessions;
+  FlatMap64 txn_map(1024), sess_map(64);
+  int64_t last_txn_id = 0, last_sess_id = 0;
+  uint32_t last_txn = kNone, last_sess = kNone;
+  uint32_t line = 0;
+
+  while (p < end) {
+    ++line;
+    PlumeLine l;
+    const char* err_at = nullptr;
+    const char* what = nullptr;
+    const char* line_start = p;
+    LineStatus st = scan_line(p, end, l, err_at, what);
+    if (st == LineStatus::Empty) continue;
+    if (st == LineStatus::Error)
+      return fmt::text_error(f, static_cast<size_t>(err_at - begin),
+                             std::string(what) + ", found " + fmt::found_at(err_at, end));
+    // Session.
+    uint32_t si;
+    if (last_sess != kNone && l.session == last_sess_id) {
+      si = last_sess;
+    } else {
+      si = sess_map.insert(static_cast<uint64_t>(l.session), static_cast<uint32_t>(sessions.size()));
+      if (si == sessions.size()) sessions.push_back({l.session});
+      last_sess = si;
+      last_sess_id = l.session;
+    }
+    // Transaction.
+    uint32_t ti;
+    if (l.txn == -1) {
+      ti = sessions[si].abort_run;
+      if (ti == kNone) {
+        ti = static_cast<uint32_t>(txns.size());
+        txns.push_back({-1, si, 0, line, true});
+        sessions[si].abort_run = ti;
+      }
+    } else {
+      sessions[si].abort_run = kNone;
+      if (last_txn != kNone && l.txn == last_txn_id) {
+        ti = last_txn;
+      } else {
+        ti = txn_map.insert(static_cast<uint64_t>(l.txn), static_cast<uint32_t>(txns.size()));
+        if (ti == txns.size()) txns.push_back({l.txn, si, 0, line, false});
+        last_txn = ti;
+        last_txn_id = l.txn;
+      }
+      if (txns[ti].session != si) {
+        while (line_start < end && is_blank(*line_start)) ++line_start;
+        return fmt::text_error(
+            f, static_cast<size_t>(line_start - begin),
+            "transaction " + std::to_string(l.txn) + " appears in session " +
+                std::to_string(l.session) + " here but in session " +
+                std::to_string(sessions[txns[ti].session].id) + " at line " +
+                std::to_string(txns[ti].line) +
+                "; transaction ids are global, so a transaction belongs to one session");
+      }
+    }
+    if (txns[ti].count == 0xFFFFFFFFu || txns.size() >= 0x7FFFFFFFu)
+      return fmt::text_error(f, static_cast<size_t>(p - begin), "too many operations");
+    ++txns[ti].count;
+    recs.push_back({keys.intern_int(l.key), values.intern_int(l.value),
+                    ti | (l.write ? 0x80000000u : 0u)});
+  }
+
+  if (recs.empty())
+    return fmt::text_error(f, s.size(),
+                           "expected at least one operation 'r(key,value,session,txn)'; the file "
+                           "holds none");
+
+  // Order: sessions by id, transactions of a session by first appearance.
+  std::vector<uint32_t> sess_order(sessions.size());
+  for (uint32_t i = 0; i < sess_order.size(); ++i) sess_order[i] = i;
+  std::sort(sess_order.begin(), sess_order.end(),
+            [&](uint32_t a, uint32_t c) { return sessions[a].id < sessions[c].id; });
+  std::vector<uint32_t> sess_rank(sessions.size());
+  for (uint32_t r = 0; r < sess_order.size(); ++r) sess_rank[sess_order[r]] = r;
+  // Bucket transactions by session rank (stable: keeps first-appearance order).
+  std::vector<uint32_t> sess_txn_begin(sessions.size() + 1, 0);
+  for (const TxnInfo& t : txns) ++sess_txn_begin[sess_rank[t.session] + 1];
+  for (size_t i = 0; i < sessions.size(); ++i) sess_txn_begin[i + 1] += sess_txn_begin[i];
+  std::vector<uint32_t> txn_order(txns.size());
+  {
+    std::vector<uint32_t> cur(sess_txn_begin.begin(), sess_txn_begin.end() - 1);
+    for (uint32_t t = 0; t < txns.size(); ++t) txn_order[cur[sess_rank[txns[t].session]]++] = t;
+  }
+  // Scatter the operations so each transaction's are contiguous, in program order.
+  std::vector<uint32_t> op_begin(txns.size());
+  {
+    uint32_t acc = 0;
+    for (uint32_t t : txn_order) {
+      op_begin[t] = acc;
+      acc += txns[t].count;
+    }
+  }
+  std::vector<Rec> grouped(recs.size());
+  {
+    std::vector<uint32_t> cur(op_begin);
+    for (const Rec& r : recs) grouped[cur[r.txn_and_kind & 0x7FFFFFFFu]++] = r;
+  }
+  recs.clear();
+  recs.shrink_to_fit();
+
+  b.reserve(txns.size(), grouped.size());
+  for (size_t r = 0; r < sessions.size(); ++r) {
+    b.begin_session();
+    for (uint32_t i = sess_txn_begin[r]; i < sess_txn_begin[r + 1]; ++i) {
+      uint32_t t = txn_order[i];
+      b.begin_txn();
+      if (txns[t].aborted)
+        b.set_status(TxnStatus::Aborted);
+      else
+        b.set_label(std::to_string(txns[t].id));
+      const Rec* op = grouped.data() + op_begin[t];
+      for (uint32_t k = 0; k < txns[t].count; ++k) {
+        if (op[k].txn_and_kind & 0x80000000u)
+          b.write(op[k].key, op[k].value);
+        else
+          b.read(op[k].key, op[k].value);
+      }
+      b.end_txn();
+    }
+  }
+  Expected<History> h = b.finish("plume");
+  if (!h.ok()) {
+    InputError e = h.error();
+    e.file = f.name;
+    return e;
+  }
+  return h;
+}
+
+}  // namespace isoscope

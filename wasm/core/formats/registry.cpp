@@ -1,0 +1,49 @@
+// The table of formats, in auto-detection order (most specific first), and read_history().
+#include <cctype>
+
+#include "formats/formats.h"
+
+namespace isoscope {
+
+namespace {
+const FormatInfo kFormats[] = {
+    {"isoscope", detect_isoscope_json, read_isoscope_json},
+};
+}  // namespace
+
+std::span<const FormatInfo> all_formats() { return kFormats; }
+
+const FormatInfo* find_format(std::string_view name) {
+  for (const FormatInfo& f : kFormats)
+    if (name == f.name) return &f;
+  return nullptr;
+}
+
+Expected<History> read_history(std::span<const InputFile> files, std::string_view format) {
+  InputError e;
+  if (files.empty()) {
+    e.message = "no input files (an empty directory?)";
+    return e;
+  }
+  if (!format.empty()) {
+    const FormatInfo* f = find_format(format);
+    if (!f) {
+      e.message = "unknown format '" + std::string(format) + "'; known formats:";
+      for (const FormatInfo& k : kFormats) e.message += std::string(" ") + k.name;
+      return e;
+    }
+    return f->read(files);
+  }
+  for (const FormatInfo& f : kFormats)
+    if (f.detect(files)) return f.read(files);
+  e.file = files[0].name;
+  bool empty = true;
+  for (const InputFile& f : files) empty = empty && f.bytes.empty();
+  e.message = empty ? "the input is empty: expected a history"
+                    : "could not recognise the format; pass --format with one of:";
+  if (!empty)
+    for (const FormatInfo& k : kFormats) e.message += std::string(" ") + k.name;
+  return e;
+}
+
+}  // namespace isoscope

@@ -1,0 +1,18 @@
+// The result JSON of shared/spec/cli.md, shared by the CLI (--json) and the wasm module.
+#pragma once
+#include <string>
+
+#include "checkers/check.h"
+
+namespace isoscope {
+
+std::string input_json(const History& h, double parse_ms);
+std::string level_result_json(const History& h, const LevelResult& r);
+std::string report_json(const History& h, const CheckReport& report, double parse_ms);
+std::string error_json(const InputError& e);
+// Transactions [begin, end) with their ops, for the web app's history view.
+std::string transactions_json(const History& h, uint32_t begin, uint32_t end);
+// One line per level for people: "SER   fail   (3.2 ms)  LostUpdate: ...".
+std::string report_text(const History& h, const CheckReport& report);
+
+}  // namespace isoscope

@@ -1,0 +1,13 @@
+// The real checker core: the Emscripten ES module built by scripts/build.sh.
+// @ts-ignore -- generated at build time, no type declarations
+import createIsoscope from '../../generated/isoscope.mjs';
+import wasmUrl from '../../generated/isoscope.wasm?url';
+import type { CoreFactory, IsoscopeModule } from './types';
+
+export const createCore: CoreFactory = async () => {
+  const mod = await createIsoscope({
+    locateFile: (path: string) => (path.endsWith('.wasm') ? wasmUrl : path),
+  });
+  return mod as IsoscopeModule;
+};
+export const coreKind = 'wasm';

@@ -1,0 +1,220 @@
+// The anomaly diagram's model (pure): witness transactions with the operations to draw, the
+// edges anchored at operations, the lane layout after ELK, and DOT export.
+import type { Anomaly, Op, Txn, Value } from '../core/types';
+
+export const EDGE_TYPES = ['SO', 'WR', 'WW', 'RW', 'RT', 'CO'] as const;
+
+export const NODE_W = 188;
+export const HEADER_H = 28;
+export const ROW_H = 20;
+export const PAD_B = 8;
+export const MAX_ROWS = 14;
+
+export interface Row { op?: number; text: string; kind: 'op' | 'gap' }
+
+export interface DNode {
+  i: number; // index in anomaly.transactions
+  txn: number;
+  session: number;
+  index: number;
+  label: string; // "T5"
+  sub: string; // "s0 #3 · t7"
+  status: string;
+  rows: Row[];
+  opRow: Map<number, number>; // op position -> row
+  w: number;
+  h: number;
+  x: number;
+  y: number;
+}
+
+export interface DEdge {
+  from: number;
+  to: number;
+  type: string;
+  key?: string | number;
+  fromOp?: number;
+  toOp?: number;
+  why?: string;
+  implicit?: boolean; // added session order
+}
+
+export interface Diagram {
+  nodes: DNode[];
+  edges: DEdge[];
+  lanes: { session: number; y: number; h: number }[];
+  width: number;
+  height: number;
+}
+
+export function fmtValue(v: Value): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return `[${v.map(fmtValue).join(' ')}]`;
+  return typeof v === 'string' ? JSON.stringify(v) : String(v);
+}
+
+export function fmtOp(op: Op): string {
+  const [f, k, v] = op;
+  const key = String(k);
+  if (f === 'r') return `r ${key} \u2192 ${fmtValue(v)}`;
+  if (f === 'w') return `w ${key} \u2190 ${fmtValue(v)}`;
+  if (f === 'append') return `append ${key} ${fmtValue(v)}`;
+  return `${f} ${key} ${fmtValue(v)}`;
+}
+
+function clip(s: string, n: number) {
+  return s.length > n ? s.slice(0, n - 1) + '\u2026' : s;
+}
+
+/** Rows to draw: every op when few, else the anchored ops with gaps collapsed. */
+export function chooseRows(ops: Op[], anchored: Set<number>): Row[] {
+  if (ops.length <= MAX_ROWS) return ops.map((op, i) => ({ op: i, text: clip(fmtOp(op), 30), kind: 'op' as const }));
+  const keep = new Set<number>([0, ops.length - 1]);
+  for (const a of anchored) if (a >= 0 && a < ops.length) keep.add(a);
+  const idx = [...keep].sort((a, b) => a - b).slice(0, MAX_ROWS * 4);
+  const rows: Row[] = [];
+  let prev = -1;
+  for (const i of idx) {
+    if (i > prev + 1) rows.push({ kind: 'gap', text: `\u2026 ${i - prev - 1} more` });
+    rows.push({ op: i, text: clip(fmtOp(ops[i]), 30), kind: 'op' });
+    prev = i;
+  }
+  return rows;
+}
+
+export function buildDiagram(a: Anomaly, txns: Map<number, Txn>): Diagram {
+  const edges: DEdge[] = (a.edges ?? [])
+    .filter((e) => e.from >= 0 && e.from < a.transactions.length && e.to >= 0 && e.to < a.transactions.length)
+    .map((e) => ({ from: e.from, to: e.to, type: String(e.type), key: e.key, fromOp: e.from_op, toOp: e.to_op, why: e.why }));
+  // session order between consecutive witnesses of one session, unless already drawn
+  const bySession = new Map<number, number[]>();
+  a.transactions.forEach((t, i) => {
+    const l = bySession.get(t.session) ?? [];
+    l.push(i);
+    bySession.set(t.session, l);
+  });
+  for (const list of bySession.values()) {
+    list.sort((x, y) => a.transactions[x].index - a.transactions[y].index);
+    for (let j = 1; j < list.length; j++) {
+      const [f, t] = [list[j - 1], list[j]];
+      if (!edges.some((e) => e.from === f && e.to === t && e.type === 'SO')) edges.push({ from: f, to: t, type: 'SO', implicit: true });
+    }
+  }
+  const nodes: DNode[] = a.transactions.map((w, i) => {
+    const t = w.txn !== undefined ? txns.get(w.txn) : undefined;
+    const ops = t?.ops ?? [];
+    const anchored = new Set<number>();
+    for (const e of edges) {
+      if (e.from === i && e.fromOp !== undefined) anchored.add(e.fromOp);
+      if (e.to === i && e.toOp !== undefined) anchored.add(e.toOp);
+    }
+    const rows = chooseRows(ops, anchored);
+    const opRow = new Map<number, number>();
+    rows.forEach((r, ri) => { if (r.op !== undefined) opRow.set(r.op, ri); });
+    const id = w.id ?? t?.id;
+    return {
+      i, txn: w.txn ?? -1, session: w.session, index: w.index,
+      label: w.txn !== undefined ? `T${w.txn}` : `s${w.session}#${w.index}`,
+      sub: [w.session < 0 ? 'initial' : `session ${w.session} \u00b7 #${w.index}`, id ? clip(String(id), 16) : ''].filter(Boolean).join(' \u00b7 '),
+      status: t?.status ?? 'committed',
+      rows, opRow,
+      w: NODE_W, h: HEADER_H + Math.max(1, rows.length) * ROW_H + PAD_B, x: 0, y: 0,
+    };
+  });
+  return { nodes, edges, lanes: [], width: 0, height: 0 };
+}
+
+/** ELK input graph: one node per transaction, edges between them. */
+export function toElkGraph(d: Diagram) {
+  return {
+    id: 'root',
+    layoutOptions: {
+      'elk.algorithm': 'layered',
+      'elk.direction': 'RIGHT',
+      'elk.layered.spacing.nodeNodeBetweenLayers': '90',
+      'elk.spacing.nodeNode': '40',
+      'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
+      'elk.layered.cycleBreaking.strategy': 'MODEL_ORDER',
+    },
+    children: d.nodes.map((n) => ({ id: `n${n.i}`, width: n.w, height: n.h })),
+    edges: d.edges.map((e, k) => ({ id: `e${k}`, sources: [`n${e.from}`], targets: [`n${e.to}`] })),
+  };
+}
+
+export const LANE_GAP = 28;
+export const LANE_PAD = 22;
+export const LANE_LABEL_W = 96;
+export const COL_GAP = 90;
+
+/**
+ * Places nodes in session lanes (one row per session, in session order) keeping ELK's
+ * left-to-right order; within a lane, session order and no overlap are enforced.
+ */
+export function placeInLanes(d: Diagram, elkX: Map<number, number>): Diagram {
+  const sessions = [...new Set(d.nodes.map((n) => n.session))].sort((a, b) => a - b);
+  // column order from ELK x, ties broken by session order
+  const order = [...d.nodes].sort((a, b) => (elkX.get(a.i) ?? 0) - (elkX.get(b.i) ?? 0) || a.session - b.session || a.index - b.index);
+  // compress ELK's layers into columns, then enforce per-lane session order
+  const col = new Map<number, number>();
+  let c = -1;
+  let lastX = Number.NEGATIVE_INFINITY;
+  for (const n of order) {
+    const x = elkX.get(n.i) ?? 0;
+    if (x > lastX + 1) { c++; lastX = x; }
+    col.set(n.i, Math.max(c, 0));
+  }
+  for (const s of sessions) {
+    const inLane = d.nodes.filter((n) => n.session === s).sort((a, b) => a.index - b.index);
+    let min = -1;
+    for (const n of inLane) {
+      const cc = Math.max(col.get(n.i)!, min + 1);
+      col.set(n.i, cc);
+      min = cc;
+    }
+  }
+  let y = LANE_PAD;
+  const lanes: Diagram['lanes'] = [];
+  for (const s of sessions) {
+    const inLane = d.nodes.filter((n) => n.session === s);
+    const h = Math.max(...inLane.map((n) => n.h)) + 2 * LANE_PAD;
+    lanes.push({ session: s, y, h });
+    for (const n of inLane) { n.y = y + LANE_PAD; n.x = LANE_LABEL_W + 24 + col.get(n.i)! * (NODE_W + COL_GAP); }
+    y += h + LANE_GAP;
+  }
+  const width = Math.max(...d.nodes.map((n) => n.x + n.w), 200) + 40;
+  return { ...d, lanes, width, height: y };
+}
+
+/** Anchor point of an edge end: the op row's middle, on the side facing the other end. */
+export function anchor(n: DNode, op: number | undefined, side: 'l' | 'r'): { x: number; y: number } {
+  const row = op !== undefined ? n.opRow.get(op) : undefined;
+  const y = row !== undefined ? n.y + HEADER_H + row * ROW_H + ROW_H / 2 : n.y + HEADER_H / 2;
+  return { x: side === 'l' ? n.x : n.x + n.w, y };
+}
+
+function dotEsc(s: string) {
+  return s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+}
+
+export const EDGE_DOT_COLOR: Record<string, string> = {
+  SO: '#6b7280', WR: '#2563eb', WW: '#d97706', RW: '#dc2626', RT: '#7c3aed', CO: '#0d9488',
+};
+
+export function toDot(d: Diagram, title = 'anomaly'): string {
+  const lines = [`digraph "${dotEsc(title)}" {`, '  rankdir=LR;', '  node [shape=box, fontname="Helvetica", fontsize=10];', '  edge [fontname="Helvetica", fontsize=9];'];
+  const sessions = [...new Set(d.nodes.map((n) => n.session))].sort((a, b) => a - b);
+  for (const s of sessions) {
+    lines.push(`  subgraph "cluster_s${s}" {`, `    label="${s < 0 ? 'initial' : `session ${s}`}"; style=rounded; color="#cbd5e1";`);
+    for (const n of d.nodes.filter((x) => x.session === s)) {
+      const body = [n.label + (n.status !== 'committed' ? ` (${n.status})` : ''), ...n.rows.map((r) => r.text)].join('\\l') + '\\l';
+      lines.push(`    n${n.i} [label="${dotEsc(body).replace(/\\\\l/g, '\\l')}"];`);
+    }
+    lines.push('  }');
+  }
+  for (const e of d.edges) {
+    const label = e.key !== undefined ? `${e.type} ${e.key}` : e.type;
+    lines.push(`  n${e.from} -> n${e.to} [label="${dotEsc(label)}", color="${EDGE_DOT_COLOR[e.type] ?? '#111827'}"${e.type === 'SO' ? ', style=dashed' : ''}];`);
+  }
+  lines.push('}');
+  return lines.join('\n') + '\n';
+}

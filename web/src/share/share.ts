@@ -1,0 +1,122 @@
+// Share links: the history travels in the URL fragment (never sent to any server), deflated
+// with fflate and base64url-encoded. Pure logic; the page does the clipboard work.
+import { deflateSync, Inflate } from 'fflate';
+import type { Op, Txn, Value } from '../core/types';
+
+/** Longest link we hand out; beyond it we share a minimal counterexample or refuse. */
+export const MAX_LINK_CHARS = 512 * 1024;
+/** Largest history a link may expand to (guards against deflate bombs in hostile links). */
+export const MAX_INFLATED_BYTES = 64 * 1024 * 1024;
+
+export interface ViewState {
+  level?: string;
+  anomaly?: number;
+  tab?: string;
+}
+
+export interface SharePayload {
+  history: string; // canonical JSON text
+  view: ViewState;
+  counterexample?: boolean;
+}
+
+export function toBase64Url(bytes: Uint8Array): string {
+  let s = '';
+  const CH = 0x8000;
+  for (let i = 0; i < bytes.length; i += CH) s += String.fromCharCode(...bytes.subarray(i, i + CH));
+  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+export function fromBase64Url(s: string): Uint8Array {
+  if (!/^[A-Za-z0-9_-]*$/.test(s)) throw new Error('the link is damaged (not base64url)');
+  const b = atob(s.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((s.length + 3) % 4));
+  const out = new Uint8Array(b.length);
+  for (let i = 0; i < b.length; i++) out[i] = b.charCodeAt(i);
+  return out;
+}
+
+export function inflateLimited(data: Uint8Array, limit = MAX_INFLATED_BYTES): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  let over = false;
+  const inf = new Inflate((chunk) => {
+    total += chunk.length;
+    if (total > limit) over = true;
+    else chunks.push(chunk);
+  });
+  const STEP = 64 * 1024;
+  for (let i = 0; i < data.length && !over; i += STEP) inf.push(data.subarray(i, i + STEP), i + STEP >= data.length);
+  if (over) throw new Error(`the shared history expands to more than ${limit / 2 ** 20} MB`);
+  const out = new Uint8Array(total);
+  let o = 0;
+  for (const c of chunks) { out.set(c, o); o += c.length; }
+  return out;
+}
+
+export function encodeView(v: ViewState): string {
+  const parts: string[] = [];
+  if (v.level) parts.push(`l=${encodeURIComponent(v.level)}`);
+  if (v.anomaly !== undefined) parts.push(`a=${v.anomaly}`);
+  if (v.tab) parts.push(`t=${encodeURIComponent(v.tab)}`);
+  return parts.join('&');
+}
+
+/** The fragment (without '#') for a payload. */
+export function encodeFragment(p: SharePayload): string {
+  const z = deflateSync(new TextEncoder().encode(p.history), { level: 9 });
+  const view = encodeView(p.view);
+  return `h=${toBase64Url(z)}${p.counterexample ? '&c=1' : ''}${view ? '&' + view : ''}`;
+}
+
+/** Parses a fragment; null when it carries no history. Throws on damaged or oversized links. */
+export function decodeFragment(fragment: string): SharePayload | null {
+  const params = new URLSearchParams(fragment.replace(/^#/, ''));
+  const h = params.get('h');
+  if (!h) return null;
+  const history = new TextDecoder().decode(inflateLimited(fromBase64Url(h)));
+  const view: ViewState = {};
+  const l = params.get('l');
+  if (l && /^[A-Za-z]{1,8}$/.test(l)) view.level = l;
+  const a = Number(params.get('a'));
+  if (params.has('a') && Number.isInteger(a) && a >= 0 && a < 1000) view.anomaly = a;
+  const t = params.get('t');
+  if (t && /^[a-z]{1,16}$/.test(t)) view.tab = t;
+  return { history, view, counterexample: params.get('c') === '1' };
+}
+
+function sameValue(a: Value, b: Value): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * A minimal counterexample: only the witness transactions, in their sessions and order.
+ * Reads of values that no kept transaction writes (and that are not the initial value) are
+ * dropped, so the result is a well-formed history on its own; the page re-checks it.
+ */
+export function counterexample(txns: Txn[], initial: Value): string {
+  const byKeyValue = new Set<string>();
+  const kv = (k: string | number, v: Value) => `${typeof k}:${k}\u0000${JSON.stringify(v)}`;
+  const sorted = [...txns].filter((t) => t.txn !== 0).sort((a, b) => a.session - b.session || a.index - b.index);
+  for (const t of sorted)
+    for (const op of t.ops) {
+      if (op[0] === 'w') byKeyValue.add(kv(op[1], op[2]));
+      if (op[0] === 'append') byKeyValue.add(kv(op[1], op[2]));
+    }
+  const keepRead = (op: Op) => {
+    const v = op[2];
+    if (Array.isArray(v)) return v.every((e) => byKeyValue.has(kv(op[1], e)));
+    return byKeyValue.has(kv(op[1], v)) || sameValue(v, initial);
+  };
+  const sessions: unknown[][] = [];
+  let last = Number.NaN;
+  for (const t of sorted) {
+    if (t.session !== last) { sessions.push([]); last = t.session; }
+    const o: Record<string, unknown> = { ops: t.ops.filter((op) => op[0] !== 'r' || keepRead(op)) };
+    if (t.id !== undefined) o.id = t.id;
+    if (t.status && t.status !== 'committed') o.status = t.status;
+    if (t.start !== undefined) o.start = t.start;
+    if (t.end !== undefined) o.end = t.end;
+    sessions[sessions.length - 1].push(o);
+  }
+  return JSON.stringify({ format: 'isoscope/1', initial, sessions });
+}

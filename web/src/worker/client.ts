@@ -1,0 +1,59 @@
+// Promise-based RPC to a core worker, with termination (cancel) and crash reporting.
+import type { Envelope, InFile, Reply, Request } from './protocol';
+
+type Pending = { resolve: (v: any) => void; reject: (e: Error) => void };
+
+export class CancelledError extends Error {
+  constructor(msg = 'cancelled') { super(msg); this.name = 'CancelledError'; }
+}
+
+export class CoreWorker {
+  private worker: Worker;
+  private next = 1;
+  private pending = new Map<number, Pending>();
+  dead = false;
+
+  constructor(private readonly name: string) {
+    this.worker = new Worker(new URL('./core.worker.ts', import.meta.url), { type: 'module', name });
+    this.worker.onmessage = (ev: MessageEvent<Reply>) => {
+      const r = ev.data;
+      const p = this.pending.get(r.id);
+      if (!p) return;
+      this.pending.delete(r.id);
+      if (r.ok) p.resolve(r.result);
+      else p.reject(new Error(r.error));
+    };
+    this.worker.onerror = (ev) => {
+      ev.preventDefault();
+      this.fail(new Error(`the ${this.name} worker crashed: ${ev.message || 'unknown error'}`));
+    };
+    this.worker.onmessageerror = () => this.fail(new Error(`the ${this.name} worker sent an unreadable message`));
+  }
+
+  private fail(e: Error) {
+    this.dead = true;
+    for (const p of this.pending.values()) p.reject(e);
+    this.pending.clear();
+  }
+
+  call<T = unknown>(req: Request, transfer: Transferable[] = []): Promise<T> {
+    if (this.dead) return Promise.reject(new Error(`the ${this.name} worker is gone`));
+    const id = this.next++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, ...req } as Envelope, transfer);
+    });
+  }
+
+  terminate(reason = 'cancelled') {
+    this.worker.terminate();
+    this.dead = true;
+    for (const p of this.pending.values()) p.reject(new CancelledError(reason));
+    this.pending.clear();
+  }
+}
+
+/** Copies of the input (kept by the page so that a respawned worker can re-load it). */
+export function copyFiles(files: InFile[]): InFile[] {
+  return files.map((f) => ({ name: f.name, data: f.data.slice(0) }));
+}

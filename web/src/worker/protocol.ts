@@ -1,0 +1,14 @@
+// Messages between the page and a core worker.
+export interface InFile { name: string; data: ArrayBuffer }
+
+export type Request =
+  | { op: 'load'; files: InFile[]; format: string }
+  | { op: 'levels' }
+  | { op: 'checkLevel'; level: string; budgetMs: number; maxAnomalies: number }
+  | { op: 'transactions'; begin: number; end: number }
+  | { op: 'sessions' }
+  | { op: 'convert'; to: string }
+  | { op: 'kind' };
+
+export type Envelope = { id: number } & Request;
+export type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };

@@ -1,0 +1,45 @@
+import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+
+// The isoscope web app: one multi-page build.
+//   dist/index.html         the app (also the iframe embed: index.html?embed)
+//   dist/embed/index.html   the documented embed example page
+//   dist/embed.js           the <isoscope-check> web component (one script tag)
+// The checker core comes from web/generated/isoscope.{mjs,wasm} (built by scripts/build.sh).
+// ISOSCOPE_MOCK_CORE=1 swaps in the TypeScript mock (development before the wasm exists only).
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+const useMock = process.env.ISOSCOPE_MOCK_CORE === '1';
+if (useMock) console.warn('[isoscope] ISOSCOPE_MOCK_CORE=1: using the TypeScript mock core (never ship this)');
+else if (!existsSync(here('./generated/isoscope.mjs')))
+  throw new Error('web/generated/isoscope.mjs is missing: build the wasm module first (bash scripts/build.sh)');
+
+export default defineConfig({
+  root: here('.'),
+  base: './',
+  publicDir: here('../public'),
+  resolve: {
+    alias: {
+      'isoscope-core': useMock ? here('./src/core/mock-core-adapter.ts') : here('./src/core/wasm-core.ts'),
+    },
+  },
+  worker: { format: 'es' },
+  build: {
+    outDir: here('../dist'),
+    emptyOutDir: true,
+    target: 'es2022',
+    chunkSizeWarningLimit: 2000,
+    rolldownOptions: {
+      input: {
+        main: here('./index.html'),
+        'embed-example': here('./embed/index.html'),
+        embed: here('./src/embed/element.ts'),
+      },
+      output: {
+        entryFileNames: (chunk) => (chunk.name === 'embed' ? 'embed.js' : 'assets/[name]-[hash].js'),
+      },
+    },
+  },
+  preview: { host: '127.0.0.1' },
+  server: { host: '127.0.0.1' },
+});
