@@ -74,6 +74,53 @@ bool level_applies(const History& h, Level l, std::string& reason) {
   }
 }
 
+const LevelResult& decide_level(const History& h, Level l, const CheckOptions& opts, CheckReport& report) {
+  const int i = static_cast<int>(l);
+  report.requested[i] = true;
+  LevelResult& r = report.results[i];
+  r = LevelResult{};
+  const double t0 = now_ms();
+  if (!level_applies(h, l, r.reason)) {
+    r.verdict = Verdict::NotApplicable;
+  } else {
+    // A failing weaker level decides this one (the lattice), without another search.
+    int implied_by = -1;
+    for (int j = 0; j < kNumLevels && implied_by < 0; ++j)
+      if (j != i && report.requested[j] && report.results[j].verdict == Verdict::Fail &&
+          is_weaker(static_cast<Level>(j), l))
+        implied_by = j;
+    if (implied_by >= 0) {
+      const LevelResult& weaker = report.results[implied_by];
+      r.verdict = Verdict::Fail;
+      r.reason = std::string("implied by the ") + level_name(static_cast<Level>(implied_by)) + " violation";
+      r.anomalies = weaker.anomalies;
+      r.anomalies_total = weaker.anomalies_total;
+    } else if (LevelChecker checker = checker_for(l)) {
+      CheckBudget budget;
+      budget.deadline_ms = opts.budget_ms > 0 ? t0 + opts.budget_ms : 0;
+      budget.cancelled = opts.cancelled;
+      budget.cancelled_ctx = opts.cancelled_ctx;
+      r = checker(h, budget);
+    } else {
+      // No checker of its own yet: read consistency and so ∪ wr acyclicity, which every level
+      // requires, can still prove a failure.
+      r.anomalies = check_read_consistency(h);
+      for (Anomaly& a : find_causality_cycles(h, opts.max_anomalies)) r.anomalies.push_back(std::move(a));
+      if (!r.anomalies.empty()) {
+        r.verdict = Verdict::Fail;
+      } else {
+        r.verdict = Verdict::Unknown;
+        r.reason = "no checker for this level yet";
+      }
+    }
+  }
+  if (r.anomalies_total < r.anomalies.size()) r.anomalies_total = r.anomalies.size();
+  if (r.anomalies.size() > opts.max_anomalies) r.anomalies.resize(opts.max_anomalies);
+  r.ms = now_ms() - t0;
+  if (opts.on_level) opts.on_level(l, r);
+  return r;
+}
+
 CheckReport check_history(const History& h, const CheckOptions& opts) {
   CheckReport report;
   std::string reason;
@@ -86,61 +133,8 @@ CheckReport check_history(const History& h, const CheckOptions& opts) {
     for (Level l : opts.levels) report.requested[static_cast<int>(l)] = true;
   }
 
-  // Read consistency and so ∪ wr acyclicity, computed once: every level requires them, so
-  // they decide every level that has no checker of its own yet.
-  bool base_done = false;
-  std::vector<Anomaly> base;
-  auto base_anomalies = [&]() -> const std::vector<Anomaly>& {
-    if (!base_done) {
-      base = check_read_consistency(h);
-      for (Anomaly& a : find_causality_cycles(h, opts.max_anomalies)) base.push_back(std::move(a));
-      base_done = true;
-    }
-    return base;
-  };
-
-  // Levels run in enum order, which is weakest first along the chain.
-  for (int i = 0; i < kNumLevels; ++i) {
-    if (!report.requested[i]) continue;
-    const Level l = static_cast<Level>(i);
-    LevelResult& r = report.results[i];
-    const double t0 = now_ms();
-    if (!level_applies(h, l, r.reason)) {
-      r.verdict = Verdict::NotApplicable;
-    } else {
-      // A failing weaker level decides this one (the lattice), without another search.
-      int implied_by = -1;
-      for (int j = 0; j < i && implied_by < 0; ++j)
-        if (report.requested[j] && report.results[j].verdict == Verdict::Fail &&
-            is_weaker(static_cast<Level>(j), l))
-          implied_by = j;
-      if (implied_by >= 0) {
-        const LevelResult& weaker = report.results[implied_by];
-        r.verdict = Verdict::Fail;
-        r.reason = std::string("implied by the ") + level_name(static_cast<Level>(implied_by)) +
-                   " violation";
-        r.anomalies = weaker.anomalies;
-        r.anomalies_total = weaker.anomalies_total;
-      } else if (LevelChecker checker = checker_for(l)) {
-        CheckBudget budget;
-        budget.deadline_ms = opts.budget_ms > 0 ? t0 + opts.budget_ms : 0;
-        budget.cancelled = opts.cancelled;
-        budget.cancelled_ctx = opts.cancelled_ctx;
-        r = checker(h, budget);
-      } else if (!base_anomalies().empty()) {
-        r.verdict = Verdict::Fail;
-        r.anomalies = base_anomalies();
-        r.anomalies_total = r.anomalies.size();
-      } else {
-        r.verdict = Verdict::Unknown;
-        r.reason = "no checker for this level yet";
-      }
-    }
-    if (r.anomalies_total < r.anomalies.size()) r.anomalies_total = r.anomalies.size();
-    if (r.anomalies.size() > opts.max_anomalies) r.anomalies.resize(opts.max_anomalies);
-    r.ms = now_ms() - t0;
-    if (opts.on_level) opts.on_level(l, r);
-  }
+  for (int i = 0; i < kNumLevels; ++i)  // enum order is weakest first along the chain
+    if (report.requested[i]) decide_level(h, static_cast<Level>(i), opts, report);
   return report;
 }
 

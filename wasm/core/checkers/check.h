@@ -45,6 +45,11 @@ bool level_applies(const History& h, Level l, std::string& reason);
 // stronger one (the lattice of shared/spec/history-format.md), which is reported as such.
 CheckReport check_history(const History& h, const CheckOptions& opts);
 
+// Decides one level given the levels already decided in `report` (a failing weaker level there
+// implies this one fails) and stores the result in it. check_history calls this weakest first;
+// the web worker calls it level by level to report progress.
+const LevelResult& decide_level(const History& h, Level l, const CheckOptions& opts, CheckReport& report);
+
 // Levels weaker than l in the lattice (direct and transitive).
 bool is_weaker(Level weaker, Level stronger);
 

@@ -126,15 +126,23 @@ bool parse_log(const InputFile& f, bool with_ts, size_t limit, std::vector<Recor
   return true;
 }
 
-// Reads one log, deciding whether it carries timestamps.
+// Reads one log, deciding whether it carries timestamps: the first record 'S' is followed by
+// the next tag at byte 9 without them and at byte 17 with them. The other layout is tried when
+// the guessed one fails; when both fail, the guessed layout's error is reported.
 bool parse_log_auto(const InputFile& f, size_t limit, std::vector<Record>& out, InputError& err) {
+  auto tag_at = [&](size_t i) {
+    if (i >= f.bytes.size()) return i == f.bytes.size();
+    char c = f.bytes[i];
+    return c == 'S' || c == 'W' || c == 'R' || c == 'C';
+  };
+  const bool guess_ts = !tag_at(9) && tag_at(17);
   size_t mark = out.size();
   InputError e1, e2;
-  if (parse_log(f, false, limit, out, e1)) return true;
+  if (parse_log(f, guess_ts, limit, out, e1)) return true;
   out.resize(mark);
-  if (parse_log(f, true, limit, out, e2)) return true;
+  if (parse_log(f, !guess_ts, limit, out, e2)) return true;
   out.resize(mark);
-  err = e2.offset > e1.offset ? e2 : e1;
+  err = e1;
   return false;
 }
 

@@ -25,12 +25,14 @@ struct JsonReader {
   od::document doc;
   HistoryBuilder b;
   uint32_t null_value = 0;
+  bool doc_ok = false;  // current_location() is only defined once iterate() succeeded
   std::string path;  // "session 1, transaction 3, event 0"
 
   explicit JsonReader(const InputFile& file) : f(file), json(file.bytes.data(), file.bytes.size()) {}
 
   size_t location() {
     const char* p = nullptr;
+    if (!doc_ok) return 0;
     if (doc.current_location().get(p) != simdjson::SUCCESS || !p) return f.bytes.size();
     return static_cast<size_t>(p - json.data());
   }
@@ -243,6 +245,7 @@ struct JsonReader {
     null_value = b.values().intern_null();
     b.set_initial(null_value);
     if (auto e = parser.iterate(json).get(doc)) return error("not valid JSON", e);
+    doc_ok = true;
     od::json_type t;
     if (auto e = doc.type().get(t)) return error("expected a JSON array or object", e);
     InputError err;

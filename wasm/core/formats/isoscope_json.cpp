@@ -20,6 +20,7 @@ class JsonHistoryReader {
     // simdjson needs SIMDJSON_PADDING readable bytes past the end.
     simdjson::padded_string json(file_.bytes.data(), file_.bytes.size());
     base_ = json.data();
+    builder_.reserve(file_.bytes.size() / 80, file_.bytes.size() / 18);  // typical density
     od::parser parser;
     od::document doc;
     if (auto err = parser.iterate(json).get(doc)) return fail_at(0, err, "a JSON document");
@@ -157,18 +158,22 @@ class JsonHistoryReader {
       auto it = parts.begin();
       auto end = parts.end();
       if (it == end) return fail_doc(doc, simdjson::INCORRECT_TYPE, "an operation name, found an empty array"), false;
-      std::string_view kind;
       od::value kv;
       if (auto err = (*it).get(kv)) return fail_doc(doc, err, "an operation name"), false;
-      if (auto err = kv.get_string().get(kind))
+      // Compare the raw (still quoted) token: no unescaping on the hot path.
+      od::raw_json_string raw;
+      if (auto err = kv.get_raw_json_string().get(raw))
         return fail_doc(doc, err, "an operation name: \"r\", \"w\" or \"append\""), false;
+      const char* k_ptr = raw.raw();
       OpKind k;
-      if (kind == "r") k = OpKind::Read;
-      else if (kind == "w") k = OpKind::Write;
-      else if (kind == "append") k = OpKind::Append;
-      else
+      if (k_ptr[0] == 'r' && k_ptr[1] == '"') k = OpKind::Read;
+      else if (k_ptr[0] == 'w' && k_ptr[1] == '"') k = OpKind::Write;
+      else if (std::memcmp(k_ptr, "append\"", 7) == 0) k = OpKind::Append;
+      else {
+        std::string_view shown(k_ptr, std::strcspn(k_ptr, "\"\n"));
         return fail_doc(doc, simdjson::INCORRECT_TYPE,
-                        "an operation name \"r\", \"w\" or \"append\", found \"" + std::string(kind) + "\""), false;
+                        "an operation name \"r\", \"w\" or \"append\", found \"" + std::string(shown.substr(0, 40)) + "\""), false;
+      }
       ++it;
       if (it == end) return fail_doc(doc, simdjson::INCORRECT_TYPE, "a key after the operation name"), false;
       od::value keyv;
@@ -210,36 +215,36 @@ class JsonHistoryReader {
   }
 
   bool read_key(od::document& doc, od::value& v, uint32_t& out) {
-    od::json_type t;
-    if (auto err = v.type().get(t)) return fail_doc(doc, err, "a key (string or integer)"), false;
-    if (t == od::json_type::null || t == od::json_type::array || t == od::json_type::object ||
-        t == od::json_type::boolean)
-      return fail_doc(doc, simdjson::INCORRECT_TYPE, "a key (string or integer)"), false;
-    return read_scalar(doc, v, builder_.keys(), out, "a key (string or integer)");
+    return read_scalar(doc, v, builder_.keys(), out, "a key (string or integer)", /*allow_null=*/false);
   }
 
-  bool read_scalar(od::document& doc, od::value& v, Interner& in, uint32_t& out, const char* what) {
+  bool read_scalar(od::document& doc, od::value& v, Interner& in, uint32_t& out, const char* what,
+                   bool allow_null = true) {
+    int64_t i;
+    simdjson::error_code err = v.get_int64().get(i);
+    if (!err) {  // the common case: one call, no type dispatch
+      out = in.intern_int(i);
+      return true;
+    }
     od::json_type t;
-    if (auto err = v.type().get(t)) return fail_doc(doc, err, what), false;
+    if (auto terr = v.type().get(t)) return fail_doc(doc, terr, what), false;
     switch (t) {
-      case od::json_type::number: {
-        int64_t i;
-        if (auto err = v.get_int64().get(i)) return fail_doc(doc, err, std::string(what) + " (an integer that fits 64 bits)"), false;
-        out = in.intern_int(i);
-        return true;
-      }
+      case od::json_type::number:
+        return fail_doc(doc, err, std::string(what) + " (an integer that fits 64 bits)"), false;
       case od::json_type::string: {
         std::string_view s;
-        if (auto err = v.get_string().get(s)) return fail_doc(doc, err, what), false;
+        if (auto serr = v.get_string().get(s)) return fail_doc(doc, serr, what), false;
         out = in.intern_str(s);
         return true;
       }
       case od::json_type::null:
-        if (auto err = v.is_null().error()) return fail_doc(doc, err, what), false;
+        if (!allow_null) break;
+        if (auto nerr = v.is_null().error()) return fail_doc(doc, nerr, what), false;
         out = in.intern_null();
         return true;
-      default: return fail_doc(doc, simdjson::INCORRECT_TYPE, what), false;
+      default: break;
     }
+    return fail_doc(doc, simdjson::INCORRECT_TYPE, what), false;
   }
 
   InputError fail_doc(od::document& doc, simdjson::error_code err, const std::string& expected) {

@@ -8,6 +8,16 @@ namespace isoscope {
 namespace {
 const FormatInfo kFormats[] = {
     {"isoscope", detect_isoscope_json, read_isoscope_json},
+    // Importers (issue 3). Binary and directory formats first (decided by file names and magic
+    // bytes), then JSON shapes, then the line-based text formats, which tell each other apart by
+    // their first lines: "r(1,2,3,4)" plume, "r 1 2" awdit-test, "[x:=1]" dbcop-text.
+    {"cobra", detect_cobra, read_cobra},
+    {"dbcop-bincode", detect_dbcop_bincode, read_dbcop_bincode},
+    {"dbcop-json", detect_dbcop_json, read_dbcop_json},
+    {"elle", detect_elle, read_elle},
+    {"plume", detect_plume, read_plume},
+    {"awdit-test", detect_awdit_test, read_awdit_test},
+    {"dbcop-text", detect_dbcop_text, read_dbcop_text},
 };
 }  // namespace
 

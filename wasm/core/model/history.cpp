@@ -1,5 +1,6 @@
 #include "model/history.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "report/json.h"
@@ -50,8 +51,8 @@ static bool looks_numeric(const std::string& s) {
 }
 
 std::string Interner::display(uint32_t id) const {
-  switch (kinds_[id]) {
-    case Kind::Int: return std::to_string(payload_[id]);
+  switch (kind(id)) {
+    case Kind::Int: return std::to_string(as_int(id));
     case Kind::Null: return "null";
     case Kind::Str: {
       const std::string& s = as_str(id);
@@ -62,8 +63,8 @@ std::string Interner::display(uint32_t id) const {
 }
 
 std::string Interner::json(uint32_t id) const {
-  switch (kinds_[id]) {
-    case Kind::Int: return std::to_string(payload_[id]);
+  switch (kind(id)) {
+    case Kind::Int: return std::to_string(as_int(id));
     case Kind::Null: return "null";
     case Kind::Str: return json_quote(as_str(id));
   }
@@ -204,22 +205,57 @@ Expected<History> HistoryBuilder::finish(std::string format) {
   History& h = h_;
   h.format = std::move(format);
   h.session_begin.push_back(static_cast<uint32_t>(h.txns.size()));  // closes the last session
-  // Unique-writes index: (key, value) -> write op.
+  // Unique-writes index: (key, value) -> write op. Most histories write small integer values
+  // (direct value ids), so the index is an array by value, with a hash map for the rest (other
+  // values, and a value written to several keys).
   const size_t n_ops = h.ops.size();
-  FlatMap64 writes(n_ops / 2 + 16);
+  uint32_t max_direct = 0;
+  size_t n_writes = 0;
+  for (const Op& o : h.ops)
+    if (o.is_write()) {
+      ++n_writes;
+      if (!(o.value & Interner::kInterned)) max_direct = std::max(max_direct, o.value);
+    }
+  const bool by_value = static_cast<size_t>(max_direct) <= 8 * n_writes + 1024;
+  struct Writer {
+    uint32_t op = kNone, key = kNone;  // the key is kept here to avoid a cache miss on ops[op]
+  };
+  std::vector<Writer> writer_by_value(by_value ? static_cast<size_t>(max_direct) + 1 : 0);
+  FlatMap64 writes(by_value ? 16 : n_writes + 16);
+  auto kv_of = [](const Op& o) { return (static_cast<uint64_t>(o.key) << 32) | o.value; };
+  auto duplicate = [&](uint32_t prev, uint32_t i) {
+    const Op& o = h.ops[i];
+    InputError e;
+    e.message = "key " + h.keys.display(o.key) + " is written with value " + h.values.display(o.value) +
+                " twice, at " + place(h, prev) + " and at " + place(h, i) +
+                "; every (key, value) must be written at most once";
+    return e;
+  };
   for (uint32_t i = 0; i < n_ops; ++i) {
     const Op& o = h.ops[i];
     if (!o.is_write()) continue;
-    uint64_t kv = (static_cast<uint64_t>(o.key) << 32) | o.value;
-    uint32_t prev = writes.insert(kv, i);
-    if (prev != i) {
-      InputError e;
-      e.message = "key " + h.keys.display(o.key) + " is written with value " +
-                  h.values.display(o.value) + " twice, at " + place(h, prev) + " and at " +
-                  place(h, i) + "; every (key, value) must be written at most once";
-      return e;
+    if (by_value && !(o.value & Interner::kInterned)) {
+      Writer& slot = writer_by_value[o.value];
+      if (slot.op == kNone) {
+        slot = {i, o.key};
+        continue;
+      }
+      if (slot.key == o.key) return duplicate(slot.op, i);
+      // Same value on another key: falls through to the hash map.
     }
+    uint32_t prev = writes.insert(kv_of(o), i);
+    if (prev != i) return duplicate(prev, i);
   }
+  auto find_write = [&](const Op& o) -> uint32_t {
+    if (by_value && !(o.value & Interner::kInterned) && o.value <= max_direct) {
+      const Writer& w = writer_by_value[o.value];
+      if (w.op == kNone) return kNone;
+      if (w.key == o.key) return w.op;
+    }
+    if (writes.size() == 0) return kNone;
+    uint32_t w = writes.find(kv_of(o));
+    return w == FlatMap64::kAbsent ? kNone : w;
+  };
   // Resolve reads.
   h.read_from.assign(n_ops, kNone);
   for (uint32_t i = 0; i < n_ops; ++i) {
@@ -229,8 +265,8 @@ Expected<History> HistoryBuilder::finish(std::string format) {
       h.read_from[i] = kReadsInitial;
       continue;
     }
-    uint32_t w = writes.find((static_cast<uint64_t>(o.key) << 32) | o.value);
-    if (w != FlatMap64::kAbsent)
+    uint32_t w = find_write(o);
+    if (w != kNone)
       h.read_from[i] = w;
     else if (o.kind == OpKind::Read && h.initial && *h.initial == o.value)
       h.read_from[i] = kReadsInitial;
@@ -239,11 +275,15 @@ Expected<History> HistoryBuilder::finish(std::string format) {
   }
   // Effective status: committed, or unknown and read (transitively) by a committed txn.
   std::vector<uint32_t> work;
+  bool any_unknown = false;
   for (uint32_t t = 1; t < h.txns.size(); ++t) {
     Txn& x = h.txns[t];
     x.committed = x.status == TxnStatus::Committed;
-    if (x.committed) work.push_back(t);
+    any_unknown |= x.status == TxnStatus::Unknown;
   }
+  if (any_unknown)
+    for (uint32_t t = 1; t < h.txns.size(); ++t)
+      if (h.txns[t].committed) work.push_back(t);
   while (!work.empty()) {
     uint32_t t = work.back();
     work.pop_back();

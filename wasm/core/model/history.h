@@ -74,7 +74,8 @@ struct History {
   std::vector<ListSpan> lists;
   std::vector<uint32_t> list_values;
   std::vector<std::string> labels;
-  Interner keys, values;
+  Interner keys;
+  Interner values{/*direct_small_ints=*/true};
   // ValueId every key holds before any write; nullopt: no implicit initial value (every read
   // must name an explicit write, as in the awdit-test format).
   std::optional<uint32_t> initial;

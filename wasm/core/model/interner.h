@@ -1,6 +1,12 @@
-// Interns keys and values (integers, strings, null) to dense 32-bit ids, so checkers work on
-// flat arrays indexed by id and compare scalars only.
+// Interns keys and values (integers, strings, null) to 32-bit ids, so checkers work on flat
+// arrays and compare scalars only.
+//
+// Keys get dense ids (checkers index arrays by key). Values are only ever compared, so a value
+// interner may be "direct": an integer in [0, 2^31) is its own id and costs no lookup (histories
+// are mostly small integers; this halves parse time), and every other value gets
+// kInterned | index. Value ids are therefore not dense.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -15,12 +21,26 @@ namespace isoscope {
 class Interner {
  public:
   enum class Kind : uint8_t { Int, Str, Null };
+  static constexpr uint32_t kInterned = 0x80000000u;
+
+  explicit Interner(bool direct_small_ints = false) : direct_(direct_small_ints) {}
 
   uint32_t intern_int(int64_t v) {
-    uint32_t id = ints_.find(static_cast<uint64_t>(v));
+    if (direct_ && v >= 0 && v < static_cast<int64_t>(kInterned)) return static_cast<uint32_t>(v);
+    // Small non-negative integers (the usual keys) are looked up in a flat array, not hashed.
+    const bool small = v >= 0 && v < kSmallLimit;
+    if (small && static_cast<size_t>(v) < small_.size() && small_[static_cast<size_t>(v)] != FlatMap64::kAbsent)
+      return small_[static_cast<size_t>(v)];
+    uint32_t id = small ? FlatMap64::kAbsent : ints_.find(static_cast<uint64_t>(v));
     if (id != FlatMap64::kAbsent) return id;
-    id = static_cast<uint32_t>(kinds_.size());
-    ints_.insert(static_cast<uint64_t>(v), id);
+    id = next_id();
+    if (small) {
+      if (static_cast<size_t>(v) >= small_.size())
+        small_.resize(std::max<size_t>(static_cast<size_t>(v) + 1, small_.size() * 2), FlatMap64::kAbsent);
+      small_[static_cast<size_t>(v)] = id;
+    } else {
+      ints_.insert(static_cast<uint64_t>(v), id);
+    }
     kinds_.push_back(Kind::Int);
     payload_.push_back(v);
     return id;
@@ -28,7 +48,7 @@ class Interner {
   uint32_t intern_str(std::string_view s) {
     auto it = strs_.find(s);
     if (it != strs_.end()) return it->second;
-    uint32_t id = static_cast<uint32_t>(kinds_.size());
+    uint32_t id = next_id();
     strings_.emplace_back(s);
     strs_.emplace(strings_.back(), id);
     kinds_.push_back(Kind::Str);
@@ -37,17 +57,18 @@ class Interner {
   }
   uint32_t intern_null() {
     if (null_id_ == FlatMap64::kAbsent) {
-      null_id_ = static_cast<uint32_t>(kinds_.size());
+      null_id_ = next_id();
       kinds_.push_back(Kind::Null);
       payload_.push_back(0);
     }
     return null_id_;
   }
 
+  // Keys: the number of ids (ids are 0..size()-1). Values: the number of table entries only.
   size_t size() const { return kinds_.size(); }
-  Kind kind(uint32_t id) const { return kinds_[id]; }
-  int64_t as_int(uint32_t id) const { return payload_[id]; }
-  const std::string& as_str(uint32_t id) const { return strings_[static_cast<size_t>(payload_[id])]; }
+  Kind kind(uint32_t id) const { return is_direct(id) ? Kind::Int : kinds_[slot(id)]; }
+  int64_t as_int(uint32_t id) const { return is_direct(id) ? id : payload_[slot(id)]; }
+  const std::string& as_str(uint32_t id) const { return strings_[static_cast<size_t>(payload_[slot(id)])]; }
   // Human-readable form: 5, "abc" (quoted only when it would read as a number), null.
   std::string display(uint32_t id) const;
   // JSON literal form.
@@ -63,6 +84,14 @@ class Interner {
     using is_transparent = void;
     bool operator()(std::string_view a, std::string_view b) const { return a == b; }
   };
+  bool is_direct(uint32_t id) const { return direct_ && !(id & kInterned); }
+  size_t slot(uint32_t id) const { return direct_ ? id & ~kInterned : id; }
+  uint32_t next_id() const { return static_cast<uint32_t>(kinds_.size()) | (direct_ ? kInterned : 0); }
+
+  static constexpr int64_t kSmallLimit = 1 << 22;
+
+  bool direct_;
+  std::vector<uint32_t> small_;  // id of small integer v, or kAbsent
   FlatMap64 ints_;
   std::unordered_map<std::string_view, uint32_t, SvHash, SvEq> strs_;  // views into strings_
   std::deque<std::string> strings_;  // deque: element addresses stay valid as it grows

@@ -18,7 +18,7 @@ export function palette(): Palette {
   };
 }
 
-function edgePath(d: Diagram, e: DEdge, k: number) {
+function edgePath(d: Diagram, e: DEdge, k: number, off: number) {
   const a = d.nodes[e.from];
   const b = d.nodes[e.to];
   if (a === b) {
@@ -37,9 +37,11 @@ function edgePath(d: Diagram, e: DEdge, k: number) {
   const c1 = p.x + (sa === 'r' ? dx : -dx);
   const c2 = q.x + (sb === 'r' ? dx : -dx);
   // midpoint of the cubic at t = .5
+  const c1y = p.y + off * 1.6;
+  const c2y = q.y + off * 1.6;
   const lx = 0.125 * p.x + 0.375 * c1 + 0.375 * c2 + 0.125 * q.x;
-  const ly = (p.y + q.y) / 2 + (sa === sb ? 0 : ((k % 3) - 1) * 10);
-  return { path: `M${p.x},${p.y} C${c1},${p.y} ${c2},${q.y} ${q.x},${q.y}`, lx, ly };
+  const ly = 0.125 * p.y + 0.375 * c1y + 0.375 * c2y + 0.125 * q.y;
+  return { path: `M${p.x},${p.y} C${c1},${c1y} ${c2},${c2y} ${q.x},${q.y}`, lx, ly };
 }
 
 /** Builds the SVG element (self-contained colours, so exports look the same). */
@@ -50,7 +52,7 @@ export function renderSvg(d: Diagram, pal: Palette, title: string): SVGSVGElemen
   svg.append(s('title', {}, title));
   const defs = s('defs');
   for (const t of EDGE_TYPES)
-    defs.append(s('marker', { id: `arrow-${t}`, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' },
+    defs.append(s('marker', { id: `arrow-${t}`, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 9, markerHeight: 9, markerUnits: 'userSpaceOnUse', orient: 'auto-start-reverse' },
       s('path', { d: 'M0,0 L10,5 L0,10 z', fill: pal.edge[t] })));
   svg.append(defs);
   svg.append(s('rect', { x: 0, y: 0, width: W, height: H, fill: pal.bg }));
@@ -75,8 +77,13 @@ export function renderSvg(d: Diagram, pal: Palette, title: string): SVGSVGElemen
     root.append(g);
   }
   const labels = s('g');
+  // parallel edges between one pair of transactions fan out
+  const groups = new Map<string, number[]>();
+  d.edges.forEach((e, k) => { const key = `${Math.min(e.from, e.to)}-${Math.max(e.from, e.to)}`; groups.set(key, [...(groups.get(key) ?? []), k]); });
+  const offsets: number[] = [];
+  for (const ks of groups.values()) ks.forEach((k, r) => { offsets[k] = (r - (ks.length - 1) / 2) * 26; });
   d.edges.forEach((e, k) => {
-    const { path, lx, ly } = edgePath(d, e, k);
+    const { path, lx, ly } = edgePath(d, e, k, offsets[k]);
     const col = pal.edge[e.type] ?? pal.text;
     const g = s('g', { class: 'dedge', 'data-type': e.type });
     g.append(s('path', { d: path, fill: 'none', stroke: col, 'stroke-width': e.type === 'SO' ? 1.4 : 2, 'stroke-dasharray': e.type === 'SO' ? '5 4' : null, 'marker-end': `url(#arrow-${EDGE_TYPES.includes(e.type as any) ? e.type : 'SO'})` },

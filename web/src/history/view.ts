@@ -149,8 +149,8 @@ export class HistoryView {
         ts ? [h('dt', {}, 'Time'), h('dd', {}, ts)] : null,
         h('dt', {}, 'Operations'), h('dd', {}, String(t.ops.length))),
       h('ol', { class: 'ops' }, t.ops.slice(0, 2000).map((op) => h('li', {}, fmtOp(op)))),
-      t.ops.length > 2000 ? h('p', { class: 'muted' }, `\u2026 and ${t.ops.length - 2000} more`) : null,
     );
+    if (t.ops.length > 2000) this.detail.append(h('p', { class: 'muted' }, `\u2026 and ${t.ops.length - 2000} more`));
   }
 
   /** Scrolls so that transaction `id` is visible and selects it. */

@@ -15,6 +15,12 @@ function parse(s: string): unknown {
   return JSON.parse(s);
 }
 
+/** Results that are {"ok": false, "error": {...}} become exceptions (reported to the page). */
+function notError(v: any): unknown {
+  if (v && typeof v === 'object' && v.ok === false) throw new Error(v.error?.text ?? v.error?.message ?? 'the checker failed');
+  return v;
+}
+
 async function handle(m: Envelope): Promise<unknown> {
   if (m.op === 'kind') return coreKind;
   const c = await core();
@@ -30,10 +36,15 @@ async function handle(m: Envelope): Promise<unknown> {
       return parse(c.load(files.map((f) => f.name), files.map((f) => f.data), m.format));
     }
     case 'levels': return parse(c.levels());
-    case 'checkLevel': return parse(c.checkLevel(m.level, m.budgetMs, m.maxAnomalies));
+    case 'checkLevel': return notError(parse(c.checkLevel(m.level, m.budgetMs, m.maxAnomalies)));
     case 'transactions': return parse(c.transactions(m.begin, m.end));
     case 'sessions': return parse(c.sessions());
-    case 'convert': return c.convert(m.to);
+    case 'convert': {
+      const text = c.convert(m.to);
+      // the core answers {"ok": false, "error": ...} when the history cannot be expressed
+      if (/^\s*\{\s*"ok"\s*:\s*false/.test(text)) notError(parse(text));
+      return text;
+    }
   }
 }
 

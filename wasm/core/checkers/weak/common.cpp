@@ -13,6 +13,7 @@ Reads collect_reads(const History& h) {
   Reads R;
   R.begin.assign(static_cast<size_t>(n) + 1, 0);
   R.num_writes.assign(n, 0);
+  R.write_sig.assign(n, 0);
   R.op.reserve(h.ops.size() / 2 + 1);
   R.writer.reserve(h.ops.size() / 2 + 1);
   // last[w]: w is its transaction's last write to its key.
@@ -24,6 +25,7 @@ Reads collect_reads(const History& h) {
       const Op& o = h.ops[i];
       if (!o.is_write()) continue;
       ++R.num_writes[t];
+      R.write_sig[t] |= key_bit(o.key);
       if (stamp[o.key] == t) continue;
       stamp[o.key] = t;
       last[i] = 1;

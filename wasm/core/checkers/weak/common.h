@@ -26,6 +26,7 @@ struct Reads {
   std::vector<uint32_t> op;      // read op ids, in program order
   std::vector<uint32_t> writer;  // the writer transaction (kInitialTxn for the initial value)
   std::vector<uint32_t> num_writes;  // write ops per transaction
+  std::vector<uint64_t> write_sig;   // per transaction: OR of key_bit(k) over the keys it writes
   size_t inconsistent = 0;           // reads discarded by read consistency
 };
 Reads collect_reads(const History& h);
@@ -42,6 +43,20 @@ class WriteIndex {
   bool built_ = false;
   FlatMap64 map_;
 };
+
+// A one-bit signature of a key: (write_sig[t] & mask) == 0 proves that t writes no key of the
+// set whose signatures make up mask (a cheap filter before an exact intersection).
+inline uint64_t key_bit(uint32_t key) {
+  return uint64_t(1) << ((static_cast<uint64_t>(key) * 0x9E3779B97F4A7C15ULL) >> 58);
+}
+
+// Whether intersecting writer t2's written keys with `other` keys should scan t2's ops (in
+// program order, contiguous) rather than look each key up in a WriteIndex. Scanning a short
+// transaction is cheaper than hashing; a long one is scanned only when the other set is at
+// least comparable, so the intersection still costs O(min(|t2|, other)) up to a constant.
+inline bool scan_writer(const History& h, uint32_t t2, size_t other) {
+  return h.txns[t2].size() <= 8 * other + 64;
+}
 
 // Why an axiom forced t2 -> t1 (t2 is the edge's source, t1 its target):
 //   r  = the read of the reading transaction t3 that reads from t2 (RC, RA wr case), or kNone
@@ -74,8 +89,8 @@ LevelResult begin_result(const History& h, const Reads& reads);
 
 // Repeatable reads: each committed transaction reads each key (before writing it) from one
 // writer. Adds a NonRepeatableRead per (transaction, key) that does not; returns how many.
-// If flags is given, flags[key-slot] is not touched: multi receives, per read index in
-// reads.op, 1 when that read's key is read from more than one writer in its transaction.
+// When multi is given it receives, per index into reads.op, 1 when that read's key is read
+// from more than one writer in its transaction.
 size_t report_non_repeatable(const History& h, const Reads& reads, LevelResult& out,
                              std::vector<char>* multi);
 
@@ -84,6 +99,9 @@ size_t report_non_repeatable(const History& h, const Reads& reads, LevelResult& 
 void report_cycles(const History& h, const Digraph& g, const std::vector<CoWhy>& co, Axiom ax,
                    LevelResult& out);
 void set_verdict(LevelResult& out);
+
+// RC saturation (AWDIT Alg. 1): adds the orderings the Read Committed axiom forces. RR uses it.
+void saturate_rc(const History& h, const Reads& reads, CoGraph& g);
 
 constexpr size_t kMaxCycles = 64;
 

@@ -1,0 +1,67 @@
+// Shared setup for the browser tests: build check, server, Chromium (playwright-core only).
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from './_server.mjs';
+
+export const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const dist = join(repo, 'dist');
+export const corpus = resolve(process.env.ISOSCOPE_CORPUS ?? join(repo, '..', 'shared', 'corpus'));
+export const shots = join(repo, 'docs', 'screenshots');
+
+export async function setup(extra) {
+  if (!existsSync(join(dist, 'index.html'))) throw new Error('dist/ is missing: run `npx vite build --config web/vite.config.ts` first');
+  const server = await startServer(dist, extra);
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  return {
+    server, browser,
+    async page(opts = {}) {
+      const ctx = await browser.newContext({ viewport: { width: 1440, height: 960 }, deviceScaleFactor: 1, serviceWorkers: 'block', ...opts });
+      const page = await ctx.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+      // no request may leave 127.0.0.1
+      const foreign = [];
+      page.on('request', (r) => { const u = new URL(r.url()); if (!['127.0.0.1', ''].includes(u.hostname) && !['data:', 'blob:'].includes(u.protocol)) foreign.push(r.url()); });
+      page.errors = errors;
+      page.foreign = foreign;
+      return page;
+    },
+    async close() { await browser.close(); await server.close(); },
+  };
+}
+
+export async function shot(page, name) {
+  if (process.env.ISOSCOPE_NO_SHOTS) return;
+  mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: false });
+}
+
+/** Simulates dropping files (name, content) on the page, as a real DataTransfer. */
+export async function dropFiles(page, files) {
+  const payload = files.map((f) => ({ name: f.name, b64: Buffer.from(f.content).toString('base64') }));
+  await page.evaluate((payload) => {
+    const dt = new DataTransfer();
+    for (const f of payload) {
+      const bin = atob(f.b64);
+      const bytes = new Uint8Array(bin.length);
+      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+      dt.items.add(new File([bytes], f.name));
+    }
+    const target = document.getElementById('dropzone') ?? document.body;
+    for (const type of ['dragenter', 'dragover', 'drop']) target.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, payload);
+}
+
+export async function ladder(page) {
+  return page.$$eval('#ladder .level', (els) => Object.fromEntries(els.map((e) => [e.dataset.level, e.dataset.verdict])));
+}
+
+export async function waitChecked(page, timeout = 60_000) {
+  await page.waitForSelector('body[data-checked="true"]', { timeout });
+}

@@ -1,0 +1,28 @@
+// Loads the CommonJS wasm build for Node (the ES-module build needs a browser: Emscripten
+// 3.1.6's ESM output uses __dirname-free fetch paths that Node cannot resolve).
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repoRoot = path.resolve(here, '../..');
+export const corpusRoot = path.resolve(repoRoot, '../shared/corpus');
+const buildDir = process.env.ISOSCOPE_WASM_DIR ?? path.join(repoRoot, 'build-wasm');
+
+export async function loadIsoscope() {
+  const require = createRequire(import.meta.url);
+  const createIsoscope = require(path.join(buildDir, 'isoscope-node.cjs'));
+  const wasmBinary = readFileSync(path.join(buildDir, 'isoscope-node.wasm'));
+  return createIsoscope({ wasmBinary });
+}
+
+// Reads a path (file or directory) as the {names, blobs} pair the module's load() takes.
+import { statSync, readdirSync } from 'node:fs';
+export function readInput(p) {
+  if (statSync(p).isDirectory()) {
+    const names = readdirSync(p).filter((n) => statSync(path.join(p, n)).isFile()).sort();
+    return { names: names.map((n) => path.join(p, n)), blobs: names.map((n) => new Uint8Array(readFileSync(path.join(p, n)))) };
+  }
+  return { names: [p], blobs: [new Uint8Array(readFileSync(p))] };
+}

@@ -1,0 +1,230 @@
+// Causal Consistency (AWDIT Alg. 3, O(n*k) for k sessions).
+//
+// Axiom: t1 != t2, t1 -wr_x-> t3, t2 writes x, t2 -(so ∪ wr)+-> t3  =>  t2 -co-> t1.
+// so ∪ wr must be acyclic (else the causality cycles are the anomalies). Transactions are then
+// visited in a topological order of so ∪ wr with vector clocks: HB(t3)[s'] is the so-latest
+// transaction of session s' that happens before t3. For a read of x from t1 and each session s'
+// that writes x, the latest writer t2 of x in s' with t2 <= HB(t3)[s'] must commit before t1;
+// earlier writers of s' follow through session order, and a t2 that already happens before t1
+// adds nothing (that ordering is in so ∪ wr).
+//
+// Memory: clocks have one entry per session that writes anything. A session's running clock
+// lives from its first to its last transaction; a transaction's own clock is kept only while
+// a reader in another session has not been visited yet, then recycled. So memory is
+// O(k * (active sessions + pending writers)), not O(n * k).
+#include <algorithm>
+
+#include "checkers/weak/common.h"
+#include "checkers/weak/weak.h"
+
+namespace isoscope {
+
+namespace {
+
+class ClockPool {
+ public:
+  explicit ClockPool(uint32_t width) : w_(width) {}
+  uint32_t alloc() {
+    if (!free_.empty()) {
+      uint32_t s = free_.back();
+      free_.pop_back();
+      return s;
+    }
+    uint32_t s = static_cast<uint32_t>(data_.size() / (w_ ? w_ : 1));
+    data_.resize(data_.size() + w_);
+    if (w_ == 0) ++zero_slots_;
+    return w_ ? s : zero_slots_ - 1;
+  }
+  void release(uint32_t slot) { free_.push_back(slot); }
+  int32_t* at(uint32_t slot) { return data_.data() + static_cast<size_t>(slot) * w_; }
+  size_t bytes() const { return data_.capacity() * sizeof(int32_t); }
+
+ private:
+  uint32_t w_;
+  uint32_t zero_slots_ = 0;
+  std::vector<int32_t> data_;
+  std::vector<uint32_t> free_;
+};
+
+constexpr size_t kMaxClockBytes = size_t(1536) << 20;  // 1.5 GB: beyond this, give up (unknown)
+
+}  // namespace
+
+LevelResult check_cc(const History& h, const CheckBudget& budget) {
+  weak::Reads R = weak::collect_reads(h);
+  LevelResult res = weak::begin_result(h, R);
+  weak::CoGraph g(h, R);
+  std::vector<uint32_t> order;
+  {
+    Digraph hb = g.build();
+    order = topological_order(hb);
+    if (order.empty()) {  // so ∪ wr is cyclic: report its cycles
+      weak::report_cycles(h, hb, g.co, weak::Axiom::CC, res);
+      weak::set_verdict(res);
+      return res;
+    }
+  }
+  const uint32_t n = static_cast<uint32_t>(h.txns.size());
+  const size_t nk = h.keys.size();
+  const uint32_t ns = static_cast<uint32_t>(h.num_sessions());
+
+  // Writers of each key in transaction order (= grouped by session, in session order), one
+  // entry per (transaction, key); then per key the groups of entries of one session.
+  std::vector<uint32_t> kbeg(nk + 1, 0);
+  std::vector<uint32_t> kstamp(nk, kNone);
+  std::vector<char> writes_any(ns, 0);
+  for (uint32_t t = 1; t < n; ++t) {
+    const Txn& x = h.txns[t];
+    if (!x.committed) continue;
+    for (uint32_t o = x.op_begin; o < x.op_end; ++o) {
+      const Op& op = h.ops[o];
+      if (!op.is_write() || kstamp[op.key] == t) continue;
+      kstamp[op.key] = t;
+      ++kbeg[op.key + 1];
+      writes_any[x.session] = 1;
+    }
+  }
+  for (size_t k = 0; k < nk; ++k) kbeg[k + 1] += kbeg[k];
+  std::vector<uint32_t> entry_txn(kbeg[nk]);
+  std::vector<int32_t> entry_idx(kbeg[nk]);
+  {
+    std::vector<uint32_t> pos(kbeg.begin(), kbeg.end() - 1);
+    std::fill(kstamp.begin(), kstamp.end(), kNone);
+    for (uint32_t t = 1; t < n; ++t) {
+      const Txn& x = h.txns[t];
+      if (!x.committed) continue;
+      for (uint32_t o = x.op_begin; o < x.op_end; ++o) {
+        const Op& op = h.ops[o];
+        if (!op.is_write() || kstamp[op.key] == t) continue;
+        kstamp[op.key] = t;
+        entry_txn[pos[op.key]] = t;
+        entry_idx[pos[op.key]++] = static_cast<int32_t>(x.index);
+      }
+    }
+  }
+  struct Group {
+    uint32_t session, begin, end;
+  };
+  std::vector<uint32_t> gbeg(nk + 1, 0);
+  std::vector<Group> groups;
+  for (size_t k = 0; k < nk; ++k) {
+    gbeg[k] = static_cast<uint32_t>(groups.size());
+    for (uint32_t i = kbeg[k]; i < kbeg[k + 1]; ++i) {
+      const uint32_t s = h.txns[entry_txn[i]].session;
+      if (i == kbeg[k] || groups.back().session != s)
+        groups.push_back({s, i, i + 1});
+      else
+        groups.back().end = i + 1;
+    }
+  }
+  gbeg[nk] = static_cast<uint32_t>(groups.size());
+
+  // Clock dimensions: sessions that write.
+  std::vector<uint32_t> dim(ns, kNone);
+  uint32_t width = 0;
+  for (uint32_t s = 0; s < ns; ++s)
+    if (writes_any[s]) dim[s] = width++;
+
+  // Pending readers in other sessions of each transaction (its clock lives until they are
+  // visited), and each session's last committed transaction (its running clock dies there).
+  std::vector<uint32_t> pending(n, 0), seen(n, kNone);
+  for (uint32_t t = 1; t < n; ++t)
+    for (uint32_t i = R.begin[t]; i < R.begin[t + 1]; ++i) {
+      const uint32_t w = R.writer[i];
+      if (w == kInitialTxn || seen[w] == t || h.txns[w].session == h.txns[t].session) continue;
+      seen[w] = t;
+      ++pending[w];
+    }
+  std::vector<uint32_t> last_in_session(ns, kNone);
+  for (uint32_t t = 1; t < n; ++t)
+    if (h.txns[t].committed) last_in_session[h.txns[t].session] = t;
+
+  ClockPool pool(width);
+  std::vector<uint32_t> run_slot(ns, kNone), own_slot(n, kNone);
+  std::fill(seen.begin(), seen.end(), kNone);
+  size_t visited = 0;
+  for (uint32_t t3 : order) {
+    if (t3 == kInitialTxn || !h.txns[t3].committed) continue;
+    if ((++visited & 4095) == 0) {
+      if (budget.expired()) {
+        LevelResult u;
+        u.verdict = Verdict::Unknown;
+        u.reason = "budget ran out";
+        return u;
+      }
+      if (pool.bytes() > kMaxClockBytes) {
+        LevelResult u;
+        u.verdict = Verdict::Unknown;
+        u.reason = "causal consistency needs more than 1.5 GB of vector clocks for this history";
+        return u;
+      }
+    }
+    const Txn& x3 = h.txns[t3];
+    const uint32_t s = x3.session;
+    if (run_slot[s] == kNone) {
+      run_slot[s] = pool.alloc();
+      std::fill_n(pool.at(run_slot[s]), width, -1);
+    }
+    int32_t* C = pool.at(run_slot[s]);
+    const uint32_t b = R.begin[t3], e = R.begin[t3 + 1];
+    // HB(t3) = HB(previous in session) joined with the inclusive clocks of its writers.
+    for (uint32_t i = b; i < e; ++i) {
+      const uint32_t w = R.writer[i];
+      if (w == kInitialTxn || seen[w] == t3 || h.txns[w].session == s) continue;
+      seen[w] = t3;
+      // HB sets are causally closed: if C already covers w, it covers w's whole past.
+      if (C[dim[h.txns[w].session]] >= static_cast<int32_t>(h.txns[w].index)) continue;
+      const int32_t* P = pool.at(own_slot[w]);
+      for (uint32_t d = 0; d < width; ++d) C[d] = std::max(C[d], P[d]);
+    }
+    // The axiom for each read.
+    for (uint32_t i = b; i < e; ++i) {
+      const uint32_t rx = R.op[i], x = h.ops[rx].key, t1 = R.writer[i];
+      const int32_t* T1 = nullptr;
+      uint32_t t1_session = kNone;
+      int32_t t1_index = -1;
+      if (t1 != kInitialTxn) {
+        t1_session = h.txns[t1].session;
+        t1_index = static_cast<int32_t>(h.txns[t1].index);
+        if (t1_session != s) T1 = pool.at(own_slot[t1]);
+      }
+      for (uint32_t gi = gbeg[x]; gi < gbeg[x + 1]; ++gi) {
+        const Group& gr = groups[gi];
+        const uint32_t d = dim[gr.session];
+        const int32_t bound = C[d];
+        const int32_t lo = T1 ? T1[d] : (gr.session == t1_session ? t1_index : -1);
+        if (bound <= lo) continue;
+        const int32_t* ib = entry_idx.data() + gr.begin;
+        const int32_t* ie = entry_idx.data() + gr.end;
+        const int32_t* p = std::upper_bound(ib, ie, bound);
+        if (p == ib) continue;
+        --p;
+        if (*p <= lo) continue;
+        g.add_co(entry_txn[gr.begin + (p - ib)], t1, kNone, rx);
+      }
+    }
+    if (dim[s] != kNone) C[dim[s]] = static_cast<int32_t>(x3.index);
+    if (pending[t3] > 0) {
+      own_slot[t3] = pool.alloc();
+      std::copy_n(pool.at(run_slot[s]), width, pool.at(own_slot[t3]));
+    }
+    for (uint32_t i = b; i < e; ++i) {
+      const uint32_t w = R.writer[i];
+      if (w == kInitialTxn || seen[w] != t3 || h.txns[w].session == s) continue;
+      seen[w] = kNone;  // count each writer once
+      if (--pending[w] == 0) {
+        pool.release(own_slot[w]);
+        own_slot[w] = kNone;
+      }
+    }
+    if (last_in_session[s] == t3) {
+      pool.release(run_slot[s]);
+      run_slot[s] = kNone;
+    }
+  }
+  weak::report_cycles(h, g.build(), g.co, weak::Axiom::CC, res);
+  weak::set_verdict(res);
+  return res;
+}
+
+}  // namespace isoscope

@@ -1,0 +1,21 @@
+// Repeatable Read, as Plume and IsoVista define it: Read Committed plus repeatable reads (a
+// committed transaction reads each key, before writing it, from one writer). A transaction
+// that reads two versions of a key is reported as a NonRepeatableRead; the Read Committed
+// saturation (AWDIT Alg. 1) then decides the rest.
+#include "checkers/weak/common.h"
+#include "checkers/weak/weak.h"
+
+namespace isoscope {
+
+LevelResult check_rr(const History& h, const CheckBudget& budget) {
+  weak::Reads reads = weak::collect_reads(h);
+  LevelResult res = weak::begin_result(h, reads);
+  weak::report_non_repeatable(h, reads, res, nullptr);
+  weak::CoGraph g(h, reads);
+  weak::saturate_rc(h, reads, g);
+  weak::report_cycles(h, g.build(), g.co, weak::Axiom::RC, res);
+  weak::set_verdict(res);
+  return res;
+}
+
+}  // namespace isoscope

@@ -1,0 +1,628 @@
+// Jepsen / Elle histories: a sequence (or one vector) of operation maps
+//   {:type :invoke, :f :txn, :value [[:append :x 1] [:r :y nil]], :process 0, :time 10, :index 0}
+//   {:type :ok,     :f :txn, :value [[:append :x 1] [:r :y [1 2]]], :process 0, :time 25, :index 1}
+// in EDN (history.edn, also with #jepsen.history.Op{...} tags) or in elle-cli's JSON form
+// ({"type": "ok", "f": "txn", "value": [["append", "x", 1], ["r", "y", [1, 2]]], ...}, one
+// object a line or one array). Micro-ops: [:append k v], [:r k [v1 .. vn]] (list-append),
+// [:w k v], [:r k v] (rw-register).
+//   :ok = committed, :fail = aborted, :info = unknown; an invocation with no completion is
+//   unknown as well. The session is the :process (ops of other processes, e.g. :nemesis, are
+//   not transactions and are skipped). The invocation's and the completion's :time become the
+//   transaction's start and end. The label is the completion's :index.
+//   A read whose result is nil: in a committed transaction it reads the initial state (an empty
+//   list in a list-append history); in an aborted or unknown one the result was never observed,
+//   so the read is left out.
+// One reader serves both syntaxes: in JSON mode ':' is a separator and "null" is nil.
+// The list prefix-compatibility check lives in checkers/list_order.cpp.
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "formats/formats.h"
+#include "formats/reader_util.h"
+
+namespace isoscope {
+namespace {
+
+enum class NT : uint8_t { Nil, Bool, Int, Float, Str, Keyword, Symbol, Vector, List, Map, Set };
+
+struct Node {
+  NT type;
+  bool escaped = false;  // Str: holds backslash escapes
+  uint32_t offset = 0;
+  uint32_t first = kNone, next = kNone, count = 0;  // containers: children as a linked list
+  int64_t i = 0;
+  double d = 0;
+  std::string_view text;  // Str: raw contents; Keyword: name without ':'; Symbol: as written
+};
+
+constexpr int kMaxDepth = 64;
+
+class Reader {
+ public:
+  Reader(const InputFile& f, bool json)
+      : f_(f), begin_(f.bytes.data()), p_(begin_ + fmt::bom_length(f.bytes)), end_(begin_ + f.bytes.size()),
+        json_(json) {}
+
+  std::vector<Node> nodes;
+  InputError err;
+
+  const char* begin() const { return begin_; }
+  const char* pos() const { return p_; }
+  const char* end() const { return end_; }
+  void set_pos(const char* p) { p_ = p; }
+  bool json() const { return json_; }
+
+  void skip() {
+    while (p_ < end_) {
+      char c = *p_;
+      if (fmt::is_space(c) || c == ',' || (json_ && c == ':'))
+        ++p_;
+      else if (!json_ && c == ';')
+        while (p_ < end_ && *p_ != '\n') ++p_;
+      else
+        return;
+    }
+  }
+
+  bool fail(const char* at, std::string what) {
+    err = fmt::text_error(f_, static_cast<size_t>(at - begin_), std::move(what) + ", found " + fmt::found_at(at, end_));
+    return false;
+  }
+
+  // Parses one form at the current position into nodes; out = its index.
+  bool parse(uint32_t& out, int depth = 0) {
+    skip();
+    if (p_ >= end_) return fail(p_, "expected a value");
+    if (depth > kMaxDepth) return fail(p_, "values nest too deeply (more than 64 levels)");
+    const char* start = p_;
+    char c = *p_;
+    Node n;
+    n.offset = static_cast<uint32_t>(start - begin_);
+    switch (c) {
+      case '{':
+      case '[':
+      case '(': {
+        ++p_;
+        n.type = c == '{' ? NT::Map : c == '[' ? NT::Vector : NT::List;
+        return parse_children(n, c == '{' ? '}' : c == '[' ? ']' : ')', out, depth);
+      }
+      case '}':
+      case ']':
+      case ')':
+        return fail(p_, "expected a value");
+      case '"': {
+        ++p_;
+        const char* s = p_;
+        while (p_ < end_ && *p_ != '"') {
+          if (*p_ == '\\') {
+            n.escaped = true;
+            ++p_;
+          }
+          ++p_;
+        }
+        if (p_ >= end_) return fail(start, "this string is not closed: expected '\"' before the end of the file");
+        n.type = NT::Str;
+        n.text = std::string_view(s, static_cast<size_t>(p_ - s));
+        ++p_;
+        break;
+      }
+      case '#': {
+        if (json_) return fail(p_, "expected a JSON value");
+        ++p_;
+        if (p_ < end_ && *p_ == '{') {
+          ++p_;
+          n.type = NT::Set;
+          return parse_children(n, '}', out, depth);
+        }
+        if (p_ < end_ && *p_ == '_') {  // discard the next form
+          ++p_;
+          uint32_t ignored;
+          size_t mark = nodes.size();
+          if (!parse(ignored, depth + 1)) return false;
+          nodes.resize(mark);
+          return parse(out, depth);
+        }
+        // A tagged literal (#jepsen.history.Op{...}, #inst "..."): the tag is dropped.
+        const char* t = p_;
+        while (p_ < end_ && symbol_char(*p_)) ++p_;
+        if (p_ == t) return fail(p_, "expected a tag, '{' or '_' after '#'");
+        return parse(out, depth + 1);
+      }
+      case ':':
+        if (!json_) {
+          ++p_;
+          const char* s = p_;
+          while (p_ < end_ && symbol_char(*p_)) ++p_;
+          if (p_ == s) return fail(p_, "expected a keyword name after ':'");
+          n.type = NT::Keyword;
+          n.text = std::string_view(s, static_cast<size_t>(p_ - s));
+          break;
+        }
+        [[fallthrough]];
+      default: {
+        if (fmt::is_digit(c) || ((c == '-' || c == '+') && p_ + 1 < end_ && fmt::is_digit(p_[1]))) {
+          if (!number(n)) return false;
+          break;
+        }
+        const char* s = p_;
+        if (c == '\\' && !json_) ++p_;  // a character literal such as \a
+        while (p_ < end_ && symbol_char(*p_)) ++p_;
+        if (p_ == s) return fail(p_, json_ ? "expected a JSON value" : "expected an EDN value");
+        std::string_view sym(s, static_cast<size_t>(p_ - s));
+        if (sym == "nil" || sym == "null")
+          n.type = NT::Nil;
+        else if (sym == "true" || sym == "false") {
+          n.type = NT::Bool;
+          n.i = sym == "true";
+        } else {
+          if (json_) return fail(s, "expected a JSON value");
+          n.type = NT::Symbol;
+          n.text = sym;
+        }
+      }
+    }
+    out = static_cast<uint32_t>(nodes.size());
+    nodes.push_back(n);
+    return true;
+  }
+
+  static bool symbol_char(char c) {
+    return !(fmt::is_space(c) || c == ',' || c == '(' || c == ')' || c == '[' || c == ']' || c == '{' ||
+             c == '}' || c == '"' || c == ';');
+  }
+
+ private:
+  bool parse_children(Node& n, char close, uint32_t& out, int depth) {
+    const char* open_at = p_ - 1;
+    out = static_cast<uint32_t>(nodes.size());
+    nodes.push_back(n);
+    uint32_t last = kNone;
+    while (true) {
+      skip();
+      if (p_ >= end_)
+        return fail(open_at, std::string("this '") + *open_at + "' is not closed: expected '" + close +
+                                 "' before the end of the file");
+      if (*p_ == close) {
+        ++p_;
+        break;
+      }
+      uint32_t child;
+      if (!parse(child, depth + 1)) return false;
+      if (last == kNone)
+        nodes[out].first = child;
+      else
+        nodes[last].next = child;
+      last = child;
+      ++nodes[out].count;
+    }
+    if (nodes[out].type == NT::Map && nodes[out].count % 2 != 0)
+      return fail(open_at, "this map has a key without a value");
+    return true;
+  }
+
+  bool number(Node& n) {
+    const char* s = p_;
+    const char* q = p_;
+    if (*q == '+') ++q;
+    int64_t v;
+    const char* digits = q;
+    bool is_int = fmt::parse_i64(q, end_, v);
+    if (is_int && (q >= end_ || !symbol_char(*q) || *q == 'N')) {
+      if (q < end_ && *q == 'N') ++q;
+      n.type = NT::Int;
+      n.i = v;
+      p_ = q;
+      return true;
+    }
+    // A float (or an integer too large for int64): up to the end of the token.
+    q = digits;
+    while (q < end_ && symbol_char(*q)) ++q;
+    char buf[64];
+    size_t len = static_cast<size_t>(q - s);
+    if (len >= sizeof buf) return fail(s, "expected a number of at most 63 characters");
+    std::copy(s, q, buf);
+    buf[len] = 0;
+    if (len && buf[len - 1] == 'M') buf[--len] = 0;
+    char* e = nullptr;
+    double d = std::strtod(buf, &e);
+    if (e != buf + len) return fail(s, "expected a number");
+    n.type = NT::Float;
+    n.d = d;
+    p_ = q;
+    return true;
+  }
+
+  const InputFile& f_;
+  const char* begin_;
+  const char* p_;
+  const char* end_;
+  bool json_;
+};
+
+// Unescapes a JSON/EDN string body (\n \t \" \\ \/ \uXXXX).
+std::string unescape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c != '\\' || i + 1 >= s.size()) {
+      out += c;
+      continue;
+    }
+    char e = s[++i];
+    switch (e) {
+      case 'n': out += '\n'; break;
+      case 't': out += '\t'; break;
+      case 'r': out += '\r'; break;
+      case 'b': out += '\b'; break;
+      case 'f': out += '\f'; break;
+      case 'u': {
+        unsigned cp = 0;
+        size_t k = 0;
+        for (; k < 4 && i + 1 < s.size(); ++k) {
+          char h = s[i + 1];
+          unsigned d = h >= '0' && h <= '9' ? unsigned(h - '0')
+                       : h >= 'a' && h <= 'f' ? unsigned(h - 'a' + 10)
+                       : h >= 'A' && h <= 'F' ? unsigned(h - 'A' + 10)
+                                              : 16u;
+          if (d == 16) break;
+          cp = cp * 16 + d;
+          ++i;
+        }
+        if (cp < 0x80) {
+          out += static_cast<char>(cp);
+        } else if (cp < 0x800) {
+          out += static_cast<char>(0xC0 | (cp >> 6));
+          out += static_cast<char>(0x80 | (cp & 0x3F));
+        } else {
+          out += static_cast<char>(0xE0 | (cp >> 12));
+          out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+          out += static_cast<char>(0x80 | (cp & 0x3F));
+        }
+        break;
+      }
+      default: out += e;
+    }
+  }
+  return out;
+}
+
+enum class MK : uint8_t { Read, NilRead, Write, Append, ListRead };
+struct MicroOp {
+  MK kind;
+  uint32_t key, value;
+  uint32_t list_begin = 0, list_size = 0;
+};
+struct PendingTxn {
+  int64_t process;
+  TxnStatus status = TxnStatus::Unknown;
+  bool completed = false;
+  double start = NAN, end = NAN;
+  int64_t index = -1;
+  uint32_t op_begin = 0, op_end = 0;
+  uint32_t line_offset = 0;
+};
+
+class Converter {
+ public:
+  Converter(const InputFile& f, Reader& r) : f_(f), r_(r) {
+    null_ = b.values().intern_null();
+    b.set_initial(null_);
+  }
+  HistoryBuilder b;
+
+  bool fail(const Node& n, std::string what) {
+    r_.err = fmt::text_error(f_, n.offset, std::move(what));
+    return false;
+  }
+
+  const Node* field(const Node& map, std::string_view name) {
+    uint32_t c = map.first;
+    while (c != kNone) {
+      const Node& k = r_.nodes[c];
+      uint32_t v = k.next;
+      if ((k.type == NT::Keyword || k.type == NT::Str || k.type == NT::Symbol) && k.text == name)
+        return &r_.nodes[v];
+      c = r_.nodes[v].next;
+    }
+    return nullptr;
+  }
+  static bool is_name(const Node* n, std::string_view name) {
+    return n && (n->type == NT::Keyword || n->type == NT::Str || n->type == NT::Symbol) && n->text == name;
+  }
+
+  bool scalar(const Node& n, Interner& in, uint32_t& out, const char* what) {
+    switch (n.type) {
+      case NT::Int: out = in.intern_int(n.i); return true;
+      case NT::Keyword:
+      case NT::Symbol: out = in.intern_str(n.text); return true;
+      case NT::Str: out = n.escaped ? in.intern_str(unescape(n.text)) : in.intern_str(n.text); return true;
+      default: return fail(n, std::string("expected ") + what + " (an integer, a string or a keyword)");
+    }
+  }
+
+  // Converts an op's :value into micro-ops appended to ops_. status: of the op carrying them.
+  bool micro_ops(const Node& value, bool observed) {
+    if (value.type == NT::Nil) return true;
+    if (value.type != NT::Vector && value.type != NT::List)
+      return fail(value, "expected :value to be a vector of micro-ops such as [:append k v] or [:r k v]");
+    for (uint32_t c = value.first; c != kNone; c = r_.nodes[c].next) {
+      const Node& m = r_.nodes[c];
+      if ((m.type != NT::Vector && m.type != NT::List) || m.count != 3)
+        return fail(m, "expected a micro-op [f k v] with f one of :append, :r, :w");
+      const Node& fn = r_.nodes[m.first];
+      const Node& kn = r_.nodes[fn.next];
+      const Node& vn = r_.nodes[kn.next];
+      MicroOp op{};
+      if (!scalar(kn, b.keys(), op.key, "a key")) return false;
+      if (is_name(&fn, "append") || is_name(&fn, "w")) {
+        op.kind = is_name(&fn, "append") ? MK::Append : MK::Write;
+        if (op.kind == MK::Append) has_lists_ = true;
+        if (vn.type == NT::Nil) return fail(vn, "expected the value to write, found nil");
+        if (!scalar(vn, b.values(), op.value, "a value")) return false;
+      } else if (is_name(&fn, "r")) {
+        if (vn.type == NT::Nil) {
+          if (!observed) continue;  // an unobserved result: not a read
+          op.kind = MK::NilRead;
+          op.value = null_;
+        } else if (vn.type == NT::Vector || vn.type == NT::List) {
+          has_lists_ = true;
+          op.kind = MK::ListRead;
+          op.list_begin = static_cast<uint32_t>(list_values_.size());
+          for (uint32_t e = vn.first; e != kNone; e = r_.nodes[e].next) {
+            uint32_t v;
+            if (!scalar(r_.nodes[e], b.values(), v, "a list element")) return false;
+            list_values_.push_back(v);
+          }
+          op.list_size = static_cast<uint32_t>(list_values_.size() - op.list_begin);
+        } else {
+          op.kind = MK::Read;
+          if (!scalar(vn, b.values(), op.value, "a value")) return false;
+        }
+      } else {
+        return fail(fn, "expected the micro-op function :append, :r or :w");
+      }
+      ops_.push_back(op);
+    }
+    return true;
+  }
+
+  bool time_of(const Node* n, double& out) {
+    if (!n) return true;
+    if (n->type == NT::Int)
+      out = static_cast<double>(n->i);
+    else if (n->type == NT::Float)
+      out = n->d;
+    else
+      return fail(*n, "expected :time to be a number");
+    return true;
+  }
+
+  // Handles one top-level form (an op map).
+  bool op(uint32_t root) {
+    const Node& m = r_.nodes[root];
+    if (m.type != NT::Map) return fail(m, "expected an operation map {:type .., :f .., :value .., :process ..}");
+    const Node* type = field(m, "type");
+    const Node* process = field(m, "process");
+    const Node* f = field(m, "f");
+    const Node* value = field(m, "value");
+    if (!type) return fail(m, "the operation lacks :type");
+    if (!process) return fail(m, "the operation lacks :process");
+    if (process->type != NT::Int) return true;  // :nemesis and the like: not a client transaction
+    if (!is_name(f, "txn"))
+      return fail(f ? *f : m, "expected :f :txn (only transactional histories are supported)");
+    const int64_t proc = process->i;
+    double time = NAN;
+    if (!time_of(field(m, "time"), time)) return false;
+    const Node* index = field(m, "index");
+    const bool invoke = is_name(type, "invoke");
+    TxnStatus status;
+    if (invoke)
+      status = TxnStatus::Unknown;
+    else if (is_name(type, "ok"))
+      status = TxnStatus::Committed;
+    else if (is_name(type, "fail"))
+      status = TxnStatus::Aborted;
+    else if (is_name(type, "info"))
+      status = TxnStatus::Unknown;
+    else
+      return fail(*type, "expected :type to be :invoke, :ok, :fail or :info");
+
+    auto pending = pending_.find(proc);
+    if (invoke) {
+      if (pending != pending_.end())
+        return fail(m, "process " + std::to_string(proc) +
+                           " invokes a transaction while its previous invocation (line " +
+                           line_of(txns_[pending->second].line_offset) + ") has not completed");
+      PendingTxn t;
+      t.process = proc;
+      t.start = time;
+      t.line_offset = m.offset;
+      if (index && index->type == NT::Int) t.index = index->i;
+      t.op_begin = static_cast<uint32_t>(ops_.size());
+      if (!value || !micro_ops(*value, false)) return value ? false : fail(m, "the operation lacks :value");
+      t.op_end = static_cast<uint32_t>(ops_.size());
+      pending_[proc] = static_cast<uint32_t>(txns_.size());
+      txns_.push_back(t);
+      return true;
+    }
+    // A completion: pairs with the process's pending invocation, if any.
+    uint32_t ti;
+    if (pending != pending_.end()) {
+      ti = pending->second;
+      pending_.erase(pending);
+    } else {
+      ti = static_cast<uint32_t>(txns_.size());
+      PendingTxn t;
+      t.process = proc;
+      t.line_offset = m.offset;
+      txns_.push_back(t);
+    }
+    PendingTxn& t = txns_[ti];
+    t.completed = true;
+    t.status = status;
+    t.end = time;
+    if (index && index->type == NT::Int) t.index = index->i;
+    if (value && value->type != NT::Nil) {  // the completion's value replaces the invocation's
+      uint32_t b0 = static_cast<uint32_t>(ops_.size());
+      if (!micro_ops(*value, status == TxnStatus::Committed)) return false;
+      txns_[ti].op_begin = b0;
+      txns_[ti].op_end = static_cast<uint32_t>(ops_.size());
+    } else if (!value && !invoke) {
+      return fail(m, "the operation lacks :value");
+    }
+    return true;
+  }
+
+  Expected<History> finish() {
+    if (txns_.empty())
+      return fmt::text_error(f_, f_.bytes.size(), "expected at least one :f :txn operation of a client process; found none");
+    // Sessions: processes in ascending order; transactions in invocation order.
+    std::vector<uint32_t> order(txns_.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t a, uint32_t c) { return txns_[a].process < txns_[c].process; });
+    b.reserve(txns_.size(), ops_.size());
+    bool first = true;
+    int64_t cur = 0;
+    for (uint32_t ti : order) {
+      const PendingTxn& t = txns_[ti];
+      if (first || t.process != cur) {
+        b.begin_session();
+        cur = t.process;
+        first = false;
+      }
+      b.begin_txn();
+      b.set_status(t.status);
+      if (t.index >= 0) b.set_label(std::to_string(t.index));
+      if (!std::isnan(t.start) && !std::isnan(t.end)) b.set_time(t.start, t.end);
+      for (uint32_t i = t.op_begin; i < t.op_end; ++i) {
+        const MicroOp& o = ops_[i];
+        switch (o.kind) {
+          case MK::Read: b.read(o.key, o.value); break;
+          case MK::NilRead:
+            if (has_lists_)
+              b.list_read(o.key, {});
+            else
+              b.read(o.key, o.value);
+            break;
+          case MK::Write: b.write(o.key, o.value); break;
+          case MK::Append: b.append(o.key, o.value); break;
+          case MK::ListRead:
+            b.list_read(o.key, std::span<const uint32_t>(list_values_.data() + o.list_begin, o.list_size));
+            break;
+        }
+      }
+      b.end_txn();
+    }
+    Expected<History> h = b.finish("elle");
+    if (!h.ok()) {
+      InputError e = h.error();
+      e.file = f_.name;
+      return e;
+    }
+    return h;
+  }
+
+ private:
+  std::string line_of(uint32_t offset) {
+    InputError e;
+    e.offset = offset;
+    locate_line(f_.bytes, e);
+    return std::to_string(e.line);
+  }
+
+  const InputFile& f_;
+  Reader& r_;
+  uint32_t null_;
+  bool has_lists_ = false;
+  std::vector<MicroOp> ops_;
+  std::vector<uint32_t> list_values_;
+  std::vector<PendingTxn> txns_;
+  std::unordered_map<int64_t, uint32_t> pending_;  // process -> its invoked, uncompleted txn
+};
+
+bool looks_json(std::string_view s) {
+  size_t i = 0;
+  auto ws = [&] {
+    while (i < s.size() && fmt::is_space(s[i])) ++i;
+  };
+  ws();
+  if (i < s.size() && s[i] == '[') {
+    ++i;
+    ws();
+  }
+  if (i >= s.size() || s[i] != '{') return false;
+  ++i;
+  ws();
+  return i < s.size() && s[i] == '"';
+}
+
+}  // namespace
+
+bool detect_elle(std::span<const InputFile> files) {
+  const InputFile* f = fmt::single_text_file(files);
+  if (!f) return false;
+  std::string_view s = f->bytes.substr(fmt::bom_length(f->bytes));
+  std::string_view head = s.substr(0, 4096);
+  if (looks_json(s))
+    return head.find("\"type\"") != std::string_view::npos &&
+           head.find("\"process\"") != std::string_view::npos &&
+           head.find("\"value\"") != std::string_view::npos;
+  size_t i = 0;
+  while (i < s.size() && (fmt::is_space(s[i]) || s[i] == ',')) ++i;
+  if (i >= s.size() || (s[i] != '{' && s[i] != '[' && s[i] != '(' && s[i] != '#')) return false;
+  return head.find(":type") != std::string_view::npos && head.find(":process") != std::string_view::npos &&
+         head.find(":value") != std::string_view::npos;
+}
+
+Expected<History> read_elle(std::span<const InputFile> files) {
+  const InputFile* fp = fmt::single_text_file(files);
+  if (!fp) return fmt::not_one_file(files, "elle");
+  const InputFile& f = *fp;
+  Reader r(f, looks_json(f.bytes.substr(fmt::bom_length(f.bytes))));
+  Converter conv(f, r);
+  r.skip();
+  // A top-level vector or list of ops is read one op at a time (no whole-file tree).
+  bool wrapped = false;
+  char close = 0;
+  if (r.pos() < r.end() && (*r.pos() == '[' || *r.pos() == '(')) {
+    const char* q = r.pos() + 1;
+    while (q < r.end() && (fmt::is_space(*q) || *q == ',')) ++q;
+    if (q >= r.end() || *q == '{' || *q == '#' || *q == ']' || *q == ')') {
+      wrapped = true;
+      close = *r.pos() == '[' ? ']' : ')';
+      r.set_pos(r.pos() + 1);
+    }
+  }
+  const char* open_at = r.pos() - 1;
+  while (true) {
+    r.skip();
+    if (r.pos() >= r.end()) {
+      if (wrapped) {
+        r.fail(open_at, std::string("the history's '") + *open_at + "' is not closed: expected '" + close + "'");
+        return r.err;
+      }
+      break;
+    }
+    if (wrapped && *r.pos() == close) {
+      r.set_pos(r.pos() + 1);
+      r.skip();
+      if (r.pos() < r.end()) {
+        r.fail(r.pos(), "expected the end of the file after the history");
+        return r.err;
+      }
+      break;
+    }
+    r.nodes.clear();
+    uint32_t root;
+    if (!r.parse(root)) return r.err;
+    if (!conv.op(root)) return r.err;
+  }
+  return conv.finish();
+}
+
+}  // namespace isoscope

@@ -1,0 +1,82 @@
+// Seeded random histories: for differential tests, benchmarks and `isoscope generate`.
+//
+// Transactions are executed one at a time in a random interleaving of the sessions against a
+// key-value store (integer keys 0..keys-1, initial value 0, every write a fresh value, so
+// writes are unique). The mode decides what a read returns:
+//   Serial  the current value (or the transaction's own last write): the committed
+//           transactions form a serial execution, so the history satisfies every level (and,
+//           with timestamps, SSER: real time follows the execution order).
+//   Causal  the latest value in the session's causally closed view (its own transactions plus
+//           the views it merged from other sessions, merged with probability sync_ratio at the
+//           start of each transaction): satisfies CC, usually not PC/SI/SER. With
+//           causal_stale_ratio > 0 a read returns, with that probability, any version in the view
+//           (or the initial value) instead: every read stays in the causal past (so ∪ wr is
+//           acyclic) while RC, RA and CC can fail.
+//   Random  Serial, except that each read returns, with probability stale_ratio, an older
+//           committed version of the key, with probability wild_ratio, any write of the key
+//           anywhere in the history (future, aborted, intermediate, own) or the initial value,
+//           and with probability thin_air_ratio a value nobody wrote: anomalies at every level.
+// The same parameters and seed give the same history on every platform (own PRNG).
+#pragma once
+#include <cstdint>
+
+#include "model/history.h"
+
+namespace isoscope {
+
+enum class GenMode : uint8_t { Serial, Causal, Random };
+enum class KeyDist : uint8_t { Uniform, Zipf, Hotspot };
+
+struct GenParams {
+  uint64_t seed = 1;
+  uint32_t sessions = 4;
+  uint32_t txns_per_session = 8;
+  uint32_t min_ops = 1, max_ops = 4;  // operations per transaction, uniform in [min, max]
+  uint32_t keys = 8;
+  double read_ratio = 0.5;  // probability that an operation is a read
+  KeyDist key_dist = KeyDist::Uniform;
+  double zipf_s = 1.0;     // Zipf: P(key i) ~ 1 / (i + 1)^s
+  double hot_keys = 0.1;   // Hotspot: fraction of the keys that are hot (at least one)
+  double hot_prob = 0.9;   // Hotspot: probability that an operation picks a hot key
+  double abort_ratio = 0;    // transactions that abort (their writes never take effect)
+  double unknown_ratio = 0;  // transactions recorded as unknown (their writes take effect)
+  GenMode mode = GenMode::Serial;
+  double stale_ratio = 0.2;     // Random
+  double wild_ratio = 0.1;      // Random
+  double thin_air_ratio = 0.0;  // Random
+  double sync_ratio = 0.3;      // Causal
+  double causal_stale_ratio = 0;  // Causal (0: the history satisfies CC)
+  bool timestamps = false;  // start/end follow the execution order (intervals may overlap)
+  uint32_t overlap = 0;     // max extra length of a transaction's interval, in execution steps
+  bool labels = false;      // label transactions "s<session>t<index>"
+};
+
+// Where a generated history goes: sessions one after the other, transactions in session order.
+struct GenSink {
+  virtual ~GenSink() = default;
+  virtual void begin_session() = 0;
+  virtual void begin_txn(uint32_t session, uint32_t index) = 0;
+  virtual void read(int64_t key, int64_t value) = 0;
+  virtual void write(int64_t key, int64_t value) = 0;
+  virtual void end_txn(TxnStatus status, bool timed, double start, double end) = 0;
+};
+
+// Generates into a sink (text writers can stream from here).
+void generate_history(const GenParams& p, GenSink& sink);
+// Generates into a History (format name "generated").
+Expected<History> generate_history(const GenParams& p);
+
+// The PRNG the generator uses (splitmix64 seeding xoshiro256**): deterministic everywhere.
+class Rng {
+ public:
+  explicit Rng(uint64_t seed);
+  uint64_t next();
+  uint32_t below(uint32_t n) { return n ? static_cast<uint32_t>((next() >> 32) * n >> 32) : 0; }
+  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+  bool chance(double p) { return p > 0 && uniform() < p; }
+
+ private:
+  uint64_t s_[4];
+};
+
+}  // namespace isoscope

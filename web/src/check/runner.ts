@@ -1,0 +1,137 @@
+// Orchestrates the core workers: a data worker (stats, history view, conversion) and a check
+// worker (checkLevel, level by level). Cancelling terminates the check worker and respawns it.
+import type { LevelInfo, LevelResult, LoadResult, Txn, SessionRange } from '../core/types';
+import { CancelledError, copyFiles, CoreWorker } from '../worker/client';
+import type { InFile } from '../worker/protocol';
+import type { LevelState } from '../ui/ladder';
+
+export interface RunOptions {
+  levels: string[];
+  budgetMs: number;
+  maxAnomalies: number;
+  onUpdate: (level: string, state: LevelState) => void;
+}
+
+export class Checker {
+  private data: CoreWorker | null = null;
+  private check: CoreWorker | null = null;
+  private checkLoaded: Promise<LoadResult> | null = null;
+  private files: InFile[] = [];
+  private format = '';
+  private running: { cancelled: boolean; current?: string; reason?: string } | null = null;
+
+  constructor(private readonly useDataWorker = true) {}
+
+  /** Parses the input in the data worker (or the check worker when there is none). */
+  async load(files: InFile[], format = ''): Promise<LoadResult> {
+    this.dispose();
+    this.files = files;
+    this.format = format;
+    if (!this.useDataWorker) return this.ensureCheck();
+    this.data = new CoreWorker('data');
+    const copy = copyFiles(files);
+    return this.data.call<LoadResult>({ op: 'load', files: copy, format }, copy.map((f) => f.data));
+  }
+
+  private ensureCheck(): Promise<LoadResult> {
+    if (this.check && !this.check.dead && this.checkLoaded) return this.checkLoaded;
+    this.check = new CoreWorker('check');
+    const copy = copyFiles(this.files);
+    this.checkLoaded = this.check.call<LoadResult>({ op: 'load', files: copy, format: this.format }, copy.map((f) => f.data));
+    return this.checkLoaded;
+  }
+
+  private get reader(): CoreWorker {
+    const w = this.data ?? this.check;
+    if (!w) throw new Error('nothing loaded');
+    return w;
+  }
+
+  levels(): Promise<LevelInfo[]> {
+    return this.reader.call<LevelInfo[]>({ op: 'levels' });
+  }
+  transactions(begin: number, end: number): Promise<Txn[]> {
+    return this.reader.call<Txn[]>({ op: 'transactions', begin, end });
+  }
+  sessions(): Promise<SessionRange[]> {
+    return this.reader.call<SessionRange[]>({ op: 'sessions' });
+  }
+  convert(to: 'isoscope' | 'plume'): Promise<string> {
+    return this.reader.call<string>({ op: 'convert', to });
+  }
+
+  get isRunning() {
+    return this.running !== null;
+  }
+
+  /** Runs the levels one by one; returns when done or cancelled. Never throws. */
+  async run(o: RunOptions): Promise<void> {
+    if (this.running) this.cancel();
+    const run = { cancelled: false as boolean, current: undefined as string | undefined, reason: undefined as string | undefined };
+    this.running = run;
+    for (const l of o.levels) o.onUpdate(l, { verdict: 'pending' });
+    try {
+      const loaded = await this.ensureCheck();
+      if (!loaded.ok) throw new Error(loaded.error.text ?? loaded.error.message);
+    } catch (e) {
+      for (const l of o.levels) o.onUpdate(l, { verdict: 'unknown', reason: run.cancelled ? run.reason ?? 'cancelled' : `checker failed: ${(e as Error).message}` });
+      if (this.running === run) this.running = null;
+      return;
+    }
+    for (let i = 0; i < o.levels.length; i++) {
+      const level = o.levels[i];
+      if (run.cancelled) { o.onUpdate(level, { verdict: 'unknown', reason: run.reason ?? 'cancelled' }); continue; }
+      run.current = level;
+      o.onUpdate(level, { verdict: 'running' });
+      const w = this.check!;
+      const watchdogMs = o.budgetMs + Math.max(5000, o.budgetMs);
+      let timer = 0;
+      try {
+        const res = await Promise.race([
+          w.call<LevelResult>({ op: 'checkLevel', level, budgetMs: o.budgetMs, maxAnomalies: o.maxAnomalies }),
+          new Promise<never>((_, rej) => { timer = window.setTimeout(() => rej(new Error('watchdog')), watchdogMs); }),
+        ]);
+        o.onUpdate(level, res);
+      } catch (e) {
+        if (e instanceof CancelledError || run.cancelled) {
+          o.onUpdate(level, { verdict: 'unknown', reason: run.reason ?? 'cancelled' });
+        } else if ((e as Error).message === 'watchdog') {
+          this.respawnCheck('time budget exceeded');
+          o.onUpdate(level, { verdict: 'unknown', reason: 'time budget exceeded (the check was stopped)' });
+        } else {
+          // the core crashed on this level (e.g. out of memory): report it, keep going
+          this.respawnCheck('crashed');
+          o.onUpdate(level, { verdict: 'unknown', reason: `the checker failed: ${(e as Error).message}` });
+          try { await this.ensureCheck(); } catch { /* reported on the next level */ }
+        }
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+    if (this.running === run) this.running = null;
+  }
+
+  private respawnCheck(reason: string) {
+    this.check?.terminate(reason);
+    this.check = null;
+    this.checkLoaded = null;
+  }
+
+  /** Stops the running check at once: terminates the check worker (a new one loads lazily). */
+  cancel(reason = 'cancelled') {
+    if (this.running) { this.running.cancelled = true; this.running.reason = reason; }
+    this.respawnCheck(reason);
+    this.running = null;
+    // warm up a fresh worker so "Check again" starts immediately
+    if (this.files.length && this.useDataWorker) this.ensureCheck().catch(() => {});
+  }
+
+  dispose() {
+    if (this.running) this.running.cancelled = true;
+    this.running = null;
+    this.data?.terminate('replaced');
+    this.check?.terminate('replaced');
+    this.data = this.check = null;
+    this.checkLoaded = null;
+  }
+}

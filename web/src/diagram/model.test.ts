@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { anchor, buildDiagram, chooseRows, fmtOp, placeInLanes, toDot } from './model';
+
+const anomaly: any = {
+  kind: 'LostUpdate',
+  transactions: [{ txn: 1, session: 0, index: 0 }, { txn: 2, session: 1, index: 0 }, { txn: 3, session: 0, index: 1 }],
+  edges: [{ from: 0, to: 1, type: 'RW', key: 'x', from_op: 0, to_op: 1 }, { from: 1, to: 0, type: 'WR', key: 'x', from_op: 1, to_op: 0 }, { from: 9, to: 0, type: 'WW' }],
+};
+const txns = new Map<number, any>([
+  [1, { txn: 1, session: 0, index: 0, ops: [['r', 'x', 0], ['w', 'x', 1]] }],
+  [2, { txn: 2, session: 1, index: 0, status: 'aborted', ops: [['r', 'x', 0], ['w', 'x', 2]] }],
+]);
+
+describe('anomaly diagram model', () => {
+  it('formats operations', () => {
+    expect(fmtOp(['r', 'x', 0])).toBe('r x \u2192 0');
+    expect(fmtOp(['w', 7, 'a'])).toBe('w 7 \u2190 "a"');
+    expect(fmtOp(['r', 'l', [1, 2]])).toBe('r l \u2192 [1 2]');
+  });
+  it('drops out-of-range edges and adds session order', () => {
+    const d = buildDiagram(anomaly, txns);
+    expect(d.edges.map((e) => e.type)).toEqual(['RW', 'WR', 'SO']);
+    expect(d.edges[2]).toMatchObject({ from: 0, to: 2, implicit: true });
+    expect(d.nodes[1].status).toBe('aborted');
+    expect(d.nodes[2].rows).toEqual([]);
+  });
+  it('places nodes in session lanes in session order', () => {
+    const d = placeInLanes(buildDiagram(anomaly, txns), new Map([[0, 500], [1, 0], [2, 0]]));
+    expect(d.lanes.map((l) => l.session)).toEqual([0, 1]);
+    const [a, b, c] = d.nodes;
+    expect(a.y).toBe(c.y);
+    expect(b.y).toBeGreaterThan(a.y);
+    expect(c.x).toBeGreaterThan(a.x); // session order wins over ELK's x
+    const p = anchor(a, 1, 'r');
+    expect(p.x).toBe(a.x + a.w);
+    expect(p.y).toBeGreaterThan(a.y);
+  });
+  it('collapses long transactions around anchored operations', () => {
+    const ops: any[] = Array.from({ length: 100 }, (_, i) => ['w', `k${i}`, i]);
+    const rows = chooseRows(ops, new Set([50]));
+    expect(rows.filter((r) => r.kind === 'op').map((r) => r.op)).toEqual([0, 50, 99]);
+    expect(rows.filter((r) => r.kind === 'gap').length).toBe(2);
+  });
+  it('exports DOT with escaped labels', () => {
+    const a2 = { ...anomaly, transactions: [{ txn: 1, session: 0, index: 0, id: 'a"b' }] , edges: [] };
+    const dot = toDot(buildDiagram(a2, new Map([[1, { ops: [['w', 'q"', 1]] }]] as any)), 'x"y');
+    expect(dot).toContain('digraph "x\\"y"');
+    expect(dot).toContain('w q\\"');
+    expect(toDot(buildDiagram(anomaly, txns))).toMatch(/n0 -> n1 \[label="RW x", color="#dc2626"\]/);
+  });
+});

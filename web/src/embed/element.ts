@@ -1,0 +1,105 @@
+// <isoscope-check src="history.json" levels="SI,SER"></isoscope-check>
+// One script tag: <script type="module" src="https://your.host/isoscope/embed.js"></script>
+// Fetches src (same origin as the page, or CORS-enabled), checks it in a worker running the wasm
+// core, and shows the verdict ladder and the anomalies' explanations in a shadow root.
+import css from '../styles.css?inline';
+import { Checker } from '../check/runner';
+import type { LevelInfo } from '../core/types';
+import { describeKind } from '../model/anomalies';
+import { LEVEL_DOCS, summarize } from '../model/levels';
+import { renderLadder, type LevelState } from '../ui/ladder';
+import { h, clear } from '../ui/dom';
+
+const EXTRA = `
+:host { display: block; font: 14px/1.5 var(--sans); color: var(--text); }
+.box { background: var(--surface); border: 1px solid var(--border); border-radius: 12px; padding: 12px; box-shadow: var(--shadow); }
+.top { display: flex; align-items: baseline; gap: 10px; padding: 2px 6px 8px; border-bottom: 1px solid var(--border); margin-bottom: 6px; }
+.top strong { font-size: 14px; }
+.brandmark { font-weight: 700; color: var(--accent); }
+.anom { margin: 10px 6px 2px; }
+.anom h4 { font-size: 13.5px; margin: 0; }
+.anom p { margin: 2px 0 0; font-size: 13px; }
+.level { cursor: default; }
+`;
+
+export class IsoscopeCheck extends HTMLElement {
+  static observedAttributes = ['src', 'levels', 'format', 'budget'];
+  private checker: Checker | null = null;
+  private box: HTMLElement;
+  private gen = 0;
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    // :root rules of the shared stylesheet become :host rules here
+    root.append(h('style', {}, css.replace(/:root/g, ':host') + EXTRA));
+    this.box = h('div', { class: 'box', part: 'box' });
+    root.append(this.box);
+  }
+
+  connectedCallback() { void this.start(); }
+  disconnectedCallback() { this.checker?.dispose(); this.checker = null; }
+  attributeChangedCallback() { if (this.isConnected) void this.start(); }
+
+  private status(msg: string, error = false) {
+    clear(this.box);
+    this.box.append(h('div', { class: error ? 'error' : 'loading muted', role: error ? 'alert' : 'status' }, error ? null : h('div', { class: 'spinner' }), msg));
+  }
+
+  private async start() {
+    const gen = ++this.gen;
+    const src = this.getAttribute('src');
+    this.checker?.dispose();
+    if (!src) { this.status('isoscope-check: set the src attribute', true); return; }
+    this.status(`Checking ${src}\u2026`);
+    let data: ArrayBuffer;
+    try {
+      const res = await fetch(new URL(src, document.baseURI));
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      data = await res.arrayBuffer();
+    } catch (e) {
+      if (gen === this.gen) this.status(`Could not fetch ${src}: ${(e as Error).message}`, true);
+      return;
+    }
+    if (gen !== this.gen) return;
+    const checker = (this.checker = new Checker(false));
+    const loaded = await checker.load([{ name: src.split('/').pop() || 'history', data }], this.getAttribute('format') ?? '').catch((e: Error) => ({ ok: false as const, error: { message: e.message, text: e.message } }));
+    if (gen !== this.gen) return;
+    if (!loaded.ok) { this.status(loaded.error.text ?? loaded.error.message, true); return; }
+    let infos: LevelInfo[];
+    try { infos = await checker.levels(); } catch (e) { this.status(String(e), true); return; }
+    const wanted = (this.getAttribute('levels') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const shown = wanted.length ? infos.filter((i) => wanted.includes(i.level)) : infos;
+    const known = shown.map((i) => i.level);
+    const results: Record<string, LevelState> = {};
+    for (const i of shown) if (!i.applies) results[i.level] = { verdict: 'n/a', reason: i.reason };
+    const render = () => {
+      if (gen !== this.gen) return;
+      clear(this.box);
+      const finished: any = Object.fromEntries(Object.entries(results).filter(([, v]) => v.verdict !== 'pending' && v.verdict !== 'running'));
+      const busy = Object.values(results).some((v) => v.verdict === 'pending' || v.verdict === 'running');
+      this.box.append(h('div', { class: 'top' }, h('span', { class: 'brandmark' }, 'isoscope'), h('strong', {}, busy ? 'Checking\u2026' : summarize(finished, known)),
+        h('span', { class: 'muted' }, `${loaded.input.format} \u00b7 ${loaded.input.transactions.toLocaleString('en-US')} transactions`)));
+      this.box.append(renderLadder({ known, results }));
+      for (const l of known) {
+        const a = results[l]?.anomalies?.[0];
+        if (!a) continue;
+        const k = describeKind(a.kind);
+        this.box.append(h('div', { class: 'anom explain' }, h('h4', {}, `${l} (${LEVEL_DOCS[l]?.name ?? l}): ${k.title}`), k.summary ? h('p', {}, k.summary) : null, a.explanation ? h('p', { class: 'core' }, a.explanation) : null));
+        break; // the weakest failing level's anomaly says the most
+      }
+      this.dataset.state = busy ? 'checking' : 'done';
+    };
+    render();
+    await checker.run({
+      levels: shown.filter((i) => i.applies).map((i) => i.level),
+      budgetMs: Number(this.getAttribute('budget') ?? 10000) || 10000,
+      maxAnomalies: 1,
+      onUpdate: (l, st) => { results[l] = st; render(); },
+    });
+    render();
+    this.dispatchEvent(new CustomEvent('isoscope-done', { detail: { results }, bubbles: true }));
+  }
+}
+
+if (!customElements.get('isoscope-check')) customElements.define('isoscope-check', IsoscopeCheck);

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { ladderGroups, strongestSatisfied, summarize, formatMs } from './levels';
+import { describeKind, humanizeKind } from './anomalies';
+
+const known = ['RC', 'RR', 'RA', 'CC', 'PC', 'SI', 'SER', 'SSER'];
+
+describe('levels', () => {
+  it('orders the ladder strongest first and groups causal models', () => {
+    const g = ladderGroups([...known, 'WCC', 'CCv', 'CM', 'LIN', 'XYZ']);
+    expect(g[0].levels).toEqual(['SSER', 'SER', 'SI', 'PC', 'CC', 'RA', 'RR', 'RC']);
+    expect(g[1].levels).toEqual(['CCv', 'CM', 'WCC']);
+    expect(g[2].levels).toEqual(['LIN']);
+    expect(g[3].levels).toEqual(['XYZ']);
+    expect(ladderGroups(['RC']).length).toBe(1);
+  });
+  it('finds the strongest satisfied level', () => {
+    const r: any = { RC: { verdict: 'pass' }, RR: { verdict: 'pass' }, RA: { verdict: 'pass' }, CC: { verdict: 'pass' }, PC: { verdict: 'fail' }, SI: { verdict: 'fail' }, SER: { verdict: 'fail' }, SSER: { verdict: 'n/a' } };
+    expect(strongestSatisfied(r, known)).toEqual(['CC']);
+    expect(summarize(r, known)).toBe('Satisfies CC; fails PC, SI, SER');
+    expect(strongestSatisfied({ RC: { verdict: 'fail' } } as any, known)).toEqual([]);
+    expect(summarize({ RC: { verdict: 'fail' } } as any, known)).toBe('Satisfies no checked level; fails RC');
+    expect(strongestSatisfied({ WCC: { verdict: 'pass' }, CM: { verdict: 'pass' } } as any, ['WCC', 'CM'])).toEqual(['CM']);
+    expect(strongestSatisfied({ WCC: { verdict: 'pass' } } as any, ['WCC'])).toEqual(['WCC']);
+  });
+  it('mentions unknown levels', () => {
+    expect(summarize({ RC: { verdict: 'pass' }, SER: { verdict: 'unknown' } } as any, known)).toBe('Satisfies RC; unknown: SER');
+  });
+  it('formats durations', () => {
+    expect(formatMs(0.25)).toBe('0.25 ms');
+    expect(formatMs(3.21)).toBe('3.2 ms');
+    expect(formatMs(1500)).toBe('1.50 s');
+    expect(formatMs(undefined)).toBe('');
+  });
+  it('names anomaly kinds', () => {
+    expect(describeKind('LostUpdate').title).toBe('Lost update');
+    expect(describeKind('SomethingNew').title).toBe('Something new');
+    expect(humanizeKind('G2_item')).toBe('G2 item');
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { deflateSync } from 'fflate';
+import { counterexample, decodeFragment, encodeFragment, fromBase64Url, toBase64Url } from './share';
+
+describe('share links', () => {
+  it('round-trips base64url', () => {
+    const b = new Uint8Array(300).map((_, i) => (i * 37) & 255);
+    expect(fromBase64Url(toBase64Url(b))).toEqual(b);
+    expect(toBase64Url(b)).not.toMatch(/[+/=]/);
+  });
+  it('round-trips a history and the view', () => {
+    const history = JSON.stringify({ format: 'isoscope/1', sessions: [[[['w', 'x', 1]]]] });
+    const f = encodeFragment({ history, view: { level: 'SI', anomaly: 1, tab: 'history' } });
+    const p = decodeFragment('#' + f)!;
+    expect(p.history).toBe(history);
+    expect(p.view).toEqual({ level: 'SI', anomaly: 1, tab: 'history' });
+    expect(p.counterexample).toBe(false);
+  });
+  it('ignores fragments without a history and rejects junk', () => {
+    expect(decodeFragment('#foo=1')).toBeNull();
+    expect(() => decodeFragment('#h=!!!')).toThrow(/damaged/);
+    expect(() => decodeFragment('#h=AAAA')).toThrow();
+  });
+  it('sanitizes the view', () => {
+    const f = encodeFragment({ history: '{}', view: {} }) + '&l=<script>&a=-4&t=x"y';
+    expect(decodeFragment(f)!.view).toEqual({});
+  });
+  it('refuses deflate bombs', () => {
+    const big = deflateSync(new Uint8Array(70 * 1024 * 1024));
+    expect(() => decodeFragment('h=' + toBase64Url(big))).toThrow(/more than 64 MB/);
+  });
+  it('builds a well-formed minimal counterexample', () => {
+    const txns: any[] = [
+      { txn: 7, session: 1, index: 3, ops: [['r', 'x', 0], ['r', 'z', 99], ['w', 'x', 2]] },
+      { txn: 2, session: 0, index: 1, id: 't2', status: 'committed', ops: [['r', 'x', 0], ['w', 'x', 1]], start: 1, end: 2 },
+    ];
+    const h = JSON.parse(counterexample(txns, 0));
+    expect(h.initial).toBe(0);
+    expect(h.sessions).toEqual([
+      [{ ops: [['r', 'x', 0], ['w', 'x', 1]], id: 't2', start: 1, end: 2 }],
+      [{ ops: [['r', 'x', 0], ['w', 'x', 2]] }],
+    ]);
+  });
+});

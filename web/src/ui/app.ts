@@ -1,0 +1,570 @@
+// The isoscope page: load, check, verdict ladder, anomaly diagram, history, share, embed mode.
+import type { Anomaly, InputStats, LevelInfo, ParseError, Txn } from '../core/types';
+import { Checker } from '../check/runner';
+import { describeKind, EDGE_DOCS } from '../model/anomalies';
+import { formatCount, formatMs, LEVEL_DOCS, strongestSatisfied, summarize } from '../model/levels';
+import { describeInput, filesFromDataTransfer, filesFromList, formatBytes, fromText, InputError, totalBytes } from '../load/input';
+import type { InFile } from '../worker/protocol';
+import { buildDiagram, EDGE_TYPES, toDot, type Diagram } from '../diagram/model';
+import { layout } from '../diagram/layout';
+import { attachPanZoom, palette, pngBlob, renderSvg, svgText } from '../diagram/render';
+import { HistoryView } from '../history/view';
+import { counterexample, decodeFragment, encodeFragment, MAX_LINK_CHARS, type ViewState } from '../share/share';
+import { clear, download, h, toast } from './dom';
+import { pill, renderLadder, type LevelState } from './ladder';
+import { icon } from './icons';
+
+interface ExampleInfo { file: string; title: string; note?: string; expect?: Record<string, string> }
+
+const FORMATS = ['', 'isoscope', 'plume', 'awdit-test', 'dbcop-bincode', 'dbcop-json', 'dbcop-text', 'cobra', 'elle'];
+const TX_LIMIT_FULL_SHARE = 200_000;
+
+export class App {
+  private main: HTMLElement;
+  private checker = new Checker(true);
+  private files: InFile[] = [];
+  private label = '';
+  private input: InputStats | null = null;
+  private infos: LevelInfo[] = [];
+  private results: Record<string, LevelState> = {};
+  private runId = 0;
+  private selected: string | undefined;
+  private anomalyIndex = 0;
+  private tab: 'anomaly' | 'history' = 'anomaly';
+  private userPicked = false;
+  private pendingView: ViewState | null = null;
+  private history: HistoryView | null = null;
+  private txnCache = new Map<number, Txn>();
+  private diagram: { d: Diagram; svg: SVGSVGElement; title: string } | null = null;
+  private els: Record<string, HTMLElement> = {};
+  private budgetS = 30;
+  private readonly embed: boolean;
+  private sharedCounterexample = false;
+
+  constructor(root: HTMLElement) {
+    const params = new URLSearchParams(location.search);
+    this.embed = params.has('embed');
+    if (this.embed) document.body.classList.add('embed');
+    this.main = h('main', { class: 'wrap', id: 'main' });
+    root.append(this.topbar(), this.main, h('div', { class: 'overlay', 'aria-hidden': 'true' }, h('div', {}, 'Drop to check this history')));
+    if (!this.embed) root.append(h('footer', { class: 'foot' }, 'Histories never leave this page: checking runs locally in WebAssembly.'));
+    this.installDrop();
+    this.installPaste();
+    window.addEventListener('hashchange', () => this.openFromHash());
+    if (!this.openFromHash() && !this.openFromParams(params)) this.showLanding();
+  }
+
+  // ---------- chrome ----------
+  private topbar() {
+    const themeBtn = h('button', { class: 'btn ghost', type: 'button', id: 'theme-toggle', 'aria-label': 'Toggle light or dark theme', title: 'Toggle theme' }, icon('theme'));
+    themeBtn.addEventListener('click', () => this.toggleTheme());
+    const shareBtn = h('button', { class: 'btn', type: 'button', id: 'share', disabled: true, title: 'Copy a link that reproduces this result' }, icon('link'), 'Share');
+    shareBtn.addEventListener('click', () => this.share());
+    const openBtn = h('button', { class: 'btn', type: 'button', id: 'open-another' }, icon('upload'), 'Open');
+    openBtn.addEventListener('click', () => this.showLanding());
+    this.els.share = shareBtn;
+    const brand = h('a', { class: 'brand', href: this.embed ? './' : '#', target: this.embed ? '_blank' : null, rel: 'noopener' },
+      h('img', { src: './favicon.svg', alt: '' }), 'isoscope', this.embed ? null : h('span', { class: 'tag' }, 'transaction isolation checker'));
+    brand.addEventListener('click', (e) => { if (!this.embed) { e.preventDefault(); this.showLanding(); } });
+    return h('header', { class: 'topbar' }, brand, h('div', { class: 'spacer' }), this.embed ? null : openBtn, this.embed ? null : shareBtn, themeBtn);
+  }
+
+  private toggleTheme() {
+    const cur = document.documentElement.dataset.theme ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
+    const next = cur === 'dark' ? 'light' : 'dark';
+    document.documentElement.dataset.theme = next;
+    try { localStorage.setItem('isoscope-theme', next); } catch { /* private mode */ }
+    if (this.diagram) void this.drawDiagram();
+  }
+
+  // ---------- landing ----------
+  private showLanding() {
+    this.checker.dispose();
+    this.history = null;
+    this.diagram = null;
+    this.input = null;
+    (this.els.share as HTMLButtonElement).disabled = true;
+    if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+    clear(this.main);
+    const pick = h('input', { type: 'file', multiple: true, class: 'sr-only', id: 'file-input', 'aria-label': 'Choose history files' }) as HTMLInputElement;
+    const pickDir = h('input', { type: 'file', class: 'sr-only', id: 'dir-input', 'aria-label': 'Choose a folder' }) as HTMLInputElement;
+    pickDir.setAttribute('webkitdirectory', '');
+    pick.addEventListener('change', () => pick.files?.length && this.loadFrom(() => filesFromList(pick.files!)));
+    pickDir.addEventListener('change', () => pickDir.files?.length && this.loadFrom(() => filesFromList(pickDir.files!)));
+    const b1 = h('button', { class: 'btn primary', type: 'button' }, icon('upload'), 'Choose files');
+    b1.addEventListener('click', () => pick.click());
+    const b2 = h('button', { class: 'btn', type: 'button' }, icon('folder'), 'Choose folder');
+    b2.addEventListener('click', () => pickDir.click());
+    const b3 = h('button', { class: 'btn', type: 'button', id: 'paste-open' }, icon('paste'), 'Paste text');
+    b3.addEventListener('click', () => this.pasteDialog());
+    const drop = h('section', { class: 'drop', id: 'dropzone', 'aria-label': 'Load a history' },
+      h('div', { class: 'drop-icon', 'aria-hidden': 'true' }, icon('upload')),
+      h('h1', {}, 'Check a transaction history against every isolation level'),
+      h('p', {}, 'Drop a history file, several files, a folder of Cobra logs or a .zip anywhere on this page. The format is detected automatically; nothing is uploaded.'),
+      h('div', { class: 'actions' }, b1, b2, b3, pick, pickDir),
+      h('div', { class: 'formats', 'aria-label': 'Supported formats' }, h('span', { class: 'formats-label' }, 'Formats'), FORMATS.filter(Boolean).map((f) => h('span', { class: 'chip' }, f))),
+      h('p', { class: 'hint' }, 'Tip: press ', h('kbd', {}, 'Ctrl'), '+', h('kbd', {}, 'V'), ' anywhere to check a history from the clipboard.'));
+    this.els.errorSlot = h('div', { id: 'error-slot' });
+    const gallery = h('section', { class: 'card gallery', 'aria-labelledby': 'ex-title' },
+      h('h2', { id: 'ex-title' }, 'Textbook anomalies'),
+      h('p', { class: 'sub' }, 'One small history per named anomaly, with the verdicts known from a brute-force checker.'),
+      h('div', { class: 'examples', id: 'examples' }, h('div', { class: 'loading muted' }, h('div', { class: 'spinner' }), 'Loading examples\u2026')));
+    this.main.append(this.els.errorSlot, h('div', { class: 'hero' }, drop, gallery));
+    void this.fillGallery();
+  }
+
+  private async fillGallery() {
+    const box = document.getElementById('examples');
+    if (!box) return;
+    try {
+      const res = await fetch('./examples/index.json');
+      if (!res.ok) throw new Error(String(res.status));
+      const list = (await res.json()) as ExampleInfo[];
+      clear(box);
+      for (const ex of list) {
+        const exp = Object.entries(ex.expect ?? {});
+        const b = h('button', { class: 'example', type: 'button', 'data-example': ex.file },
+          h('strong', {}, ex.title),
+          h('span', { class: 'exp' }, exp.map(([l, v]) => h('span', { class: `mini ${v}` }, l))));
+        b.addEventListener('click', () => this.openExample(ex));
+        box.append(b);
+      }
+    } catch {
+      clear(box);
+      box.append(h('p', { class: 'muted' }, 'The examples are not available in this build.'));
+    }
+  }
+
+  private async openExample(ex: ExampleInfo) {
+    await this.loadFrom(async () => {
+      const res = await fetch(`./examples/${encodeURIComponent(ex.file)}`);
+      if (!res.ok) throw new InputError(`could not fetch example ${ex.file}`);
+      return [{ name: ex.file, data: await res.arrayBuffer() }];
+    });
+  }
+
+  private pasteDialog() {
+    const ta = h('textarea', { 'aria-label': 'History text', placeholder: '{"format": "isoscope/1", "sessions": [...]}\n\nor plume text, dbcop text, Elle EDN, AWDIT text\u2026', spellcheck: 'false' }) as HTMLTextAreaElement;
+    const sel = h('select', { 'aria-label': 'Format' }, FORMATS.map((f) => h('option', { value: f }, f || 'Detect format'))) as HTMLSelectElement;
+    const cancel = h('button', { class: 'btn', type: 'button', value: 'cancel' }, 'Cancel');
+    const ok = h('button', { class: 'btn primary', type: 'submit', value: 'ok', id: 'paste-load' }, 'Check');
+    const dlg = h('dialog', { 'aria-label': 'Paste a history' }, h('form', { method: 'dialog' }, h('h2', {}, 'Paste a history'), ta, h('div', { class: 'row' }, sel, cancel, ok))) as HTMLDialogElement;
+    cancel.addEventListener('click', () => dlg.close());
+    dlg.addEventListener('close', () => {
+      if (dlg.returnValue === 'ok' && ta.value.trim()) void this.loadFrom(async () => fromText(ta.value), sel.value);
+      dlg.remove();
+    });
+    document.body.append(dlg);
+    dlg.showModal();
+    ta.focus();
+  }
+
+  private installPaste() {
+    document.addEventListener('paste', (e) => {
+      const t = e.target as HTMLElement;
+      if (t.closest('textarea, input, [contenteditable]')) return;
+      const text = e.clipboardData?.getData('text/plain');
+      if (text && text.trim().length > 2) { e.preventDefault(); void this.loadFrom(async () => fromText(text)); }
+    });
+  }
+
+  private installDrop() {
+    let depth = 0;
+    const hasFiles = (e: DragEvent) => !!e.dataTransfer && [...e.dataTransfer.types].some((t) => t === 'Files' || t === 'text/plain');
+    window.addEventListener('dragenter', (e) => { if (!hasFiles(e)) return; e.preventDefault(); depth++; document.body.classList.add('dragging'); });
+    window.addEventListener('dragleave', () => { depth = Math.max(0, depth - 1); if (!depth) document.body.classList.remove('dragging'); });
+    window.addEventListener('dragover', (e) => { if (hasFiles(e)) { e.preventDefault(); e.dataTransfer!.dropEffect = 'copy'; } });
+    window.addEventListener('drop', (e) => {
+      e.preventDefault();
+      depth = 0;
+      document.body.classList.remove('dragging');
+      const dt = e.dataTransfer;
+      if (dt) void this.loadFrom(() => filesFromDataTransfer(dt));
+    });
+  }
+
+  // ---------- load ----------
+  async loadFrom(get: () => Promise<InFile[]>, format = '', view: ViewState | null = null) {
+    let files: InFile[];
+    try {
+      files = await get();
+    } catch (e) {
+      this.showError({ message: (e as Error).message, text: (e as Error).message }, 'Could not read the input');
+      return;
+    }
+    await this.load(files, format, view);
+  }
+
+  async load(files: InFile[], format = '', view: ViewState | null = null) {
+    this.files = files;
+    this.label = describeInput(files);
+    this.results = {};
+    this.selected = undefined;
+    this.anomalyIndex = 0;
+    this.userPicked = false;
+    this.pendingView = view;
+    this.history = null;
+    this.diagram = null;
+    this.txnCache.clear();
+    clear(this.main);
+    this.main.append(h('div', { class: 'card loading', id: 'parsing' }, h('div', { class: 'spinner' }), `Parsing ${this.label} (${formatBytes(totalBytes(files))})\u2026`));
+    let res;
+    try {
+      res = await this.checker.load(files, format);
+    } catch (e) {
+      this.showError({ message: (e as Error).message, text: (e as Error).message }, 'The checker could not start');
+      return;
+    }
+    if (!res.ok) { this.showError(res.error, 'This history could not be read'); return; }
+    this.input = res.input;
+    try {
+      this.infos = await this.checker.levels();
+    } catch (e) {
+      this.showError({ message: (e as Error).message }, 'The checker failed');
+      return;
+    }
+    (this.els.share as HTMLButtonElement).disabled = false;
+    this.renderResults();
+    void this.runCheck();
+  }
+
+  private showError(err: ParseError, title: string) {
+    this.showLanding();
+    const where = [err.file, err.line !== undefined ? `line ${err.line}` : '', err.column !== undefined ? `column ${err.column}` : '', err.offset !== undefined ? `byte ${err.offset}` : ''].filter(Boolean).join(', ');
+    this.els.errorSlot.append(h('div', { class: 'error', role: 'alert', id: 'load-error' },
+      h('span', { class: 'icon', 'aria-hidden': 'true' }, '!'),
+      h('div', {},
+        h('h2', {}, title),
+        where ? h('div', { class: 'where' }, where) : null,
+        h('pre', {}, err.message || err.text || 'unknown error'))));
+  }
+
+  // ---------- check ----------
+  private levelsToRun(): string[] {
+    const wanted = new URLSearchParams(location.search).get('levels');
+    const set = wanted ? new Set(wanted.split(',').map((s) => s.trim())) : null;
+    return this.infos.filter((i) => i.applies && (!set || set.has(i.level))).map((i) => i.level);
+  }
+
+  async runCheck() {
+    const id = ++this.runId;
+    for (const i of this.infos) if (!i.applies) this.results[i.level] = { verdict: 'n/a', reason: i.reason ?? 'does not apply' };
+    const levels = this.levelsToRun();
+    this.updateControls(true);
+    await this.checker.run({
+      levels, budgetMs: Math.round(this.budgetS * 1000), maxAnomalies: 5,
+      onUpdate: (level, st) => {
+        if (id !== this.runId) return;
+        this.results[level] = st;
+        if (st.verdict === 'fail' && !this.userPicked && !this.pendingView && (this.selected === undefined || this.results[this.selected]?.verdict !== 'fail')) {
+          this.selected = level;
+          this.anomalyIndex = 0;
+          this.renderDetail();
+        }
+        this.renderLadderBox();
+      },
+    });
+    if (id !== this.runId) return;
+    this.updateControls(false);
+    if (this.pendingView) {
+      const v = this.pendingView;
+      this.pendingView = null;
+      if (v.level && this.results[v.level]) { this.selected = v.level; this.anomalyIndex = v.anomaly ?? 0; }
+      if (v.tab === 'history') this.tab = 'history';
+    }
+    if (this.selected === undefined) this.selected = strongestSatisfied(this.results as any, this.known())[0] ?? levels[0];
+    this.renderLadderBox();
+    this.renderDetail();
+    document.body.dataset.checked = 'true';
+  }
+
+  private cancel() {
+    this.checker.cancel('cancelled');
+    toast('Check cancelled');
+  }
+
+  private known() {
+    return this.infos.map((i) => i.level);
+  }
+
+  // ---------- results ----------
+  private renderResults() {
+    clear(this.main);
+    delete document.body.dataset.checked;
+    const inp = this.input!;
+    const stat = (v: string, l: string) => h('div', { class: 'stat' }, h('b', {}, v), h('span', {}, l));
+    const budget = h('input', { type: 'number', min: 0.1, step: 1, value: this.budgetS, id: 'budget', 'aria-label': 'Time budget per level in seconds' }) as HTMLInputElement;
+    budget.addEventListener('change', () => { const v = Number(budget.value); if (v > 0) this.budgetS = v; });
+    const again = h('button', { class: 'btn', type: 'button', id: 'recheck' }, icon('play'), 'Check again');
+    again.addEventListener('click', () => void this.runCheck());
+    const cancel = h('button', { class: 'btn danger', type: 'button', id: 'cancel' }, icon('stop'), 'Cancel');
+    cancel.addEventListener('click', () => this.cancel());
+    this.els.again = again;
+    this.els.cancel = cancel;
+    const bar = h('section', { class: 'card inputbar', 'aria-label': 'Loaded history' },
+      h('div', { class: 'file' }, h('strong', { title: this.label }, this.label), h('span', { class: 'muted' }, formatBytes(totalBytes(this.files)), this.sharedCounterexample ? ' \u00b7 shared counterexample' : '')),
+      h('span', { class: 'badge', id: 'format', title: 'Detected format' }, inp.format),
+      h('div', { class: 'stats', id: 'stats' },
+        stat(formatCount(inp.sessions), 'sessions'), stat(formatCount(inp.transactions), 'transactions'),
+        stat(formatCount(inp.operations), 'operations'), stat(formatCount(inp.keys), 'keys'),
+        inp.parse_ms !== undefined ? stat(formatMs(inp.parse_ms), 'parse') : null),
+      this.embed ? null : h('div', { class: 'controls' }, h('label', { class: 'budget' }, 'Budget / level', budget, 's'), again, cancel));
+    this.els.ladder = h('nav', { class: 'card ladder', id: 'ladder', 'aria-label': 'Verdicts by isolation level' });
+    this.els.panel = h('section', { class: 'card panel', id: 'panel' });
+    this.main.append(bar, h('div', { class: 'results' }, this.els.ladder, this.els.panel));
+    this.renderLadderBox();
+    this.renderDetail();
+  }
+
+  private updateControls(running: boolean) {
+    if (this.els.cancel) (this.els.cancel as HTMLButtonElement).disabled = !running;
+    if (this.els.again) (this.els.again as HTMLButtonElement).disabled = running;
+  }
+
+  private renderLadderBox() {
+    const box = this.els.ladder;
+    if (!box) return;
+    const known = this.known();
+    const vals = Object.values(this.results);
+    const applies = this.infos.filter((i) => i.applies).length || 1;
+    const done = vals.filter((v) => v.verdict !== 'pending' && v.verdict !== 'running' && v.verdict !== 'n/a').length;
+    const running = vals.some((v) => v.verdict === 'running' || v.verdict === 'pending');
+    const finished: any = Object.fromEntries(Object.entries(this.results).filter(([, v]) => v.verdict !== 'pending' && v.verdict !== 'running'));
+    const progress = h('div', { class: 'progress', role: 'progressbar', 'aria-valuemin': 0, 'aria-valuemax': applies, 'aria-valuenow': done, 'aria-label': 'Checking progress' }, h('div', {}));
+    (progress.firstChild as HTMLElement).style.width = `${Math.round((done / applies) * 100)}%`;
+    clear(box);
+    box.append(
+      h('div', { class: 'summary', id: 'summary', 'aria-live': 'polite' },
+        h('strong', {}, running ? `Checking\u2026 ${done} of ${applies} levels` : summarize(finished, known)),
+        h('span', { class: 'muted' }, running ? 'Levels run one at a time in a background worker.' : 'Select a level to see its verdict and anomalies.'),
+        running ? progress : null),
+      renderLadder({ known, results: this.results, selected: this.selected, onSelect: (l) => { this.userPicked = true; this.selected = l; this.anomalyIndex = 0; this.tab = 'anomaly'; this.renderLadderBox(); this.renderDetail(); } }));
+  }
+
+  private renderDetail() {
+    const panel = this.els.panel;
+    if (!panel) return;
+    clear(panel);
+    const mkTab = (id: 'anomaly' | 'history', label: string) => {
+      const b = h('button', { class: 'tab', role: 'tab', type: 'button', id: `tab-${id}`, 'aria-selected': String(this.tab === id), 'aria-controls': `tp-${id}` }, label);
+      b.addEventListener('click', () => { this.tab = id; this.renderDetail(); });
+      return b;
+    };
+    const tabs = h('div', { class: 'tabs', role: 'tablist' }, mkTab('anomaly', 'Verdict & anomaly'), this.embed ? null : mkTab('history', 'History'));
+    tabs.addEventListener('keydown', (e) => {
+      if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+      this.tab = this.tab === 'anomaly' && !this.embed ? 'history' : 'anomaly';
+      this.renderDetail();
+      (document.getElementById(`tab-${this.tab}`) as HTMLElement | null)?.focus();
+    });
+    const body = h('div', { class: 'tabpanel', role: 'tabpanel', id: `tp-${this.tab}`, 'aria-labelledby': `tab-${this.tab}` });
+    panel.append(tabs, body);
+    if (this.tab === 'history') { void this.renderHistory(body); return; }
+    const level = this.selected;
+    if (!level) {
+      body.append(h('div', { class: 'empty' }, h('div', { class: 'spinner' }), h('strong', {}, 'Checking\u2026'), 'The first failing level will open here.'));
+      return;
+    }
+    const r = this.results[level] ?? { verdict: 'pending' as const };
+    const doc = LEVEL_DOCS[level];
+    body.append(h('div', { class: 'level-head' },
+      h('div', { style: 'flex:1' }, h('h2', { id: 'detail-title' }, `${level} \u00b7 ${doc?.name ?? level}`), h('p', {}, doc?.summary ?? '')),
+      pill(r.verdict)));
+    if (r.verdict === 'pass') body.append(h('div', { class: 'pass-banner' }, `No anomaly: the history satisfies ${doc?.name ?? level}${r.ms !== undefined ? ` (checked in ${formatMs(r.ms)})` : ''}.`));
+    if (r.reason) body.append(h('p', { class: 'reason' }, `Reason: ${r.reason}`));
+    if (r.verdict === 'running' || r.verdict === 'pending') body.append(h('div', { class: 'empty' }, h('div', { class: 'spinner' }), 'This level has not been checked yet.'));
+    const anomalies = r.anomalies ?? [];
+    if (r.verdict === 'fail' && anomalies.length === 0) body.append(h('p', { class: 'reason' }, 'The checker found a violation but reported no witness.'));
+    if (anomalies.length === 0) return;
+    const idx = Math.min(this.anomalyIndex, anomalies.length - 1);
+    if (anomalies.length > 1) {
+      body.append(h('div', { class: 'anomalies', role: 'group', 'aria-label': 'Anomalies' }, anomalies.map((a, i) => {
+        const b = h('button', { class: 'anomaly-tab', type: 'button', 'aria-pressed': String(i === idx) }, `${i + 1}. ${describeKind(a.kind).title}`);
+        b.addEventListener('click', () => { this.anomalyIndex = i; this.renderDetail(); });
+        return b;
+      })));
+    }
+    this.renderAnomaly(body, anomalies[idx], level, idx);
+  }
+
+  private renderAnomaly(body: HTMLElement, a: Anomaly, level: string, idx: number) {
+    const k = describeKind(a.kind);
+    const txLink = (i: number) => {
+      const w = a.transactions[i];
+      if (!w) return h('span', {}, '?');
+      const label = w.txn !== undefined ? `T${w.txn}` : `s${w.session}#${w.index}`;
+      const b = h('button', { class: 'txlink', type: 'button', title: `Show ${label} in the history` }, label);
+      b.addEventListener('click', () => this.showInHistory(a, w.txn));
+      return b;
+    };
+    body.append(h('div', { class: 'explain', id: 'explanation' },
+      h('h3', {}, k.title, h('span', { class: 'muted' }, ` \u00b7 ${a.transactions.length} transaction${a.transactions.length === 1 ? '' : 's'}`)),
+      k.summary ? h('p', {}, k.summary) : null,
+      a.explanation ? h('p', { class: 'core' }, a.explanation) : null));
+    const legend = h('div', { class: 'legend', 'aria-label': 'Edge legend' }, EDGE_TYPES.map((t) => {
+      const i = h('i', { class: t === 'SO' ? 'dash' : '' });
+      i.style.borderTopColor = `var(--edge-${t.toLowerCase()})`;
+      return h('span', { title: EDGE_DOCS[t] }, i, `${t} ${EDGE_DOCS[t].split(' (')[0]}`);
+    }));
+    const tool = (label: string, ic: string, f: () => void, id?: string) => {
+      const b = h('button', { class: 'btn sm', type: 'button', id: id ?? null }, icon(ic), label);
+      b.addEventListener('click', f);
+      return b;
+    };
+    const zoomBox = h('div', { class: 'diagram-box', id: 'diagram', tabindex: 0, role: 'figure', 'aria-label': `Diagram of the ${k.title} anomaly. Use + and - to zoom, arrows to pan, 0 to reset.` },
+      h('div', { class: 'loading muted' }, h('div', { class: 'spinner' }), 'Laying out\u2026'));
+    const name = `isoscope-${level}-${a.kind}-${idx + 1}`;
+    body.append(h('div', { class: 'diagram-tools' },
+      tool('', 'zoomin', () => this.pz?.zoomIn()), tool('', 'zoomout', () => this.pz?.zoomOut()), tool('Fit', 'fit', () => this.pz?.reset()),
+      tool('SVG', 'download', () => this.exportDiagram('svg', name), 'export-svg'), tool('PNG', 'download', () => this.exportDiagram('png', name), 'export-png'), tool('DOT', 'download', () => this.exportDiagram('dot', name), 'export-dot'),
+      tool('Show in history', 'list', () => this.showInHistory(a, a.transactions[0]?.txn)),
+      legend), zoomBox);
+    const edges = a.edges ?? [];
+    if (edges.length) body.append(h('ol', { class: 'edges', 'aria-label': 'Dependencies' }, edges.map((e) => {
+      const t = h('span', { class: 'etype' }, e.type);
+      t.style.background = `var(--edge-${String(e.type).toLowerCase()}, var(--muted))`;
+      return h('li', {}, txLink(e.from), t, txLink(e.to), e.key !== undefined ? h('span', { class: 'mono' }, `key ${e.key}`) : null, e.why ? h('span', { class: 'muted' }, e.why) : null);
+    })));
+    this.els.diagram = zoomBox;
+    void this.prepareDiagram(a, `${level}: ${k.title}`);
+  }
+
+  private pz: ReturnType<typeof attachPanZoom> | null = null;
+
+  private async prepareDiagram(a: Anomaly, title: string) {
+    const ids = a.transactions.map((t) => t.txn).filter((t): t is number => t !== undefined && !this.txnCache.has(t));
+    try {
+      // fetch each witness transaction's ops (a few point queries, never the whole history)
+      for (const id of [...new Set(ids)].slice(0, 200)) {
+        const [t] = await this.checker.transactions(id, id + 1);
+        if (t) this.txnCache.set(id, t);
+      }
+    } catch { /* draw without ops */ }
+    const d = await layout(buildDiagram(a, this.txnCache));
+    this.diagram = { d, svg: null as any, title };
+    await this.drawDiagram();
+  }
+
+  private async drawDiagram() {
+    const box = this.els.diagram;
+    if (!this.diagram || !box || !box.isConnected) return;
+    const svg = renderSvg(this.diagram.d, palette(), this.diagram.title);
+    this.diagram.svg = svg;
+    clear(box);
+    const fresh = box.cloneNode(false) as HTMLElement; // drop old listeners
+    box.replaceWith(fresh);
+    this.els.diagram = fresh;
+    fresh.append(svg);
+    this.pz = attachPanZoom(fresh, svg);
+    fresh.dataset.ready = 'true';
+  }
+
+  private async exportDiagram(kind: 'svg' | 'png' | 'dot', name: string) {
+    if (!this.diagram?.svg) return;
+    const { d, svg, title } = this.diagram;
+    try {
+      if (kind === 'dot') download(`${name}.dot`, new Blob([toDot(d, title)], { type: 'text/vnd.graphviz' }));
+      else if (kind === 'svg') download(`${name}.svg`, new Blob([svgText(svg, d)], { type: 'image/svg+xml' }));
+      else download(`${name}.png`, await pngBlob(svgText(svg, d), d.width + 40, d.height + 10));
+    } catch (e) {
+      toast(`Export failed: ${(e as Error).message}`, 'error');
+    }
+  }
+
+  // ---------- history ----------
+  private async renderHistory(body: HTMLElement) {
+    if (!this.history) {
+      body.append(h('div', { class: 'loading muted' }, h('div', { class: 'spinner' }), 'Loading sessions\u2026'));
+      try {
+        const ranges = await this.checker.sessions();
+        this.history = new HistoryView(ranges, (b, e) => this.checker.transactions(b, e), this.input?.transactions ?? 0);
+      } catch (e) {
+        clear(body);
+        body.append(h('p', { class: 'reason' }, `The history is not available: ${(e as Error).message}`));
+        return;
+      }
+      if (!body.isConnected) return;
+      clear(body);
+    }
+    const level = this.selected ? this.results[this.selected] : undefined;
+    const a = level?.anomalies?.[this.anomalyIndex];
+    body.append(h('p', { class: 'muted', style: 'margin:0 0 10px' }, a ? `Transactions of the selected ${describeKind(a.kind).title.toLowerCase()} are highlighted. ` : '', 'Arrow keys move between transactions.'));
+    body.append(this.history.el);
+    this.history.setHighlight(a ? a.transactions.map((t) => t.txn).filter((t): t is number => t !== undefined) : []);
+    this.history.schedule();
+  }
+
+  private showInHistory(a: Anomaly, txn: number | undefined) {
+    this.tab = 'history';
+    this.renderDetail();
+    const ids = a.transactions.map((t) => t.txn).filter((t): t is number => t !== undefined);
+    const go = () => { this.history?.setHighlight(ids); if (txn !== undefined) this.history?.reveal(txn); };
+    // the view appears asynchronously the first time
+    const tick = (n: number) => (this.history?.el.isConnected ? go() : n > 0 && setTimeout(() => tick(n - 1), 50));
+    tick(100);
+  }
+
+  // ---------- share ----------
+  private async share() {
+    if (!this.input) return;
+    const view: ViewState = { level: this.selected, anomaly: this.anomalyIndex, tab: this.tab };
+    const base = `${location.origin}${location.pathname}`;
+    try {
+      let link = '';
+      let note = 'Link copied: it holds the whole history.';
+      if (this.input.transactions <= TX_LIMIT_FULL_SHARE) {
+        const text = await this.checker.convert('isoscope');
+        link = `${base}#${encodeFragment({ history: text, view })}`;
+      }
+      if (!link || link.length > MAX_LINK_CHARS) {
+        const a = this.selected ? this.results[this.selected]?.anomalies?.[this.anomalyIndex] : undefined;
+        if (!a) { toast('This history is too large to share in a link, and there is no anomaly to share instead.', 'error'); return; }
+        const ids = [...new Set(a.transactions.map((t) => t.txn).filter((t): t is number => t !== undefined))];
+        const txns: Txn[] = [];
+        for (const id of ids) { const [t] = await this.checker.transactions(id, id + 1); if (t) txns.push(t); }
+        const [t0] = await this.checker.transactions(0, 1);
+        const initial = (t0?.ops.find((o) => o[0] === 'w')?.[2] ?? 0) as any;
+        link = `${base}#${encodeFragment({ history: counterexample(txns, initial), view: { level: view.level, anomaly: 0, tab: 'anomaly' }, counterexample: true })}`;
+        note = `The history is too large for a link; copied a minimal counterexample (${txns.length} transactions) instead.`;
+        if (link.length > MAX_LINK_CHARS) { toast('Too large to share: even the counterexample exceeds the link size limit.', 'error'); return; }
+      }
+      this.els.share.dataset.link = link;
+      try { await navigator.clipboard.writeText(link); toast(note); } catch { toast('Could not use the clipboard; the link is in the address bar.'); }
+      history.replaceState(null, '', link);
+    } catch (e) {
+      toast(`Share failed: ${(e as Error).message}`, 'error');
+    }
+  }
+
+  private openFromHash(): boolean {
+    if (!location.hash.includes('h=')) return false;
+    if (this.els.share?.dataset.link === location.href) return true; // our own link
+    try {
+      const p = decodeFragment(location.hash);
+      if (!p) return false;
+      this.sharedCounterexample = !!p.counterexample;
+      void this.load(fromText(p.history, p.counterexample ? 'shared-counterexample.json' : 'shared-history.json'), '', p.view);
+      if (p.view.tab === 'history') this.tab = 'history';
+      return true;
+    } catch (e) {
+      this.showError({ message: (e as Error).message }, 'This share link cannot be opened');
+      return true;
+    }
+  }
+
+  private openFromParams(p: URLSearchParams): boolean {
+    const src = p.get('src');
+    const example = p.get('example');
+    if (!src && !example) return false;
+    const url = src ?? `./examples/${example}`;
+    let u: URL;
+    try { u = new URL(url, location.href); } catch { this.showError({ message: 'bad src URL' }, 'Cannot load'); return true; }
+    if (u.origin !== location.origin) { this.showError({ message: `src must be on this origin (${location.origin})` }, 'Cannot load'); return true; }
+    void this.loadFrom(async () => {
+      const res = await fetch(u.href);
+      if (!res.ok) throw new InputError(`${u.pathname}: HTTP ${res.status}`);
+      return [{ name: u.pathname.split('/').pop() || 'history', data: await res.arrayBuffer() }];
+    });
+    return true;
+  }
+}
