@@ -15,6 +15,7 @@ test('the embed example page shows the component and the iframe', async () => {
   const page = await env.page();
   await page.goto(env.server.url + 'embed/');
   await page.waitForSelector('isoscope-check[data-state="done"]', { timeout: 60_000 });
+  await shot(page, 'embed');
   const got = await page.$$eval('isoscope-check', ([el]) => Object.fromEntries([...el.shadowRoot.querySelectorAll('.level')].map((e) => [e.dataset.level, e.dataset.verdict])));
   assert.deepEqual(Object.keys(got).sort(), ['CC', 'RA', 'RC', 'SER', 'SI']);
   assert.equal(got.SER, 'fail');
@@ -22,8 +23,8 @@ test('the embed example page shows the component and the iframe', async () => {
   const frame = page.frameLocator('#demo-iframe');
   await frame.locator('body[data-checked="true"]').waitFor({ timeout: 60_000 });
   assert.equal(await frame.locator('#ladder .level[data-level="SER"]').getAttribute('data-verdict'), 'fail');
-  await page.locator('isoscope-check').scrollIntoViewIfNeeded();
-  await shot(page, 'embed');
+  await page.locator('#demo-iframe').scrollIntoViewIfNeeded();
+  await shot(page, 'embed-iframe');
   assert.deepEqual(page.errors, []);
   assert.deepEqual(page.foreign, []);
   await page.context().close();

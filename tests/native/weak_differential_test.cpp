@@ -49,6 +49,11 @@ GenParams small_params(Rng& rng, uint64_t seed) {
   p.abort_ratio = rng.chance(0.7) ? 0.0 : 0.15;
   p.unknown_ratio = rng.chance(0.8) ? 0.0 : 0.15;
   p.key_dist = rng.chance(0.8) ? KeyDist::Uniform : KeyDist::Hotspot;
+  if (rng.chance(0.15)) {  // many keys, few of them hot: exercises the key-signature filters
+    p.keys = 8 + rng.below(120);
+    p.key_dist = KeyDist::Hotspot;
+    p.hot_keys = 0.02;
+  }
   p.timestamps = rng.chance(0.3);
   p.overlap = rng.below(3);
   return p;

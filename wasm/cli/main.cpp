@@ -1,10 +1,9 @@
 // The `isoscope` command (shared/spec/cli.md): a thin layer over the core library.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
-#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -42,16 +41,20 @@ struct LoadedInput {
   std::vector<InputFile> files;
 };
 
-bool read_whole(std::istream& in, std::string& out) {
-  out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  return !in.bad();
+// Reads a whole stream in large blocks (istream iterators are byte-at-a-time).
+bool read_whole(std::FILE* f, std::string& out) {
+  out.clear();
+  char buf[1 << 16];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+  return !std::ferror(f);
 }
 
 bool load_input(const std::string& path, LoadedInput& input, std::string& error) {
   std::vector<std::string> names;
   if (path == "-") {
     input.storage.emplace_back();
-    if (!read_whole(std::cin, input.storage.back())) {
+    if (!read_whole(stdin, input.storage.back())) {
       error = "<stdin>: could not read standard input";
       return false;
     }
@@ -80,9 +83,14 @@ bool load_input(const std::string& path, LoadedInput& input, std::string& error)
       paths.push_back(path);
     }
     for (const std::string& p : paths) {
-      std::ifstream f(p, std::ios::binary);
       input.storage.emplace_back();
-      if (!f || !read_whole(f, input.storage.back())) {
+      std::FILE* f = std::fopen(p.c_str(), "rb");
+      std::error_code size_ec;
+      const auto size = fs::file_size(p, size_ec);
+      if (!size_ec) input.storage.back().reserve(static_cast<size_t>(size));
+      const bool ok = f && read_whole(f, input.storage.back());
+      if (f) std::fclose(f);
+      if (!ok) {
         error = p + ": cannot read the file";
         return false;
       }

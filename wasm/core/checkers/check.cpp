@@ -1,5 +1,6 @@
 #include "checkers/check.h"
 
+#include "checkers/mtc/mtc.h"
 #include "checkers/read_consistency.h"
 
 namespace isoscope {
@@ -29,15 +30,9 @@ bool one_op_per_txn(const History& h) {
   return h.num_txns() > 0;
 }
 
-// Lightweight transactions: each touches a single key with at most a read and a write.
-bool lightweight_txns(const History& h) {
-  for (uint32_t t = 1; t < h.txns.size(); ++t) {
-    const Txn& x = h.txns[t];
-    if (x.size() == 0 || x.size() > 2 || !x.has_time()) return false;
-    if (x.size() == 2 && h.ops[x.op_begin].key != h.ops[x.op_begin + 1].key) return false;
-  }
-  return h.num_txns() > 0;
-}
+// Lightweight transactions (MTC Sec. IV-E): timestamped reads, inserts and read&writes of one
+// key each (checkers/mtc/mtc.h).
+bool lightweight_txns(const History& h) { return is_lightweight_history(h); }
 
 }  // namespace
 
@@ -66,7 +61,7 @@ bool level_applies(const History& h, Level l, std::string& reason) {
       return true;
     case Level::LIN:
       if (!lightweight_txns(h)) {
-        reason = "applies only to timestamped single-key read-modify-write (lightweight) transactions";
+        reason = "applies only to timestamped lightweight transactions (read, insert, read&write of one key)";
         return false;
       }
       return true;

@@ -1,6 +1,9 @@
 // Which function decides which level. A level whose row is nullptr has no checker yet: it is
 // reported as failing when read consistency or causality already fails, and unknown otherwise.
 #include "checkers/check.h"
+#include "checkers/mtc/mtc.h"
+#include "checkers/strong/strong.h"
+#include "checkers/causal/causal.h"
 #include "checkers/weak/weak.h"
 
 namespace isoscope {
@@ -11,14 +14,14 @@ LevelChecker checker_for(Level l) {
     case Level::RR: return check_rr;
     case Level::RA: return check_ra;
     case Level::CC: return check_cc;
-    case Level::PC: return nullptr;
-    case Level::SI: return nullptr;
-    case Level::SER: return nullptr;
-    case Level::SSER: return nullptr;
-    case Level::WCC: return nullptr;
-    case Level::CCv: return nullptr;
-    case Level::CM: return nullptr;
-    case Level::LIN: return nullptr;
+    case Level::PC: return check_pc;
+    case Level::SI: return check_si;
+    case Level::SER: return check_ser;
+    case Level::SSER: return check_sser;
+    case Level::WCC: return check_wcc;
+    case Level::CCv: return check_ccv;
+    case Level::CM: return check_cm;
+    case Level::LIN: return check_lin;
   }
   return nullptr;
 }

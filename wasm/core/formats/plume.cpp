@@ -9,6 +9,7 @@
 // Sessions are ordered by session id, transactions of a session by first appearance.
 // The scanner is hand-written: one pass over the bytes, no allocation per operation.
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -95,12 +96,57 @@ inline LineStatus scan_line(const char*& p, const char* end, PlumeLine& out, con
   return LineStatus::Ok;
 }
 
+// Maps transaction ids to dense indexes: ids in [0, direct_limit) (the usual 0..n) through an
+// array, which keeps lookups cache-friendly; any other id through a hash map.
+class IdMap {
+ public:
+  explicit IdMap(size_t direct_limit) : limit_(direct_limit), map_(1024) {}
+  // Inserts id -> v when absent; returns the index now stored for id.
+  uint32_t insert(int64_t id, uint32_t v) {
+    if (id >= 0 && static_cast<uint64_t>(id) < limit_) {
+      size_t i = static_cast<size_t>(id);
+      if (i >= direct_.size()) direct_.resize(std::min<size_t>(std::max<size_t>(i + 1, direct_.size() * 2), limit_), kNone);
+      uint32_t& slot = direct_[i];
+      if (slot == kNone) slot = v;
+      return slot;
+    }
+    return map_.insert(static_cast<uint64_t>(id), v);
+  }
+
+ private:
+  size_t limit_;
+  std::vector<uint32_t> direct_;
+  FlatMap64 map_;
+};
+
 struct TxnInfo {
   int64_t id;
   uint32_t session;  // dense session index (first appearance)
   uint32_t count = 0;
   uint32_t line;  // first line, for the "reused across sessions" error
   bool aborted;
+  uint32_t first = 0, last = 0;  // first and last record: contiguous iff last - first + 1 == count
+};
+
+// Raw integer key -> KeyId, through an array for small non-negative keys (the usual case) so
+// the hot loop makes no call; other keys go to the interner.
+class KeyCache {
+ public:
+  explicit KeyCache(Interner& keys) : keys_(keys) {}
+  uint32_t get(int64_t k) {
+    if (k >= 0 && k < kLimit) {
+      size_t i = static_cast<size_t>(k);
+      if (i < ids_.size() && ids_[i] != kNone) return ids_[i];
+      if (i >= ids_.size()) ids_.resize(std::min<size_t>(std::max<size_t>(i + 1, ids_.size() * 2), kLimit), kNone);
+      return ids_[i] = keys_.intern_int(k);
+    }
+    return keys_.intern_int(k);
+  }
+
+ private:
+  static constexpr int64_t kLimit = int64_t{1} << 22;
+  Interner& keys_;
+  std::vector<uint32_t> ids_;
 };
 struct SessInfo {
   int64_t id;
@@ -147,14 +193,15 @@ Expected<History> read_plume(std::span<const InputFile> files) {
 
   HistoryBuilder b;
   b.set_initial(b.values().intern_int(0));
-  Interner& keys = b.keys();
+  KeyCache keys(b.keys());
   Interner& values = b.values();
 
   std::vector<Rec> recs;
   recs.reserve(s.size() / 12 + 16);  // a line is at least 12 bytes: "r(1,2,3,4)\n"
   std::vector<TxnInfo> txns;
   std::vector<SessInfo> sessions;
-  FlatMap64 txn_map(1024), sess_map(64);
+  IdMap txn_map(s.size() / 4 + 1024);  // the array costs at most the input's size
+  FlatMap64 sess_map(64);
   int64_t last_txn_id = 0, last_sess_id = 0;
   uint32_t last_txn = kNone, last_sess = kNone;
   uint32_t line = 0;
@@ -186,7 +233,7 @@ Expected<History> read_plume(std::span<const InputFile> files) {
       ti = sessions[si].abort_run;
       if (ti == kNone) {
         ti = static_cast<uint32_t>(txns.size());
-        txns.push_back({-1, si, 0, line, true});
+        txns.push_back({-1, si, 0, line, true, static_cast<uint32_t>(recs.size())});
         sessions[si].abort_run = ti;
       }
     } else {
@@ -194,8 +241,8 @@ Expected<History> read_plume(std::span<const InputFile> files) {
       if (last_txn != kNone && l.txn == last_txn_id) {
         ti = last_txn;
       } else {
-        ti = txn_map.insert(static_cast<uint64_t>(l.txn), static_cast<uint32_t>(txns.size()));
-        if (ti == txns.size()) txns.push_back({l.txn, si, 0, line, false});
+        ti = txn_map.insert(l.txn, static_cast<uint32_t>(txns.size()));
+        if (ti == txns.size()) txns.push_back({l.txn, si, 0, line, false, static_cast<uint32_t>(recs.size())});
         last_txn = ti;
         last_txn_id = l.txn;
       }
@@ -212,9 +259,10 @@ Expected<History> read_plume(std::span<const InputFile> files) {
     }
     if (txns[ti].count == 0xFFFFFFFFu || txns.size() >= 0x7FFFFFFFu)
       return fmt::text_error(f, static_cast<size_t>(p - begin), "too many operations");
-    ++txns[ti].count;
-    recs.push_back({keys.intern_int(l.key), values.intern_int(l.value),
-                    ti | (l.write ? 0x80000000u : 0u)});
+    TxnInfo& tx = txns[ti];
+    ++tx.count;
+    tx.last = static_cast<uint32_t>(recs.size());
+    recs.push_back({keys.get(l.key), values.intern_int(l.value), ti | (l.write ? 0x80000000u : 0u)});
   }
 
   if (recs.empty())
@@ -233,48 +281,79 @@ Expected<History> read_plume(std::span<const InputFile> files) {
   std::vector<uint32_t> sess_txn_begin(sessions.size() + 1, 0);
   for (const TxnInfo& t : txns) ++sess_txn_begin[sess_rank[t.session] + 1];
   for (size_t i = 0; i < sessions.size(); ++i) sess_txn_begin[i + 1] += sess_txn_begin[i];
-  std::vector<uint32_t> txn_order(txns.size());
+  // The transactions in final order, with what emitting them needs (read sequentially below).
+  struct Ordered {
+    int64_t id;
+    uint32_t first, count;  // first: into recs (contiguous case) or grouped
+    bool aborted;
+  };
+  std::vector<Ordered> order(txns.size());
+  bool contiguous = true;  // every transaction's lines are consecutive (the usual case)
   {
     std::vector<uint32_t> cur(sess_txn_begin.begin(), sess_txn_begin.end() - 1);
-    for (uint32_t t = 0; t < txns.size(); ++t) txn_order[cur[sess_rank[txns[t].session]]++] = t;
-  }
-  // Scatter the operations so each transaction's are contiguous, in program order.
-  std::vector<uint32_t> op_begin(txns.size());
-  {
-    uint32_t acc = 0;
-    for (uint32_t t : txn_order) {
-      op_begin[t] = acc;
-      acc += txns[t].count;
+    for (uint32_t t = 0; t < txns.size(); ++t) {
+      const TxnInfo& x = txns[t];
+      contiguous = contiguous && x.last - x.first + 1 == x.count;
+      order[cur[sess_rank[x.session]]++] = {x.id, t, x.count, x.aborted};  // first: txn for now
     }
   }
-  std::vector<Rec> grouped(recs.size());
-  {
-    std::vector<uint32_t> cur(op_begin);
+  txns.clear();
+  txns.shrink_to_fit();
+  std::vector<Rec> grouped;
+  if (contiguous) {
+    // Emit straight from recs: each transaction is a run there. Record the runs' starts.
+    std::vector<uint32_t> start(order.size(), 0);
+    for (uint32_t i = 0; i < recs.size();) {
+      uint32_t t = recs[i].txn_and_kind & 0x7FFFFFFFu;
+      start[t] = i;
+      uint32_t j = i + 1;
+      while (j < recs.size() && (recs[j].txn_and_kind & 0x7FFFFFFFu) == t) ++j;
+      i = j;
+    }
+    for (Ordered& o : order) o.first = start[o.first];
+  } else {
+    // Scatter the operations so each transaction's are contiguous, in program order.
+    std::vector<uint32_t> cur(order.size());
+    uint32_t acc = 0;
+    for (Ordered& o : order) {
+      cur[o.first] = acc;
+      o.first = acc;
+      acc += o.count;
+    }
+    grouped.resize(recs.size());
     for (const Rec& r : recs) grouped[cur[r.txn_and_kind & 0x7FFFFFFFu]++] = r;
+    recs.clear();
+    recs.shrink_to_fit();
   }
-  recs.clear();
-  recs.shrink_to_fit();
+  const Rec* ops = contiguous ? recs.data() : grouped.data();
+  const size_t n_ops = contiguous ? recs.size() : grouped.size();
 
-  b.reserve(txns.size(), grouped.size());
+  b.reserve(order.size(), n_ops);
+  char label[24];
   for (size_t r = 0; r < sessions.size(); ++r) {
     b.begin_session();
     for (uint32_t i = sess_txn_begin[r]; i < sess_txn_begin[r + 1]; ++i) {
-      uint32_t t = txn_order[i];
+      const Ordered& t = order[i];
       b.begin_txn();
-      if (txns[t].aborted)
+      if (t.aborted) {
         b.set_status(TxnStatus::Aborted);
-      else
-        b.set_label(std::to_string(txns[t].id));
-      const Rec* op = grouped.data() + op_begin[t];
-      for (uint32_t k = 0; k < txns[t].count; ++k) {
-        if (op[k].txn_and_kind & 0x80000000u)
-          b.write(op[k].key, op[k].value);
+      } else {
+        int n = std::snprintf(label, sizeof label, "%lld", static_cast<long long>(t.id));
+        b.set_label(std::string_view(label, static_cast<size_t>(n)));
+      }
+      for (const Rec *op = ops + t.first, *e = op + t.count; op < e; ++op) {
+        if (op->txn_and_kind & 0x80000000u)
+          b.write(op->key, op->value);
         else
-          b.read(op[k].key, op[k].value);
+          b.read(op->key, op->value);
       }
       b.end_txn();
     }
   }
+  recs.clear();
+  recs.shrink_to_fit();
+  grouped.clear();
+  grouped.shrink_to_fit();
   Expected<History> h = b.finish("plume");
   if (!h.ok()) {
     InputError e = h.error();

@@ -61,14 +61,22 @@ inline bool parse_i64(const char*& p, const char* end, int64_t& out) {
     neg = true;
     ++q;
   }
-  if (q >= end || static_cast<unsigned>(*q - '0') > 9) return false;
+  const char* digits = q;
   uint64_t v = 0;
-  const uint64_t limit = neg ? (uint64_t{1} << 63) : (uint64_t{1} << 63) - 1;
   while (q < end && static_cast<unsigned>(*q - '0') <= 9) {
-    uint64_t d = static_cast<uint64_t>(*q - '0');
-    if (v > (limit - d) / 10) return false;
-    v = v * 10 + d;
+    v = v * 10 + static_cast<uint64_t>(*q - '0');
     ++q;
+  }
+  const size_t n = static_cast<size_t>(q - digits);
+  if (n == 0) return false;
+  if (n > 18) {  // may overflow: redo with checks (18 digits always fit)
+    const uint64_t limit = neg ? (uint64_t{1} << 63) : (uint64_t{1} << 63) - 1;
+    v = 0;
+    for (const char* d = digits; d < q; ++d) {
+      uint64_t dv = static_cast<uint64_t>(*d - '0');
+      if (v > (limit - dv) / 10) return false;
+      v = v * 10 + dv;
+    }
   }
   out = neg ? static_cast<int64_t>(0 - v) : static_cast<int64_t>(v);
   p = q;

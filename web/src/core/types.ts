@@ -31,6 +31,7 @@ export interface LevelInfo {
 
 export interface WitnessTxn {
   txn?: number;
+  /** null for the initial transaction */
   session: number;
   index: number;
   id?: string;

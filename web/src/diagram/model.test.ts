@@ -48,4 +48,11 @@ describe('anomaly diagram model', () => {
     expect(dot).toContain('w q\\"');
     expect(toDot(buildDiagram(anomaly, txns))).toMatch(/n0 -> n1 \[label="RW x", color="#dc2626"\]/);
   });
+  it('puts the initial transaction (session null) in its own lane', () => {
+    const a: any = { kind: 'X', transactions: [{ txn: 0, session: null, index: null, id: 'init' }, { txn: 1, session: 0, index: 0 }], edges: [{ from: 1, to: 0, type: 'CO', key: 'x' }] };
+    const d = placeInLanes(buildDiagram(a, txns), new Map([[0, 0], [1, 100]]));
+    expect(d.lanes.map((l) => l.session)).toEqual([-1, 0]);
+    expect(d.nodes[0].sub).toBe('initial state');
+    expect(d.nodes[0].rows[0].kind).toBe('gap');
+  });
 });

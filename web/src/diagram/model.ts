@@ -82,7 +82,20 @@ export function chooseRows(ops: Op[], anchored: Set<number>): Row[] {
   return rows;
 }
 
-export function buildDiagram(a: Anomaly, txns: Map<number, Txn>): Diagram {
+/** The initial transaction (txn 0) comes with session/index null: it gets lane -1. */
+function normalize(a: Anomaly): Anomaly {
+  return {
+    ...a,
+    transactions: a.transactions.map((t) => ({
+      ...t,
+      session: typeof t.session === 'number' ? t.session : -1,
+      index: typeof t.index === 'number' ? t.index : 0,
+    })),
+  };
+}
+
+export function buildDiagram(a0: Anomaly, txns: Map<number, Txn>): Diagram {
+  const a = normalize(a0);
   const edges: DEdge[] = (a.edges ?? [])
     .filter((e) => e.from >= 0 && e.from < a.transactions.length && e.to >= 0 && e.to < a.transactions.length)
     .map((e) => ({ from: e.from, to: e.to, type: String(e.type), key: e.key, fromOp: e.from_op, toOp: e.to_op, why: e.why }));
@@ -108,14 +121,14 @@ export function buildDiagram(a: Anomaly, txns: Map<number, Txn>): Diagram {
       if (e.from === i && e.fromOp !== undefined) anchored.add(e.fromOp);
       if (e.to === i && e.toOp !== undefined) anchored.add(e.toOp);
     }
-    const rows = chooseRows(ops, anchored);
+    const rows: Row[] = w.session < 0 && ops.length === 0 ? [{ kind: 'gap', text: 'initial values' }] : chooseRows(ops, anchored);
     const opRow = new Map<number, number>();
     rows.forEach((r, ri) => { if (r.op !== undefined) opRow.set(r.op, ri); });
     const id = w.id ?? t?.id;
     return {
       i, txn: w.txn ?? -1, session: w.session, index: w.index,
       label: w.txn !== undefined ? `T${w.txn}` : `s${w.session}#${w.index}`,
-      sub: [w.session < 0 ? 'initial' : `session ${w.session} \u00b7 #${w.index}`, id ? clip(String(id), 16) : ''].filter(Boolean).join(' \u00b7 '),
+      sub: w.session < 0 ? 'initial state' : [`session ${w.session} \u00b7 #${w.index}`, id ? clip(String(id), 16) : ''].filter(Boolean).join(' \u00b7 '),
       status: t?.status ?? 'committed',
       rows, opRow,
       w: NODE_W, h: HEADER_H + Math.max(1, rows.length) * ROW_H + PAD_B, x: 0, y: 0,

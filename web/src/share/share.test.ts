@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deflateSync } from 'fflate';
-import { counterexample, decodeFragment, encodeFragment, fromBase64Url, toBase64Url } from './share';
+import { counterexample, decodeFragment, encodeFragment, fromBase64Url, inflateLimited, toBase64Url } from './share';
 
 describe('share links', () => {
   it('round-trips base64url', () => {
@@ -26,8 +26,9 @@ describe('share links', () => {
     expect(decodeFragment(f)!.view).toEqual({});
   });
   it('refuses deflate bombs', () => {
-    const big = deflateSync(new Uint8Array(70 * 1024 * 1024));
-    expect(() => decodeFragment('h=' + toBase64Url(big))).toThrow(/more than 64 MB/);
+    const big = deflateSync(new Uint8Array(3 * 1024 * 1024));
+    expect(() => inflateLimited(big, 2 * 1024 * 1024)).toThrow(/more than 2 MB/);
+    expect(inflateLimited(big).length).toBe(3 * 1024 * 1024);
   });
   it('builds a well-formed minimal counterexample', () => {
     const txns: any[] = [

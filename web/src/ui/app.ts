@@ -185,6 +185,9 @@ export class App {
 
   // ---------- load ----------
   async loadFrom(get: () => Promise<InFile[]>, format = '', view: ViewState | null = null) {
+    // a new input replaces a shared one: the old fragment must not come back on reload
+    if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+    this.sharedCounterexample = false;
     let files: InFile[];
     try {
       files = await get();
@@ -393,6 +396,7 @@ export class App {
       const w = a.transactions[i];
       if (!w) return h('span', {}, '?');
       const label = w.txn !== undefined ? `T${w.txn}` : `s${w.session}#${w.index}`;
+      if (w.txn === 0) return h('span', { class: 'mono', title: 'the initial transaction' }, 'T0 (initial)');
       const b = h('button', { class: 'txlink', type: 'button', title: `Show ${label} in the history` }, label);
       b.addEventListener('click', () => this.showInHistory(a, w.txn));
       return b;
@@ -417,7 +421,7 @@ export class App {
     body.append(h('div', { class: 'diagram-tools' },
       tool('', 'zoomin', () => this.pz?.zoomIn()), tool('', 'zoomout', () => this.pz?.zoomOut()), tool('Fit', 'fit', () => this.pz?.reset()),
       tool('SVG', 'download', () => this.exportDiagram('svg', name), 'export-svg'), tool('PNG', 'download', () => this.exportDiagram('png', name), 'export-png'), tool('DOT', 'download', () => this.exportDiagram('dot', name), 'export-dot'),
-      tool('Show in history', 'list', () => this.showInHistory(a, a.transactions[0]?.txn)),
+      this.embed ? null : tool('Show in history', 'list', () => this.showInHistory(a, a.transactions.find((t) => (t.txn ?? 0) > 0)?.txn)),
       legend), zoomBox);
     const edges = a.edges ?? [];
     if (edges.length) body.append(h('ol', { class: 'edges', 'aria-label': 'Dependencies' }, edges.map((e) => {

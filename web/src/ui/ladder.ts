@@ -22,7 +22,7 @@ export function renderLadder(opts: {
   const finished: Record<string, LevelResult> = {};
   for (const [k, v] of Object.entries(opts.results)) if (v.verdict !== 'pending' && v.verdict !== 'running') finished[k] = v as LevelResult;
   const best = new Set(strongestSatisfied(finished, opts.known));
-  const list = h('div', { class: 'ladder-list', role: 'list' });
+  const list = h('div', { class: 'ladder-list' });
   ladderGroups(opts.known).forEach((g, gi) => {
     // a secondary group where nothing applies folds into one line
     const allNa = gi > 0 && g.levels.every((l) => opts.results[l]?.verdict === 'n/a');
@@ -41,7 +41,7 @@ export function renderLadder(opts: {
         : r.reason ? r.reason : r.ms !== undefined ? formatMs(r.ms) : '';
       const row = h('button', {
         class: `level v-${pillClass(r.verdict)}${best.has(level) ? ' best' : ''}${opts.selected === level ? ' selected' : ''}`,
-        type: 'button', role: 'listitem', 'data-level': level, 'data-verdict': r.verdict,
+        type: 'button', 'data-level': level, 'data-verdict': r.verdict,
         'aria-current': opts.selected === level ? 'true' : null,
         'aria-label': `${level} ${doc?.name ?? ''}: ${VERDICT_LABEL[r.verdict]}${best.has(level) ? ', strongest satisfied level' : ''}`,
         title: doc?.summary ?? level,
@@ -49,7 +49,7 @@ export function renderLadder(opts: {
         h('span', { class: 'code' }, level),
         h('span', { class: 'desc' },
           h('div', { class: 'name' }, doc?.name ?? level),
-          meta || best.has(level) ? h('div', { class: 'meta' }, best.has(level) ? h('span', { class: 'best-tag' }, 'Strongest satisfied') : null, best.has(level) && meta ? ' \u00b7 ' : null, meta) : null),
+          meta || best.has(level) ? h('div', { class: 'meta' }, best.has(level) ? h('span', { class: 'best-tag' }, 'Strongest') : null, best.has(level) && meta ? ' \u00b7 ' : null, meta) : null),
         pill(r.verdict));
       if (opts.onSelect) row.addEventListener('click', () => opts.onSelect!(level));
       target.append(row);

@@ -30,10 +30,8 @@ class ClockPool {
       free_.pop_back();
       return s;
     }
-    uint32_t s = static_cast<uint32_t>(data_.size() / (w_ ? w_ : 1));
     data_.resize(data_.size() + w_);
-    if (w_ == 0) ++zero_slots_;
-    return w_ ? s : zero_slots_ - 1;
+    return slots_++;
   }
   void release(uint32_t slot) { free_.push_back(slot); }
   int32_t* at(uint32_t slot) { return data_.data() + static_cast<size_t>(slot) * w_; }
@@ -41,7 +39,7 @@ class ClockPool {
 
  private:
   uint32_t w_;
-  uint32_t zero_slots_ = 0;
+  uint32_t slots_ = 0;
   std::vector<int32_t> data_;
   std::vector<uint32_t> free_;
 };
@@ -102,8 +100,13 @@ LevelResult check_cc(const History& h, const CheckBudget& budget) {
       }
     }
   }
+  // Clock dimensions: sessions that write.
+  std::vector<uint32_t> dim(ns, kNone);
+  uint32_t width = 0;
+  for (uint32_t s = 0; s < ns; ++s)
+    if (writes_any[s]) dim[s] = width++;
   struct Group {
-    uint32_t session, begin, end;
+    uint32_t session, dim, begin, end;
   };
   std::vector<uint32_t> gbeg(nk + 1, 0);
   std::vector<Group> groups;
@@ -112,18 +115,13 @@ LevelResult check_cc(const History& h, const CheckBudget& budget) {
     for (uint32_t i = kbeg[k]; i < kbeg[k + 1]; ++i) {
       const uint32_t s = h.txns[entry_txn[i]].session;
       if (i == kbeg[k] || groups.back().session != s)
-        groups.push_back({s, i, i + 1});
+        groups.push_back({s, dim[s], i, i + 1});
       else
         groups.back().end = i + 1;
     }
   }
   gbeg[nk] = static_cast<uint32_t>(groups.size());
 
-  // Clock dimensions: sessions that write.
-  std::vector<uint32_t> dim(ns, kNone);
-  uint32_t width = 0;
-  for (uint32_t s = 0; s < ns; ++s)
-    if (writes_any[s]) dim[s] = width++;
 
   // Pending readers in other sessions of each transaction (its clock lives until they are
   // visited), and each session's last committed transaction (its running clock dies there).
@@ -143,6 +141,8 @@ LevelResult check_cc(const History& h, const CheckBudget& budget) {
   std::vector<uint32_t> run_slot(ns, kNone), own_slot(n, kNone);
   std::fill(seen.begin(), seen.end(), kNone);
   size_t visited = 0;
+  std::vector<uint32_t> cand;  // per read: groups worth a binary search
+  for (size_t k = 0; k < nk; ++k) cand.resize(std::max<size_t>(cand.size(), gbeg[k + 1] - gbeg[k]));
   for (uint32_t t3 : order) {
     if (t3 == kInitialTxn || !h.txns[t3].committed) continue;
     if ((++visited & 4095) == 0) {
@@ -188,12 +188,19 @@ LevelResult check_cc(const History& h, const CheckBudget& budget) {
         t1_index = static_cast<int32_t>(h.txns[t1].index);
         if (t1_session != s) T1 = pool.at(own_slot[t1]);
       }
+      // First pass (branch-free): the sessions where t3 knows more of x's writers than t1.
+      uint32_t m = 0;
       for (uint32_t gi = gbeg[x]; gi < gbeg[x + 1]; ++gi) {
         const Group& gr = groups[gi];
-        const uint32_t d = dim[gr.session];
-        const int32_t bound = C[d];
-        const int32_t lo = T1 ? T1[d] : (gr.session == t1_session ? t1_index : -1);
-        if (bound <= lo) continue;
+        const int32_t lo = T1 ? T1[gr.dim] : (gr.session == t1_session ? t1_index : -1);
+        cand[m] = gi;
+        m += C[gr.dim] > lo;
+      }
+      for (uint32_t ci = 0; ci < m; ++ci) {
+        const uint32_t gi = cand[ci];
+        const Group& gr = groups[gi];
+        const int32_t bound = C[gr.dim];
+        const int32_t lo = T1 ? T1[gr.dim] : (gr.session == t1_session ? t1_index : -1);
         const int32_t* ib = entry_idx.data() + gr.begin;
         const int32_t* ie = entry_idx.data() + gr.end;
         const int32_t* p = std::upper_bound(ib, ie, bound);

@@ -1,0 +1,304 @@
+// Differential tests of the causal checkers (WCC, CCv, CM) against the brute-force reference
+// (tests/native/causal_reference.h) on many small random single-operation histories, the
+// reference's own claim that the minimal causal order suffices, the lattice, witness validity,
+// and large histories whose verdict is known by construction.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+#include "causal_reference.h"
+#include "checkers/causal/causal.h"
+#include "checkers/check.h"
+#include "formats/formats.h"
+#include "generate/random_history.h"
+
+using namespace isoscope;
+
+namespace {
+
+constexpr std::array<Level, 3> kLevels = {Level::WCC, Level::CCv, Level::CM};
+using Checker = LevelResult (*)(const History&, const CheckBudget&);
+constexpr std::array<Checker, 3> kCheckers = {check_wcc, check_ccv, check_cm};
+
+// A small single-operation history: at most max_events operations.
+GenParams small_params(Rng& rng, uint64_t seed, uint32_t max_events) {
+  GenParams p;
+  p.seed = seed;
+  p.min_ops = p.max_ops = 1;
+  p.sessions = 2 + rng.below(3);
+  const uint32_t max_tps = std::max<uint32_t>(1, max_events / p.sessions);
+  p.txns_per_session = 1 + rng.below(max_tps);
+  if (p.sessions * p.txns_per_session < 3) p.txns_per_session = std::min<uint32_t>(2, max_tps);
+  p.keys = 1 + rng.below(3);
+  p.read_ratio = 0.35 + 0.35 * rng.uniform();
+  const uint32_t m = rng.below(20);
+  p.mode = m < 2 ? GenMode::Serial : m < 13 ? GenMode::Causal : GenMode::Random;
+  p.sync_ratio = 0.2 + 0.8 * rng.uniform();
+  if (m >= 4 && m < 13) p.causal_stale_ratio = 0.15 + 0.5 * rng.uniform();
+  p.stale_ratio = 0.05 + 0.45 * rng.uniform();
+  p.wild_ratio = rng.chance(0.5) ? 0.0 : 0.15 * rng.uniform();
+  p.thin_air_ratio = rng.chance(0.85) ? 0.0 : 0.03;
+  p.abort_ratio = rng.chance(0.8) ? 0.0 : 0.12;
+  p.unknown_ratio = rng.chance(0.85) ? 0.0 : 0.12;
+  return p;
+}
+
+std::string dump(const History& h) { return write_isoscope_json(h); }
+
+// co = (po ∪ wr)+ over live operations, as a reachability matrix (small histories only).
+struct Closure {
+  std::vector<std::vector<char>> r;  // r[a][b]: a co+ b
+  std::vector<uint32_t> writer;      // read op -> live write op, else kNone
+  explicit Closure(const History& h) {
+    const size_t n = h.ops.size();
+    r.assign(n, std::vector<char>(n, 0));
+    writer.assign(n, kNone);
+    auto live = [&](uint32_t o) { return h.txns[h.op_txn[o]].committed; };
+    for (uint32_t b = 0; b < n; ++b) {
+      if (!live(b)) continue;
+      for (uint32_t a = 0; a < b; ++a)
+        if (live(a) && h.txns[h.op_txn[a]].session == h.txns[h.op_txn[b]].session) r[a][b] = 1;
+      const uint32_t w = h.read_from[b];
+      if (h.ops[b].is_read() && w < kThinAir && live(w)) {
+        r[w][b] = 1;
+        writer[b] = w;
+      }
+    }
+    for (size_t m = 0; m < n; ++m)
+      for (size_t a = 0; a < n; ++a)
+        if (r[a][m])
+          for (size_t b = 0; b < n; ++b)
+            if (r[m][b]) r[a][b] = 1;
+  }
+};
+
+// Checks that every reported anomaly is an instance of its bad pattern. Empty when all are.
+std::string verify_witnesses(const History& h, Level l, const LevelResult& res) {
+  Closure co(h);
+  auto same_key_write = [&](uint32_t a, uint32_t b) {
+    return h.ops[a].is_write() && h.ops[b].is_write() && h.ops[a].key == h.ops[b].key && a != b;
+  };
+  for (const Anomaly& a : res.anomalies) {
+    const std::string& k = a.kind;
+    if (k == "ThinAirRead") {
+      if (a.ops.size() != 1 || !h.ops[a.ops[0]].is_read() || co.writer[a.ops[0]] != kNone ||
+          h.read_from[a.ops[0]] == kReadsInitial)
+        return "bad ThinAirRead";
+    } else if (k == "WriteCOInitRead" || k == "WriteHBInitRead") {
+      if (a.ops.size() != 2 || h.read_from[a.ops[1]] != kReadsInitial || !h.ops[a.ops[0]].is_write() ||
+          h.ops[a.ops[0]].key != h.ops[a.ops[1]].key)
+        return "bad " + k;
+      if (k == "WriteCOInitRead" && !co.r[a.ops[0]][a.ops[1]]) return "WriteCOInitRead without co";
+      if (k == "WriteHBInitRead" && l != Level::CM) return "WriteHBInitRead outside CM";
+    } else if (k == "WriteCORead") {
+      if (a.ops.size() != 3) return "bad WriteCORead";
+      const uint32_t w1 = a.ops[0], w2 = a.ops[1], r = a.ops[2];
+      if (co.writer[r] != w1 || !same_key_write(w1, w2) || !co.r[w1][w2] || !co.r[w2][r])
+        return "WriteCORead is not one";
+    } else if (k == "CyclicCO" || k == "CyclicCF" || k == "CyclicHB") {
+      if ((k == "CyclicCF" && l != Level::CCv) || (k == "CyclicHB" && l != Level::CM))
+        return k + " at the wrong level";
+      if (a.edges.empty()) return k + " without edges";
+      for (size_t i = 0; i < a.edges.size(); ++i) {
+        const AnomalyEdge& e = a.edges[i];
+        const AnomalyEdge& next = a.edges[(i + 1) % a.edges.size()];
+        if (e.to_op != next.from_op) return k + " edges do not form a cycle";
+        if (e.type == EdgeType::SO) {
+          if (h.txns[h.op_txn[e.from_op]].session != h.txns[h.op_txn[e.to_op]].session ||
+              e.from_op >= e.to_op)
+            return k + " bad po edge";
+        } else if (e.type == EdgeType::WR) {
+          if (co.writer[e.to_op] != e.from_op) return k + " bad wr edge";
+        } else if (e.type == EdgeType::WW) {
+          if (!same_key_write(e.from_op, e.to_op)) return k + " bad derived edge";
+          if (k == "CyclicCF") {  // cf: from co r for some read r of to
+            bool ok = false;
+            for (uint32_t r = 0; r < h.ops.size() && !ok; ++r)
+              ok = co.writer[r] == e.to_op && co.r[e.from_op][r];
+            if (!ok) return "cf edge without a read";
+          }
+        } else {
+          return k + " unexpected edge type";
+        }
+      }
+    } else {
+      return "unexpected anomaly kind " + k;
+    }
+  }
+  return "";
+}
+
+struct Tally {
+  std::array<int, 3> pass{}, fail{};
+  int histories = 0, disagreements = 0, lattice = 0, witness_errors = 0;
+  int wcc_not_ccv = 0, wcc_not_cm = 0, ccv_not_cm = 0, cm_not_ccv = 0;
+
+  void run(const History& h, uint64_t seed) {
+    ++histories;
+    std::array<Verdict, 3> got{};
+    for (size_t li = 0; li < kLevels.size(); ++li) {
+      LevelResult r = kCheckers[li](h, CheckBudget{});
+      got[li] = r.verdict;
+      const Verdict want = causal_reference_check(h, kLevels[li]);
+      if (r.verdict != want && ++disagreements <= 5)
+        ADD_FAILURE() << level_name(kLevels[li]) << ": checker says " << verdict_name(r.verdict)
+                      << ", reference says " << verdict_name(want) << " (seed " << seed << ")\n"
+                      << dump(h);
+      (r.verdict == Verdict::Pass ? pass : fail)[li]++;
+      if (r.verdict == Verdict::Fail && r.anomalies.empty() && ++witness_errors <= 5)
+        ADD_FAILURE() << "fail without anomalies, seed " << seed;
+      std::string bad = verify_witnesses(h, kLevels[li], r);
+      if (!bad.empty() && ++witness_errors <= 5)
+        ADD_FAILURE() << level_name(kLevels[li]) << " witness: " << bad << " (seed " << seed << ")\n"
+                      << dump(h);
+    }
+    const bool wcc = got[0] == Verdict::Pass, ccv = got[1] == Verdict::Pass, cm = got[2] == Verdict::Pass;
+    if ((ccv || cm) && !wcc && ++lattice <= 5) ADD_FAILURE() << "lattice, seed " << seed;
+    wcc_not_ccv += wcc && !ccv;
+    wcc_not_cm += wcc && !cm;
+    ccv_not_cm += ccv && !cm;
+    cm_not_ccv += cm && !ccv;
+  }
+  void print(const char* what) const {
+    std::printf("  %s: %d histories\n", what, histories);
+    for (size_t li = 0; li < kLevels.size(); ++li)
+      std::printf("    %-3s pass %5d  fail %5d\n", level_name(kLevels[li]), pass[li], fail[li]);
+    std::printf("    WCC but not CCv %d, WCC but not CM %d, CCv but not CM %d, CM but not CCv %d\n",
+                wcc_not_ccv, wcc_not_cm, ccv_not_cm, cm_not_ccv);
+  }
+};
+
+}  // namespace
+
+TEST(CausalDifferential, AgreesWithReferenceOnRandomSmallHistories) {
+  constexpr int kHistories = 15000;
+  Rng rng(20250612);
+  Tally t;
+  for (int i = 0; i < kHistories; ++i) {
+    GenParams p = small_params(rng, 7000 + i, 9);
+    Expected<History> eh = generate_history(p);
+    ASSERT_TRUE(eh.ok()) << eh.error().to_string();
+    t.run(*eh, p.seed);
+  }
+  t.print("mixed");
+  EXPECT_EQ(t.disagreements, 0);
+  EXPECT_EQ(t.lattice, 0);
+  EXPECT_EQ(t.witness_errors, 0);
+  // Not vacuous: both outcomes at every level, and every separation of Fig. 2 occurs.
+  for (size_t li = 0; li < kLevels.size(); ++li) {
+    EXPECT_GT(t.pass[li], kHistories / 10) << level_name(kLevels[li]);
+    EXPECT_GT(t.fail[li], kHistories / 10) << level_name(kLevels[li]);
+  }
+  EXPECT_GT(t.wcc_not_ccv, 200);
+  EXPECT_GT(t.wcc_not_cm, 200);
+  EXPECT_GT(t.ccv_not_cm, 20);
+  EXPECT_GT(t.cm_not_ccv, 100);
+}
+
+TEST(CausalDifferential, AgreesWithReferenceOnCausalViews) {
+  // Causal views with stale reads and frequent merges: reads stay in the causal past, so the
+  // interesting failures are CyclicCF / CyclicHB / WriteHBInitRead rather than cycles of co.
+  constexpr int kHistories = 6000;
+  Rng rng(99);
+  Tally t;
+  for (int i = 0; i < kHistories; ++i) {
+    GenParams p;
+    p.seed = 300000 + i;
+    p.mode = GenMode::Causal;
+    p.min_ops = p.max_ops = 1;
+    p.sessions = 3;
+    p.txns_per_session = 3;
+    p.keys = 2 + rng.below(2);
+    p.read_ratio = 0.45 + 0.2 * rng.uniform();
+    p.sync_ratio = 0.5 + 0.5 * rng.uniform();
+    p.causal_stale_ratio = 0.1 + 0.4 * rng.uniform();
+    Expected<History> eh = generate_history(p);
+    ASSERT_TRUE(eh.ok());
+    t.run(*eh, p.seed);
+  }
+  t.print("causal views");
+  EXPECT_EQ(t.disagreements, 0);
+  EXPECT_EQ(t.lattice, 0);
+  EXPECT_EQ(t.witness_errors, 0);
+  EXPECT_GT(t.ccv_not_cm, 20);
+  EXPECT_GT(t.cm_not_ccv, 50);
+}
+
+TEST(CausalDifferential, MinimalCausalOrderSuffices) {
+  // The reference's shortcut (co = (po ∪ wr)+) against the literal search over every strict
+  // partial order co ⊇ po, on histories of at most 5 events; the checkers agree with both.
+  Rng rng(5150);
+  int checked = 0, fails = 0;
+  for (int i = 0; i < 1500; ++i) {
+    GenParams p = small_params(rng, 800000 + i, 5);
+    Expected<History> eh = generate_history(p);
+    ASSERT_TRUE(eh.ok());
+    const History& h = *eh;
+    for (size_t li = 0; li < kLevels.size(); ++li) {
+      const Verdict all = causal_reference_check(h, kLevels[li], CausalSearch::AllOrders);
+      if (all == Verdict::Unknown) continue;  // more than 5 events took effect
+      const Verdict minimal = causal_reference_check(h, kLevels[li], CausalSearch::Minimal);
+      ASSERT_EQ(all, minimal) << level_name(kLevels[li]) << "\n" << dump(h);
+      ASSERT_EQ(kCheckers[li](h, CheckBudget{}).verdict, all) << level_name(kLevels[li]) << "\n" << dump(h);
+      ++checked;
+      fails += all == Verdict::Fail;
+    }
+  }
+  std::printf("  %d verdicts compared, %d failing\n", checked, fails);
+  EXPECT_GT(checked, 3000);
+  EXPECT_GT(fails, 300);
+}
+
+TEST(CausalDifferential, LargeHistoriesWithKnownVerdicts) {
+  // Serial executions satisfy every model; causal views without stale reads satisfy CCv (the
+  // execution order arbitrates) and CM (each process's view is a prefix of that order).
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    for (GenMode mode : {GenMode::Serial, GenMode::Causal}) {
+      GenParams p;
+      p.seed = seed;
+      p.mode = mode;
+      p.min_ops = p.max_ops = 1;
+      p.sessions = seed % 2 ? 10 : 3;
+      p.txns_per_session = 30000 / p.sessions;
+      p.keys = seed <= 2 ? 50 : 2000;
+      p.read_ratio = 0.5;
+      p.sync_ratio = 0.3;
+      Expected<History> eh = generate_history(p);
+      ASSERT_TRUE(eh.ok());
+      for (size_t li = 0; li < kLevels.size(); ++li) {
+        LevelResult r = kCheckers[li](*eh, CheckBudget{});
+        EXPECT_EQ(r.verdict, Verdict::Pass)
+            << level_name(kLevels[li]) << " seed " << seed << " mode " << static_cast<int>(mode)
+            << (r.anomalies.empty() ? std::string() : "\n" + r.anomalies[0].explanation);
+      }
+    }
+  }
+}
+
+TEST(CausalDifferential, LargeRandomHistoriesFailWithValidPatterns) {
+  // Random histories with stale reads fail; the checkers finish and report anomalies whose
+  // kinds belong to the level, and the lattice holds.
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    GenParams p;
+    p.seed = seed;
+    p.mode = GenMode::Random;
+    p.min_ops = p.max_ops = 1;
+    p.sessions = 8;
+    p.txns_per_session = 2000;
+    p.keys = 100;
+    p.stale_ratio = 0.01;
+    p.wild_ratio = 0;
+    Expected<History> eh = generate_history(p);
+    ASSERT_TRUE(eh.ok());
+    std::array<Verdict, 3> v{};
+    for (size_t li = 0; li < kLevels.size(); ++li) {
+      LevelResult r = kCheckers[li](*eh, CheckBudget{});
+      v[li] = r.verdict;
+      EXPECT_EQ(r.verdict, Verdict::Fail) << level_name(kLevels[li]);
+      EXPECT_FALSE(r.anomalies.empty());
+      EXPECT_GE(r.anomalies_total, r.anomalies.size());
+    }
+  }
+}

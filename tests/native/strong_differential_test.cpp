@@ -1,0 +1,257 @@
+// Differential tests of the strong checkers (PC, SI, SER, SSER) against the brute-force
+// reference on many small random histories, with witness validation (commit orders checked
+// against the axioms, cores checked by the reference), the lattice, the ablations (no
+// saturation / no decomposition / no reduction must not change a verdict), and large histories
+// whose verdict is known by construction.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+#include "checkers/check.h"
+#include "checkers/strong/strong.h"
+#include "formats/formats.h"
+#include "generate/random_history.h"
+#include "reference.h"
+#include "strong_witness.h"
+
+using namespace isoscope;
+
+namespace {
+
+constexpr std::array<Level, 4> kStrong = {Level::PC, Level::SI, Level::SER, Level::SSER};
+
+// Random parameters for a small history (at most 8 transactions).
+GenParams small_params(Rng& rng, uint64_t seed, bool force_time) {
+  GenParams p;
+  p.seed = seed;
+  p.sessions = 1 + rng.below(4);
+  const uint32_t max_tps = std::max<uint32_t>(1, 8 / p.sessions);
+  p.txns_per_session = 1 + rng.below(max_tps);
+  if (p.sessions * p.txns_per_session < 2) p.txns_per_session = 2;
+  p.min_ops = 1;
+  p.max_ops = 2 + rng.below(3);
+  p.keys = 1 + rng.below(4);
+  p.read_ratio = 0.3 + 0.4 * rng.uniform();
+  const uint32_t m = rng.below(20);
+  p.mode = m < 5 ? GenMode::Serial : m < 11 ? GenMode::Causal : GenMode::Random;
+  p.sync_ratio = 0.2 + 0.8 * rng.uniform();
+  p.stale_ratio = 0.05 + 0.4 * rng.uniform();
+  p.wild_ratio = rng.chance(0.7) ? 0.0 : 0.05 * rng.uniform();
+  p.thin_air_ratio = 0.0;
+  p.abort_ratio = rng.chance(0.8) ? 0.0 : 0.15;
+  p.unknown_ratio = rng.chance(0.85) ? 0.0 : 0.15;
+  p.key_dist = rng.chance(0.8) ? KeyDist::Uniform : KeyDist::Hotspot;
+  p.timestamps = force_time || rng.chance(0.4);
+  p.overlap = rng.below(4);
+  return p;
+}
+
+std::string dump(const History& h) { return write_isoscope_json(h); }
+
+struct Tally {
+  std::array<int, 4> pass{}, fail{}, na{}, boundary{};
+  int histories = 0, disagreements = 0, witness_errors = 0, lattice_violations = 0, ablation = 0;
+  std::array<int, 4> by_saturation{};
+
+  void run(const History& h, uint64_t seed, bool ablate) {
+    ++histories;
+    CheckBudget budget;
+    std::array<Verdict, 4> got{};
+    for (size_t li = 0; li < kStrong.size(); ++li) {
+      const Level l = kStrong[li];
+      StrongReport r = check_strong(h, l, budget);
+      got[li] = r.result.verdict;
+      const Verdict want = reference_check(h, l);
+      if (r.result.verdict != want && ++disagreements <= 5)
+        ADD_FAILURE() << level_name(l) << ": checker says " << verdict_name(r.result.verdict)
+                      << ", reference says " << verdict_name(want) << " (seed " << seed << ")\n"
+                      << dump(h);
+      if (r.result.verdict == Verdict::Pass) ++pass[li];
+      if (r.result.verdict == Verdict::Fail) ++fail[li];
+      if (r.result.verdict == Verdict::NotApplicable) ++na[li];
+      by_saturation[li] += r.stats.settled_by_saturation;
+      std::string bad = verify_strong_report(h, l, r, true);
+      if (!bad.empty() && ++witness_errors <= 5)
+        ADD_FAILURE() << level_name(l) << " witness: " << bad << " (seed " << seed << ")\n" << dump(h);
+      if (ablate) {
+        for (int a = 0; a < 3; ++a) {
+          StrongOptions o;
+          o.saturate = a != 0;
+          o.decompose = a != 1;
+          o.reduce = a != 2;
+          o.minimize = false;
+          StrongReport q = check_strong(h, l, budget, o);
+          if (q.result.verdict != want && ++ablation <= 5)
+            ADD_FAILURE() << level_name(l) << " ablation " << a << ": "
+                          << verdict_name(q.result.verdict) << " vs " << verdict_name(want)
+                          << " (seed " << seed << ")\n" << dump(h);
+        }
+      }
+    }
+    // Lattice SSER => SER => SI => PC; and CC => ... is the weak checkers' business.
+    for (size_t li = 1; li < 3; ++li) {
+      if (got[li] == Verdict::Pass && got[li - 1] != Verdict::Pass && ++lattice_violations <= 5)
+        ADD_FAILURE() << level_name(kStrong[li]) << " passes but " << level_name(kStrong[li - 1])
+                      << " does not (seed " << seed << ")";
+      if (got[li] == Verdict::Fail && got[li - 1] == Verdict::Pass) ++boundary[li];
+    }
+    if (got[3] == Verdict::Pass && got[2] != Verdict::Pass && ++lattice_violations <= 5)
+      ADD_FAILURE() << "SSER passes but SER does not (seed " << seed << ")";
+    if (got[3] == Verdict::Fail && got[2] == Verdict::Pass) ++boundary[3];
+  }
+  void print(const char* what) const {
+    std::printf("  %s: %d histories\n", what, histories);
+    for (size_t li = 0; li < kStrong.size(); ++li)
+      std::printf("    %-4s pass %5d  fail %5d  n/a %5d  (fails here first: %d; settled by saturation: %d)\n",
+                  level_name(kStrong[li]), pass[li], fail[li], na[li], boundary[li], by_saturation[li]);
+  }
+};
+
+}  // namespace
+
+TEST(StrongDifferential, AgreesWithReferenceOnRandomSmallHistories) {
+  constexpr int kHistories = 12000;
+  Rng rng(20250612);
+  Tally t;
+  for (int i = 0; i < kHistories; ++i) {
+    GenParams p = small_params(rng, 7000 + i, false);
+    Expected<History> eh = generate_history(p);
+    ASSERT_TRUE(eh.ok()) << eh.error().to_string();
+    t.run(*eh, p.seed, i % 4 == 0);
+  }
+  t.print("mixed");
+  EXPECT_EQ(t.disagreements, 0);
+  EXPECT_EQ(t.witness_errors, 0);
+  EXPECT_EQ(t.lattice_violations, 0);
+  EXPECT_EQ(t.ablation, 0);
+  for (size_t li = 0; li < 3; ++li) {
+    EXPECT_GT(t.pass[li], kHistories / 10) << level_name(kStrong[li]);
+    EXPECT_GT(t.fail[li], kHistories / 10) << level_name(kStrong[li]);
+  }
+  // Not vacuous: histories on each boundary (pass the weaker level, fail this one).
+  EXPECT_GT(t.boundary[1], 50);
+  EXPECT_GT(t.boundary[2], 50);
+}
+
+TEST(StrongDifferential, AgreesWithReferenceOnTimestampedHistories) {
+  // SSER needs timestamps: 10,000 timestamped histories (all four levels again).
+  constexpr int kHistories = 10000;
+  Rng rng(99173);
+  Tally t;
+  for (int i = 0; i < kHistories; ++i) {
+    GenParams p = small_params(rng, 3000000 + i, true);
+    Expected<History> eh = generate_history(p);
+    ASSERT_TRUE(eh.ok()) << eh.error().to_string();
+    t.run(*eh, p.seed, i % 8 == 0);
+  }
+  t.print("timestamped");
+  EXPECT_EQ(t.disagreements, 0);
+  EXPECT_EQ(t.witness_errors, 0);
+  EXPECT_EQ(t.lattice_violations, 0);
+  EXPECT_EQ(t.ablation, 0);
+  EXPECT_GT(t.pass[3], kHistories / 10);
+  EXPECT_GT(t.fail[3], kHistories / 10);
+  EXPECT_GT(t.boundary[3], 50);
+}
+
+TEST(StrongDifferential, AgreesWithReferenceOnTheStrongBoundaries) {
+  // Causal histories with several sessions and few keys: the PC / SI / SER boundaries
+  // (long forks, lost updates, write skews) with only causally consistent reads.
+  constexpr int kHistories = 6000;
+  Rng rng(5151);
+  Tally t;
+  for (int i = 0; i < kHistories; ++i) {
+    GenParams p;
+    p.seed = 8800000 + i;
+    p.mode = GenMode::Causal;
+    p.sessions = 2 + rng.below(3);
+    p.txns_per_session = std::max<uint32_t>(1, (8 / p.sessions) - rng.below(2));
+    p.keys = 2 + rng.below(2);
+    p.min_ops = 1;
+    p.max_ops = 2 + rng.below(3);
+    p.read_ratio = 0.4 + 0.3 * rng.uniform();
+    p.sync_ratio = 0.2 + 0.7 * rng.uniform();
+    p.timestamps = rng.chance(0.3);
+    Expected<History> eh = generate_history(p);
+    ASSERT_TRUE(eh.ok()) << eh.error().to_string();
+    t.run(*eh, p.seed, i % 4 == 0);
+  }
+  t.print("strong boundaries");
+  EXPECT_EQ(t.disagreements, 0);
+  EXPECT_EQ(t.witness_errors, 0);
+  EXPECT_EQ(t.lattice_violations, 0);
+  EXPECT_EQ(t.ablation, 0);
+  EXPECT_GT(t.boundary[1], 100);  // SI fails, PC passes
+  EXPECT_GT(t.boundary[2], 100);  // SER fails, SI passes
+}
+
+TEST(StrongDifferential, LargeSerialHistoriesPass) {
+  CheckBudget budget;
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    GenParams p;
+    p.seed = seed;
+    p.mode = GenMode::Serial;
+    p.sessions = seed % 2 ? 8 : 30;
+    p.txns_per_session = seed % 2 ? 150 : 40;
+    p.max_ops = 6;
+    p.keys = seed % 3 == 0 ? 5 : 60;
+    p.key_dist = seed % 3 == 1 ? KeyDist::Zipf : KeyDist::Uniform;
+    p.abort_ratio = 0.05;
+    p.unknown_ratio = 0.05;
+    p.timestamps = true;
+    Expected<History> eh = generate_history(p);
+    ASSERT_TRUE(eh.ok());
+    for (Level l : kStrong) {
+      StrongReport r = check_strong(*eh, l, budget);
+      EXPECT_EQ(r.result.verdict, Verdict::Pass)
+          << level_name(l) << " seed " << seed
+          << (r.result.anomalies.empty() ? "" : ": " + r.result.anomalies[0].kind + ": " +
+                                                    r.result.anomalies[0].explanation);
+      EXPECT_EQ(verify_commit_order(*eh, l, r.commit_order), "") << level_name(l) << " seed " << seed;
+    }
+  }
+}
+
+TEST(StrongDifferential, BudgetGivesUnknownNeverAWrongAnswer) {
+  // A hard instance (many sessions, causal reads): with a tiny budget the answer is unknown
+  // or agrees with the unbudgeted one.
+  GenParams p;
+  p.seed = 42;
+  p.mode = GenMode::Causal;
+  p.sessions = 24;
+  p.txns_per_session = 30;
+  p.keys = 40;
+  p.sync_ratio = 0.9;
+  Expected<History> eh = generate_history(p);
+  ASSERT_TRUE(eh.ok());
+  CheckBudget tiny;
+  tiny.deadline_ms = now_ms() + 1;
+  for (Level l : {Level::PC, Level::SI, Level::SER}) {
+    StrongReport r = check_strong(*eh, l, tiny);
+    if (r.result.verdict == Verdict::Unknown) EXPECT_FALSE(r.result.reason.empty());
+  }
+  // Cancellation.
+  CheckBudget cancelled;
+  cancelled.cancelled = [](void*) { return true; };
+  StrongReport r = check_strong(*eh, Level::SER, cancelled);
+  EXPECT_NE(r.result.verdict, Verdict::Pass == r.result.verdict ? Verdict::Fail : Verdict::Pass);
+}
+
+TEST(StrongDifferential, CheckHistoryUsesTheStrongCheckers) {
+  GenParams p;
+  p.seed = 3;
+  p.mode = GenMode::Serial;
+  p.sessions = 4;
+  p.txns_per_session = 20;
+  p.timestamps = true;
+  Expected<History> eh = generate_history(p);
+  ASSERT_TRUE(eh.ok());
+  CheckOptions o;
+  std::vector<Level> progress;
+  o.on_level = [&](Level l, const LevelResult&) { progress.push_back(l); };
+  CheckReport rep = check_history(*eh, o);
+  for (Level l : kStrong) EXPECT_EQ(rep.results[static_cast<int>(l)].verdict, Verdict::Pass) << level_name(l);
+  EXPECT_GE(progress.size(), 8u);
+}

@@ -1,0 +1,159 @@
+#include "checkers/mtc/mtc_witness.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace isoscope {
+
+namespace {
+
+// The last write of key x in transaction t, or kNone.
+uint32_t last_write(const History& h, uint32_t t, uint32_t x) {
+  if (t == kInitialTxn) return kNone;
+  uint32_t w = kNone;
+  for (uint32_t i = h.txns[t].op_begin; i < h.txns[t].op_end; ++i)
+    if (h.ops[i].is_write() && h.ops[i].key == x) w = i;
+  return w;
+}
+
+std::string time_text(double t) {
+  std::ostringstream s;
+  s << t;
+  return s.str();
+}
+
+const char* level_words(Level l) {
+  switch (l) {
+    case Level::SSER: return "strict serializability (a serial order that also respects real time)";
+    case Level::SI: return "snapshot isolation";
+    case Level::LIN: return "linearizability";
+    default: return "serializability";
+  }
+}
+
+}  // namespace
+
+AnomalyEdge anomaly_edge(const History& h, const DepEdge& e) {
+  AnomalyEdge a;
+  a.from_txn = e.from;
+  a.to_txn = e.to;
+  switch (e.kind) {
+    case EdgeKind::SO:
+      a.type = EdgeType::SO;
+      a.why = h.txn_name(e.from) + " precedes " + h.txn_name(e.to) + " in session " +
+              std::to_string(h.txns[e.to].session);
+      break;
+    case EdgeKind::WR: {
+      a.type = EdgeType::WR;
+      a.key = h.ops[e.op].key;
+      a.from_op = h.read_from[e.op] < kThinAir ? h.read_from[e.op] : kNone;
+      a.to_op = e.op;
+      a.why = h.txn_name(e.to) + " reads " + h.op_text(e.op) + " written by " + h.txn_name(e.from);
+      const uint32_t w = last_write(h, e.to, a.key);
+      if (w != kNone) a.why += " and overwrites it with " + h.op_text(w);
+      break;
+    }
+    case EdgeKind::RW: {
+      a.type = EdgeType::RW;
+      a.key = h.ops[e.op].key;
+      a.from_op = e.op;
+      a.to_op = last_write(h, e.to, a.key);
+      const uint32_t w = h.writer_txn(e.op);
+      a.why = h.txn_name(e.from) + " reads " + h.op_text(e.op) + " (written by " + h.txn_name(w) +
+              "), the version that " + h.txn_name(e.to) + " read and overwrote" +
+              (a.to_op != kNone ? " with " + h.op_text(a.to_op) : std::string()) +
+              ", so " + h.txn_name(e.from) + " comes before " + h.txn_name(e.to);
+      break;
+    }
+    case EdgeKind::RT:
+    case EdgeKind::Point:
+      a.type = EdgeType::RT;
+      a.why = h.txn_name(e.from) + " ended (at " + time_text(h.txns[e.from].end) + ") before " +
+              h.txn_name(e.to) + " started (at " + time_text(h.txns[e.to].start) + ")";
+      break;
+  }
+  return a;
+}
+
+Anomaly non_repeatable_reads(const History& h, uint32_t read1, uint32_t read2) {
+  Anomaly a;
+  a.kind = "NonRepeatableReads";
+  const uint32_t t = h.op_txn[read1], w1 = h.writer_txn(read1), w2 = h.writer_txn(read2);
+  a.txns = {w1, w2, t};
+  a.ops = {read1, read2};
+  a.edges.push_back(anomaly_edge(h, {w1, t, EdgeKind::WR, read1}));
+  a.edges.push_back(anomaly_edge(h, {w2, t, EdgeKind::WR, read2}));
+  a.explanation = h.txn_name(t) + " reads " + h.keys.display(h.ops[read1].key) + " twice, " +
+                  h.op_text(read1) + " from " + h.txn_name(w1) + " and then " + h.op_text(read2) +
+                  " from " + h.txn_name(w2) +
+                  ", without writing it in between: the two reads cannot both come from one "
+                  "snapshot or one point of a serial order";
+  return a;
+}
+
+Anomaly lost_update(const History& h, uint32_t w, uint32_t r1, uint32_t r2) {
+  Anomaly a;
+  a.kind = "LostUpdate";
+  const uint32_t t1 = h.op_txn[r1], t2 = h.op_txn[r2], x = h.ops[r1].key;
+  a.txns = {w, t1, t2};
+  a.ops = {r1, r2};
+  a.edges.push_back(anomaly_edge(h, {w, t1, EdgeKind::WR, r1}));
+  a.edges.push_back(anomaly_edge(h, {w, t2, EdgeKind::WR, r2}));
+  const uint32_t w1 = last_write(h, t1, x), w2 = last_write(h, t2, x);
+  a.explanation = h.txn_name(t1) + " and " + h.txn_name(t2) + " both read " + h.op_text(r1) +
+                  " from " + h.txn_name(w) + " and both overwrite it (" +
+                  (w1 != kNone ? h.op_text(w1) : std::string("?")) + ", " +
+                  (w2 != kNone ? h.op_text(w2) : std::string("?")) +
+                  "): whichever writes second has not seen the other's update, which is lost "
+                  "(the Divergence pattern; snapshot isolation and every stronger level forbid it)";
+  return a;
+}
+
+Anomaly cycle_anomaly(const History& h, const std::vector<DepEdge>& cycle, Level level) {
+  Anomaly a;
+  const size_t k = cycle.size();
+  size_t n_rw = 0, n_rt = 0, n_so = 0;
+  bool adjacent_rw = false;
+  for (size_t i = 0; i < k; ++i) {
+    const DepEdge& e = cycle[i];
+    n_rw += e.kind == EdgeKind::RW;
+    n_rt += e.kind == EdgeKind::RT || e.kind == EdgeKind::Point;
+    n_so += e.kind == EdgeKind::SO;
+    if (e.kind == EdgeKind::RW && cycle[(i + 1) % k].kind == EdgeKind::RW) adjacent_rw = true;
+  }
+  if (n_rt > 0) {
+    a.kind = "RealTimeViolation";
+  } else if (n_rw == 0) {
+    a.kind = n_so > 0 ? "CausalityCycle" : "CyclicInformationFlow";
+  } else if (adjacent_rw) {
+    a.kind = "WriteSkew";
+  } else if (n_rw >= 2) {
+    a.kind = "LongFork";
+  } else if (n_so + 1 == k) {
+    a.kind = "SessionGuaranteeViolation";
+  } else if (k == 2) {
+    // W -WR(y)-> R -RW(x)-> W: R sees W's y but an older x. Reading W's y first and the older x
+    // later is non-monotonic; the other way round, R saw only part of W (fractured).
+    const DepEdge& wr = cycle[0].kind == EdgeKind::WR ? cycle[0] : cycle[1];
+    const DepEdge& rw = cycle[0].kind == EdgeKind::RW ? cycle[0] : cycle[1];
+    a.kind = wr.op < rw.op ? "NonMonotonicRead" : "FracturedRead";
+  } else {
+    a.kind = "CausalityViolation";
+  }
+  std::string because;
+  for (size_t i = 0; i < k; ++i) {
+    a.edges.push_back(anomaly_edge(h, cycle[i]));
+    a.txns.push_back(cycle[i].from);
+    if (cycle[i].op != kNone) a.ops.push_back(cycle[i].op);
+    because += (i ? "; " : "") + a.edges.back().why;
+  }
+  const std::string first = k ? h.txn_name(cycle[0].from) : std::string("?");
+  a.explanation = because + ". Each of these orders the first transaction before the second" +
+                  (level == Level::SI ? " (and no two anti-dependencies (RW) are consecutive)"
+                                      : std::string()) +
+                  ", so " + first + " would have to come before itself: a contradiction with " +
+                  level_words(level);
+  return a;
+}
+
+}  // namespace isoscope

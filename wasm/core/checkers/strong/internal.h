@@ -1,0 +1,128 @@
+// Internals of the strong checkers (checkers/strong/). See strong.h for the pipeline.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "checkers/result.h"
+#include "checkers/strong/strong.h"
+
+namespace isoscope::strong {
+
+// The committed transactions of a history as the strong levels see them. Instance txn 0 is the
+// initial transaction; the others are grouped by session, in session order. Reads are the
+// external reads (of another transaction's write), one per (key, writer) pair.
+struct Instance {
+  const History* h = nullptr;
+  uint32_t num_keys = 0;
+  std::vector<uint32_t> orig;        // instance txn -> History txn
+  std::vector<uint32_t> session;     // instance txn -> instance session (kNone for txn 0)
+  std::vector<uint32_t> sess_begin;  // txns of session s: [sess_begin[s], sess_begin[s+1])
+  struct Read {
+    uint32_t key, writer, op;  // writer: instance txn; op: the History read op
+  };
+  std::vector<uint32_t> rbeg;  // reads of txn t: [rbeg[t], rbeg[t+1])
+  std::vector<Read> reads;
+  std::vector<uint32_t> wbeg;  // distinct written keys of t: [wbeg[t], wbeg[t+1])
+  std::vector<uint32_t> wkeys;
+  std::vector<double> start, end;  // NAN when untimed
+  uint32_t n() const { return static_cast<uint32_t>(orig.size()); }
+  uint32_t num_sessions() const { return static_cast<uint32_t>(sess_begin.size()) - 1; }
+};
+
+// Requires read consistency (check_cc passed): every read's writer is committed.
+Instance make_instance(const History& h);
+// The sub-history of the transactions with keep[t] (txn 0 is always kept): reads from a
+// dropped writer are dropped; empty sessions disappear. Violations of it are violations of
+// the whole history (every level here is closed under such projections).
+Instance sub_instance(const Instance& in, const std::vector<char>& keep);
+
+// What a node of the SER problem stands for.
+enum class Part : uint8_t { Whole, Read, Write };
+
+// A serializability problem: nodes in chains (node 0 = the initial transaction, before all;
+// chain c holds nodes [chain_begin[c], chain_begin[c+1]) in order).
+struct Problem {
+  Level level = Level::SER;
+  uint32_t n = 0, k = 0, num_keys = 0;
+  bool si = false;  // SI: a write half may not commit while another write half of a
+                    // transaction with a common written key is open (read half placed)
+  std::vector<uint32_t> chain_begin, chain;  // chain[v]: kNone for node 0
+  std::vector<uint32_t> txn;                 // node -> instance txn
+  std::vector<Part> part;
+  struct Read {
+    uint32_t key, writer, op;  // writer: node
+  };
+  std::vector<uint32_t> rbeg;
+  std::vector<Read> reads;
+  std::vector<uint32_t> wbeg, wkeys;
+  struct Out {
+    uint32_t key, count;  // readers of this node's write of key
+  };
+  std::vector<uint32_t> obeg;
+  std::vector<Out> outs;
+  // Extra predecessors (real time for SSER; the search adds wr and forced edges).
+  struct Edge {
+    uint32_t from, to;
+    EdgeType type;
+    uint32_t key = kNone;
+    uint32_t a = kNone, b = kNone;  // WR: read op; WW/RW forced: reader node, read op; CO (SI
+                                    // conflict): the other node; RT: unused
+  };
+  std::vector<Edge> fixed;  // real time
+  uint32_t chain_pred(uint32_t v) const {
+    if (v == 0) return kNone;
+    return v > chain_begin[chain[v]] ? v - 1 : 0;
+  }
+};
+
+Problem make_problem(const Instance& in, Level level);
+// The sub-problem of the chains with keep_chain[c]: edges and reads leaving it are dropped.
+// node_map receives old node -> new node (kNone when dropped).
+Problem sub_problem(const Problem& p, const std::vector<char>& keep_chain,
+                    std::vector<uint32_t>& node_map);
+void compute_outs(Problem& p);
+
+struct Saturation {
+  enum Outcome { Cycle, Settled, Open, Unknown } outcome = Open;
+  std::vector<Problem::Edge> edges;  // every known edge (chain edges included)
+  std::vector<uint32_t> cycle;       // Cycle: edge indexes, in cycle order
+  std::vector<uint32_t> order;       // Settled: a topological order (a solution)
+  size_t constraints = 0, forced = 0, rounds = 0;
+};
+Saturation saturate(const Problem& p, bool polygraph, const CheckBudget& budget);
+
+struct SearchResult {
+  Verdict verdict = Verdict::Unknown;
+  std::string reason;
+  std::vector<uint32_t> order;  // Pass: nodes in a valid serial order (node 0 first)
+  std::vector<char> failed_chains;  // Fail: the chains of the failing component
+  size_t states = 0, memo_hits = 0, components = 0;
+};
+// Alg. 2 on p with the known edges of sat (all but chain edges become predecessors).
+SearchResult search(const Problem& p, const Saturation& sat, const StrongOptions& opts,
+                    const CheckBudget& budget);
+
+// Whether order (nodes, node 0 first) satisfies p: every known edge, the serialization
+// axiom, and SI's conflict rule.
+bool verify_order(const Problem& p, const std::vector<Problem::Edge>& edges,
+                  const std::vector<uint32_t>& order);
+
+// The decision alone (no witness work): saturation then search.
+struct Decision {
+  Verdict verdict = Verdict::Unknown;
+  std::string reason;
+  Problem problem;
+  Saturation sat;
+  SearchResult search;
+  std::vector<uint32_t> order;  // Pass: nodes
+};
+Decision decide(const Instance& in, Level level, const StrongOptions& opts,
+                const CheckBudget& budget);
+
+// Witnesses.
+Anomaly cycle_anomaly(const Instance& in, const Problem& p, const Saturation& sat, Level level);
+Anomaly core_anomaly(const Instance& core, Level level, const CheckBudget& budget,
+                     bool minimal);
+
+}  // namespace isoscope::strong

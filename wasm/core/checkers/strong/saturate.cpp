@@ -1,0 +1,216 @@
+// Saturation: the orderings every solution of a SER problem must contain.
+//
+// Known edges: chains (session order; for PC/SI also read half -> write half), write-read,
+// real time (SSER). Constraints (the polygraph, as in Cobra and PolySI):
+//   serialization  t3 reads x from t1, t2 != t1 writes x:  t2 -> t1 (WW)  or  t3 -> t2 (RW)
+//                  (t1 = the initial transaction: t3 -> t2 outright)
+//   SI conflict    t1, t2 write a common key:  W_t2 -> R_t1  or  W_t1 -> W_t2
+// Each round computes reachability of the known graph (per node, the first reachable position
+// of every chain: O(nodes * chains) memory) and settles every constraint one side of which
+// already holds or whose other side would close a cycle. The first round contains the CC
+// saturation: t2 (so ∪ wr)+ t3 forces t2 -> t1. Rounds repeat until nothing changes.
+#include <algorithm>
+
+#include "checkers/strong/internal.h"
+#include "graph/digraph.h"
+#include "model/flat_map.h"
+
+namespace isoscope::strong {
+
+namespace {
+
+constexpr uint32_t kInf = 0xFFFFFFFFu;
+constexpr size_t kMaxConstraints = size_t(12) << 20;  // 12 M (96 MB); beyond: partial pruning
+constexpr size_t kMaxReachEntries = size_t(48) << 20;  // 48 M (192 MB)
+constexpr uint32_t kConflictFlag = 0x80000000u;
+
+struct Constraint {
+  uint32_t x, y;  // serialization: read index, t2; SI conflict: W_t1, W_t2 | kConflictFlag
+};
+
+std::vector<uint32_t> find_cycle(uint32_t n, const std::vector<Problem::Edge>& edges) {
+  DigraphBuilder b(n);
+  b.reserve(edges.size());
+  for (uint32_t i = 0; i < edges.size(); ++i) {
+    if (edges[i].from == edges[i].to) return {i};
+    b.add(edges[i].from, edges[i].to, i);
+  }
+  Digraph g = b.build();
+  uint32_t count = 0;
+  std::vector<uint32_t> comp = strongly_connected_components(g, count);
+  std::vector<uint32_t> size(count, 0);
+  for (uint32_t u = 0; u < n; ++u) ++size[comp[u]];
+  std::vector<uint32_t> best;
+  size_t tries = 0;
+  for (uint32_t u = 0; u < n && tries < 48; ++u) {
+    if (size[comp[u]] < 2) continue;
+    ++tries;
+    std::vector<uint32_t> c = shortest_cycle_through(g, comp, u);
+    if (!c.empty() && (best.empty() || c.size() < best.size())) best = std::move(c);
+    if (best.size() == 2) break;
+  }
+  for (uint32_t& e : best) e = g.tags[e];
+  return best;
+}
+
+}  // namespace
+
+Saturation saturate(const Problem& p, bool polygraph, const CheckBudget& budget) {
+  Saturation s;
+  std::vector<Problem::Edge>& E = s.edges;
+  const uint32_t n = p.n, k = p.k;
+  for (uint32_t c = 0; c < k; ++c)
+    for (uint32_t v = p.chain_begin[c]; v < p.chain_begin[c + 1]; ++v)
+      E.push_back({v == p.chain_begin[c] ? 0u : v - 1, v, EdgeType::SO});
+  {
+    std::vector<uint32_t> seen(n, kNone);
+    for (uint32_t v = 1; v < n; ++v)
+      for (uint32_t i = p.rbeg[v]; i < p.rbeg[v + 1]; ++i) {
+        const Problem::Read& r = p.reads[i];
+        if (seen[r.writer] == v) continue;
+        seen[r.writer] = v;
+        E.push_back({r.writer, v, EdgeType::WR, r.key, r.op});
+      }
+  }
+  for (const Problem::Edge& e : p.fixed) E.push_back(e);
+
+  // Writers of each key (nodes, in node order).
+  std::vector<uint32_t> kbeg(p.num_keys + 1, 0), writers;
+  for (uint32_t v = 1; v < n; ++v)
+    for (uint32_t i = p.wbeg[v]; i < p.wbeg[v + 1]; ++i) ++kbeg[p.wkeys[i] + 1];
+  for (uint32_t x = 0; x < p.num_keys; ++x) kbeg[x + 1] += kbeg[x];
+  writers.resize(kbeg[p.num_keys]);
+  {
+    std::vector<uint32_t> at(kbeg.begin(), kbeg.end() - 1);
+    for (uint32_t v = 1; v < n; ++v)
+      for (uint32_t i = p.wbeg[v]; i < p.wbeg[v + 1]; ++i) writers[at[p.wkeys[i]]++] = v;
+  }
+  std::vector<uint32_t> reader(p.reads.size());
+  for (uint32_t v = 1; v < n; ++v)
+    for (uint32_t i = p.rbeg[v]; i < p.rbeg[v + 1]; ++i) reader[i] = v;
+
+  const size_t width = static_cast<size_t>(k) + 1;
+  const bool use_reach = polygraph && static_cast<size_t>(n) * width <= kMaxReachEntries;
+  std::vector<Constraint> C;
+  bool complete = true;
+  if (polygraph) {
+    for (uint32_t i = 0; i < p.reads.size() && complete; ++i) {
+      const Problem::Read& r = p.reads[i];
+      const uint32_t t3 = reader[i], t1 = r.writer;
+      for (uint32_t j = kbeg[r.key]; j < kbeg[r.key + 1]; ++j) {
+        const uint32_t t2 = writers[j];
+        if (t2 == t1 || t2 == t3) continue;
+        if (t1 == 0) {
+          E.push_back({t3, t2, EdgeType::RW, r.key, t1, r.op});
+          ++s.forced;
+          continue;
+        }
+        if (C.size() >= kMaxConstraints) {
+          complete = false;
+          break;
+        }
+        C.push_back({i, t2});
+      }
+    }
+    if (p.si && complete) {
+      FlatMap64 seen;
+      for (uint32_t x = 0; x < p.num_keys && complete; ++x)
+        for (uint32_t a = kbeg[x]; a < kbeg[x + 1] && complete; ++a)
+          for (uint32_t b = kbeg[x]; b < kbeg[x + 1]; ++b) {
+            const uint32_t w1 = writers[a], w2 = writers[b];
+            if (w1 == w2) continue;
+            if (seen.insert((uint64_t(w1) << 32) | w2, 1) != 1) continue;
+            if (C.size() >= kMaxConstraints) {
+              complete = false;
+              break;
+            }
+            C.push_back({w1, w2 | kConflictFlag});
+          }
+    }
+  } else {
+    complete = p.reads.empty() && !p.si;
+  }
+  s.constraints = C.size();
+
+  auto pos_of = [&](uint32_t v) { return v == 0 ? 0u : v - p.chain_begin[p.chain[v]]; };
+  auto chain_of = [&](uint32_t v) { return v == 0 ? k : p.chain[v]; };
+  std::vector<uint32_t> reach;
+  if (use_reach) reach.assign(static_cast<size_t>(n) * width, kInf);
+  auto reaches = [&](uint32_t u, uint32_t v) {
+    if (u == v) return true;
+    if (v == 0) return false;
+    return reach[static_cast<size_t>(u) * width + p.chain[v]] <= pos_of(v);
+  };
+
+  while (true) {
+    ++s.rounds;
+    if (budget.expired()) {
+      s.outcome = Saturation::Unknown;
+      return s;
+    }
+    DigraphBuilder b(n);
+    b.reserve(E.size());
+    for (uint32_t i = 0; i < E.size(); ++i) b.add(E[i].from, E[i].to, i);
+    Digraph g = b.build();
+    std::vector<uint32_t> order = topological_order(g);
+    if (order.empty()) {
+      s.outcome = Saturation::Cycle;
+      s.cycle = find_cycle(n, E);
+      return s;
+    }
+    s.order = std::move(order);
+    if (!use_reach) break;
+    std::fill(reach.begin(), reach.end(), kInf);
+    for (size_t oi = s.order.size(); oi-- > 0;) {
+      const uint32_t u = s.order[oi];
+      uint32_t* R = reach.data() + static_cast<size_t>(u) * width;
+      for (uint32_t e = g.begin(u); e < g.end(u); ++e) {
+        const uint32_t* S = reach.data() + static_cast<size_t>(g.targets[e]) * width;
+        for (size_t c = 0; c < width; ++c) R[c] = std::min(R[c], S[c]);
+      }
+      R[chain_of(u)] = std::min(R[chain_of(u)], pos_of(u));
+    }
+    const size_t before = E.size();
+    size_t keep = 0;
+    for (size_t ci = 0; ci < C.size(); ++ci) {
+      if ((ci & 0xFFFF) == 0xFFFF && budget.expired()) {
+        s.outcome = Saturation::Unknown;
+        return s;
+      }
+      const Constraint c = C[ci];
+      // Either a -> b or c2 -> d.
+      uint32_t a, bb, c2, d;
+      if (c.y & kConflictFlag) {
+        const uint32_t w1 = c.x, w2 = c.y & ~kConflictFlag;
+        a = w2, bb = w1 - 1, c2 = w1, d = w2;
+      } else {
+        const uint32_t t3 = reader[c.x], t1 = p.reads[c.x].writer, t2 = c.y;
+        a = t2, bb = t1, c2 = t3, d = t2;
+      }
+      if (reaches(a, bb) || reaches(c2, d)) continue;  // settled
+      const bool first_cycles = reaches(bb, a), second_cycles = reaches(d, c2);
+      if (!first_cycles && !second_cycles) {
+        C[keep++] = c;
+        continue;
+      }
+      // Force the side that does not close a cycle (both: the next round finds the cycle).
+      if (c.y & kConflictFlag) {
+        const uint32_t w1 = c.x, w2 = c.y & ~kConflictFlag;
+        if (first_cycles) E.push_back({w1, w2, EdgeType::CO, kNone, w2 - 1, kNone});
+        if (second_cycles) E.push_back({w2, w1 - 1, EdgeType::CO, kNone, w1, kNone});
+      } else {
+        const Problem::Read& r = p.reads[c.x];
+        const uint32_t t3 = reader[c.x], t1 = r.writer, t2 = c.y;
+        if (first_cycles) E.push_back({t3, t2, EdgeType::RW, r.key, t1, r.op});
+        if (second_cycles) E.push_back({t2, t1, EdgeType::WW, r.key, t3, r.op});
+      }
+    }
+    C.resize(keep);
+    s.forced += E.size() - before;
+    if (E.size() == before) break;
+  }
+  s.outcome = complete && C.empty() ? Saturation::Settled : Saturation::Open;
+  return s;
+}
+
+}  // namespace isoscope::strong

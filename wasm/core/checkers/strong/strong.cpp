@@ -1,0 +1,180 @@
+// Orchestration of the strong checkers: CC first, then saturation, search, witnesses.
+#include "checkers/strong/strong.h"
+
+#include <algorithm>
+
+#include "checkers/strong/internal.h"
+#include "checkers/weak/weak.h"
+
+namespace isoscope {
+
+namespace strong {
+
+Decision decide(const Instance& in, Level level, const StrongOptions& opts,
+                const CheckBudget& budget) {
+  Decision d;
+  d.problem = make_problem(in, level);
+  d.sat = saturate(d.problem, opts.saturate, budget);
+  switch (d.sat.outcome) {
+    case Saturation::Cycle: d.verdict = Verdict::Fail; return d;
+    case Saturation::Unknown:
+      d.verdict = Verdict::Unknown;
+      d.reason = "budget ran out during saturation";
+      return d;
+    case Saturation::Settled:
+      d.verdict = Verdict::Pass;
+      d.order = d.sat.order;
+      break;
+    case Saturation::Open:
+      d.search = search(d.problem, d.sat, opts, budget);
+      d.verdict = d.search.verdict;
+      d.reason = d.search.reason;
+      if (d.verdict == Verdict::Pass) d.order = d.search.order;
+      break;
+  }
+  if (d.verdict == Verdict::Pass && !verify_order(d.problem, d.sat.edges, d.order)) {
+    // Never report a pass whose witness does not hold.
+    d.verdict = Verdict::Unknown;
+    d.reason = "internal error: the commit order found does not verify";
+  }
+  return d;
+}
+
+namespace {
+
+// Drops transactions while the violation persists (delta debugging: chunks, then single
+// transactions). Every accepted step is a decided Fail, so the result always violates.
+std::vector<char> shrink(const Instance& in, std::vector<char> keep, Level level,
+                         const CheckBudget& budget, bool& minimal) {
+  StrongOptions opts;
+  opts.minimize = false;
+  minimal = false;
+  std::vector<uint32_t> items;
+  for (uint32_t t = 1; t < in.n(); ++t)
+    if (keep[t]) items.push_back(t);
+  size_t chunk = std::max<size_t>(1, items.size() / 2);
+  while (!items.empty()) {
+    bool removed = false;
+    for (size_t i = 0; i < items.size();) {
+      if (budget.expired()) return keep;
+      const size_t e = std::min(items.size(), i + chunk);
+      std::vector<char> trial = keep;
+      for (size_t j = i; j < e; ++j) trial[items[j]] = 0;
+      Decision d = decide(sub_instance(in, trial), level, opts, budget);
+      if (d.verdict == Verdict::Fail) {
+        keep = std::move(trial);
+        items.erase(items.begin() + i, items.begin() + e);
+        removed = true;
+      } else if (d.verdict == Verdict::Unknown) {
+        return keep;
+      } else {
+        i = e;
+      }
+    }
+    if (!removed) {
+      if (chunk == 1) break;
+      chunk = std::max<size_t>(1, chunk / 2);
+    } else {
+      chunk = std::min(chunk, std::max<size_t>(1, items.size() / 2));
+    }
+  }
+  minimal = true;
+  return keep;
+}
+
+}  // namespace
+
+}  // namespace strong
+
+StrongReport check_strong(const History& h, Level level, const CheckBudget& budget,
+                          const StrongOptions& opts) {
+  using namespace strong;
+  StrongReport rep;
+  LevelResult& res = rep.result;
+  if (level != Level::PC && level != Level::SI && level != Level::SER && level != Level::SSER) {
+    res.verdict = Verdict::Unknown;
+    res.reason = "not a strong level";
+    return rep;
+  }
+  const double t0 = now_ms();
+  if (level == Level::SSER && !h.has_timestamps) {
+    res.verdict = Verdict::NotApplicable;
+    res.reason = "no timestamps";
+    return rep;
+  }
+  // Every strong level implies CC (and read consistency): its violations are ours.
+  LevelResult cc = check_cc(h, budget);
+  if (cc.verdict == Verdict::Fail) {
+    res = std::move(cc);
+    res.reason.clear();
+    res.ms = now_ms() - t0;
+    return rep;
+  }
+  if (cc.verdict != Verdict::Pass) {
+    res.verdict = Verdict::Unknown;
+    res.reason = cc.reason.empty() ? "budget ran out" : cc.reason;
+    res.ms = now_ms() - t0;
+    return rep;
+  }
+  const Instance in = make_instance(h);
+  Decision d = decide(in, level, opts, budget);
+  StrongStats& st = rep.stats;
+  st.nodes = d.problem.n;
+  st.chains = d.problem.k;
+  st.constraints = d.sat.constraints;
+  st.forced_edges = d.sat.forced;
+  st.rounds = d.sat.rounds;
+  st.settled_by_saturation =
+      d.sat.outcome == Saturation::Cycle || d.sat.outcome == Saturation::Settled;
+  st.components = d.search.components;
+  st.states = d.search.states;
+  st.memo_hits = d.search.memo_hits;
+  res.verdict = d.verdict;
+  if (d.verdict == Verdict::Unknown) {
+    res.reason = d.reason.empty() ? "budget ran out" : d.reason;
+  } else if (d.verdict == Verdict::Pass) {
+    for (uint32_t v : d.order) {
+      if (v != 0 && d.problem.part[v] == Part::Read) continue;
+      rep.commit_order.push_back(in.orig[d.problem.txn[v]]);
+    }
+  } else if (d.sat.outcome == Saturation::Cycle) {
+    res.anomalies.push_back(cycle_anomaly(in, d.problem, d.sat, level));
+  } else {
+    // Found by search: shrink to a core (within the failing component).
+    std::vector<char> keep(in.n(), 0);
+    keep[0] = 1;
+    for (uint32_t t = 1; t < in.n(); ++t)
+      keep[t] = d.search.failed_chains.empty() || d.search.failed_chains[in.session[t]];
+    bool minimal = false;
+    if (opts.minimize) {
+      CheckBudget b = budget;
+      const double cap = now_ms() + opts.minimize_ms;
+      b.deadline_ms = budget.deadline_ms > 0 ? std::min(budget.deadline_ms, cap) : cap;
+      keep = shrink(in, keep, level, b, minimal);
+    }
+    const Instance core = sub_instance(in, keep);
+    st.core_size = core.n() - 1;
+    CheckBudget b = budget;
+    const double cap = now_ms() + 200;
+    b.deadline_ms = budget.deadline_ms > 0 ? std::min(budget.deadline_ms, cap) : cap;
+    res.anomalies.push_back(core_anomaly(core, level, b, minimal));
+  }
+  res.anomalies_total = res.anomalies.size();
+  res.ms = now_ms() - t0;
+  return rep;
+}
+
+LevelResult check_pc(const History& h, const CheckBudget& budget) {
+  return check_strong(h, Level::PC, budget).result;
+}
+LevelResult check_si(const History& h, const CheckBudget& budget) {
+  return check_strong(h, Level::SI, budget).result;
+}
+LevelResult check_ser(const History& h, const CheckBudget& budget) {
+  return check_strong(h, Level::SER, budget).result;
+}
+LevelResult check_sser(const History& h, const CheckBudget& budget) {
+  return check_strong(h, Level::SSER, budget).result;
+}
+
+}  // namespace isoscope

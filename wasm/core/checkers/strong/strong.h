@@ -1,0 +1,71 @@
+// The strong isolation levels, decided by search (issue 7):
+//   PC   Prefix Consistency      Biswas & Enea: PC(h)  iff SER(h_R|W)   (Thm 4.8)
+//   SI   Snapshot Isolation      Biswas & Enea: SI(h)  iff SER(h^c_R|W) (Thm 4.10)
+//   SER  Serializability         Biswas & Enea Alg. 2 (checkSER over session antichains)
+//   SSER Strict serializability  SER whose commit order also extends real time (T1.end < T2.start)
+//
+// Every level runs the same pipeline (checkers/strong/*.cpp):
+//   1. check_cc (checkers/weak): read consistency and causal consistency, which all four levels
+//      imply; a CC failure is reported with its witnesses.
+//   2. The level's SER problem: transactions (PC, SI: split into a read half and a write half)
+//      laid out in chains (sessions), with the write-read, real-time (SSER) and SI-conflict
+//      constraints.
+//   3. Saturation: the orderings every solution must contain (so ∪ wr ∪ rt, then the forced
+//      WW / RW edges of the polygraph, as Cobra and PolySI prune; the first round already
+//      contains the CC saturation), to a fixpoint. A cycle is a violation (and the witness);
+//      when every constraint is settled, a topological order is the commit order.
+//   4. Otherwise the prefix search of Alg. 2, iterative with an explicit stack, memoising
+//      failed frontiers (per-session positions, stored exactly), with a partial-order
+//      reduction (a transaction that no pending reader can be hurt by is placed greedily),
+//      split by the biconnected components of the communication graph (Sec. 5, Thm 5.2).
+//   5. A violation found by search is shrunk to a minimal violating core (dropping
+//      transactions while the violation persists) and named (LostUpdate, WriteSkew, LongFork,
+//      G-single, G2, ...). A pass carries the commit order, verified before it is reported.
+// Budget and cancellation: CheckBudget::expired() is polled; running out gives Unknown.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "checkers/result.h"
+
+namespace isoscope {
+
+LevelResult check_pc(const History& h, const CheckBudget& budget);
+LevelResult check_si(const History& h, const CheckBudget& budget);
+LevelResult check_ser(const History& h, const CheckBudget& budget);
+LevelResult check_sser(const History& h, const CheckBudget& budget);
+
+struct StrongOptions {
+  bool saturate = true;     // polygraph pruning before the search
+  bool decompose = true;    // biconnected components of the communication graph
+  bool reduce = true;       // partial-order reduction in the search
+  bool minimize = true;     // shrink a violation found by search to a minimal core
+  double minimize_ms = 300;  // time cap for shrinking (within the budget); the core found by
+                             // then is reported (it still violates the level)
+};
+
+struct StrongStats {
+  size_t nodes = 0, chains = 0;       // of the SER problem
+  size_t constraints = 0;             // polygraph constraints generated
+  size_t forced_edges = 0;            // edges saturation added
+  size_t rounds = 0;                  // saturation rounds
+  bool settled_by_saturation = false;  // cycle found, or every constraint settled
+  size_t components = 0;              // searched components
+  size_t states = 0;                  // search states expanded
+  size_t memo_hits = 0;
+  size_t core_size = 0;               // transactions of the minimal core (violations by search)
+};
+
+struct StrongReport {
+  LevelResult result;
+  // On a pass: the committed transactions in a commit order that satisfies the level (the
+  // initial transaction first), verified against the level's constraints.
+  std::vector<uint32_t> commit_order;
+  StrongStats stats;
+};
+
+// PC, SI, SER or SSER (other levels: Unknown).
+StrongReport check_strong(const History& h, Level level, const CheckBudget& budget,
+                          const StrongOptions& opts = {});
+
+}  // namespace isoscope

@@ -1,0 +1,230 @@
+// Witnesses of strong violations: a saturation cycle mapped back to the history's
+// transactions, or (when only the search proves the violation) a minimal violating core; both
+// named where they match a known anomaly (LostUpdate, WriteSkew, LongFork, G-single, G2, ...).
+#include <algorithm>
+#include <cmath>
+
+#include "checkers/strong/internal.h"
+
+namespace isoscope::strong {
+
+namespace {
+
+std::string short_name(uint32_t t) { return t == kInitialTxn ? "T0 (initial)" : "T" + std::to_string(t); }
+
+uint32_t common_written_key(const Instance& in, uint32_t a, uint32_t b) {
+  for (uint32_t i = in.wbeg[a]; i < in.wbeg[a + 1]; ++i)
+    for (uint32_t j = in.wbeg[b]; j < in.wbeg[b + 1]; ++j)
+      if (in.wkeys[i] == in.wkeys[j]) return in.wkeys[i];
+  return kNone;
+}
+
+uint32_t last_write_of(const History& h, uint32_t t, uint32_t key) {
+  if (t == kInitialTxn || key == kNone) return kNone;
+  for (uint32_t i = h.txns[t].op_end; i-- > h.txns[t].op_begin;)
+    if (h.ops[i].is_write() && h.ops[i].key == key) return i;
+  return kNone;
+}
+
+std::string reads_text(const History& h, uint32_t op, uint32_t writer) {
+  return h.op_text(op) + (writer == kInitialTxn ? std::string(" (the initial value)")
+                                                : " from " + h.txn_name(writer));
+}
+
+// The anomaly name of a cycle over transactions (after mapping halves back).
+std::string name_cycle(const Instance& in, const std::vector<AnomalyEdge>& edges, Level level) {
+  std::vector<uint32_t> txns;
+  size_t rw = 0, ww = 0, wr = 0, rt = 0, co = 0, so = 0;
+  for (const AnomalyEdge& e : edges) {
+    if (std::find(txns.begin(), txns.end(), e.from_txn) == txns.end()) txns.push_back(e.from_txn);
+    switch (e.type) {
+      case EdgeType::RW: ++rw; break;
+      case EdgeType::WW: ++ww; break;
+      case EdgeType::WR: ++wr; break;
+      case EdgeType::RT: ++rt; break;
+      case EdgeType::CO: ++co; break;
+      case EdgeType::SO: ++so; break;
+    }
+  }
+  const History& h = *in.h;
+  // LostUpdate: two transactions read a key from the same writer and both overwrite it.
+  if (txns.size() == 2 && txns[0] != kInitialTxn && txns[1] != kInitialTxn) {
+    const History& hh = h;
+    for (uint32_t a = hh.txns[txns[0]].op_begin; a < hh.txns[txns[0]].op_end; ++a) {
+      if (!hh.ops[a].is_read()) continue;
+      for (uint32_t b = hh.txns[txns[1]].op_begin; b < hh.txns[txns[1]].op_end; ++b) {
+        if (!hh.ops[b].is_read() || hh.ops[b].key != hh.ops[a].key) continue;
+        if (hh.writer_txn(a) != hh.writer_txn(b)) continue;
+        if (last_write_of(hh, txns[0], hh.ops[a].key) != kNone &&
+            last_write_of(hh, txns[1], hh.ops[a].key) != kNone)
+          return "LostUpdate";
+      }
+    }
+    if (rw == 2 && so == 0 && level == Level::SER) return "WriteSkew";
+  }
+  if (rt > 0) return "RealTimeViolation";
+  if (txns.size() == 4 && rw == 2 && wr == 2 && so == 0 && ww == 0 && co == 0) return "LongFork";
+  if (co > 0) return "WriteConflict";
+  if (rw == 0) return wr == 0 ? "G0" : "G1c";
+  if (rw == 1) return "G-single";
+  return "G2";
+}
+
+}  // namespace
+
+Anomaly cycle_anomaly(const Instance& in, const Problem& p, const Saturation& sat, Level level) {
+  const History& h = *in.h;
+  Anomaly a;
+  auto T = [&](uint32_t node) { return in.orig[p.txn[node]]; };
+  for (uint32_t ei : sat.cycle) {
+    const Problem::Edge& E = sat.edges[ei];
+    const uint32_t from = T(E.from), to = T(E.to);
+    if (from == to && E.from != E.to) continue;  // read half -> write half of one transaction
+    AnomalyEdge ed;
+    ed.from_txn = from;
+    ed.to_txn = to;
+    ed.type = E.type;
+    ed.key = E.key;
+    const std::string F = h.txn_name(from), Tn = h.txn_name(to);
+    switch (E.type) {
+      case EdgeType::SO:
+        ed.why = from == kInitialTxn ? "the initial transaction precedes every transaction"
+                                     : F + " precedes " + Tn + " in session " +
+                                           std::to_string(h.txns[to].session);
+        break;
+      case EdgeType::WR:
+        ed.from_op = h.read_from[E.a] < kThinAir ? h.read_from[E.a] : kNone;
+        ed.to_op = E.a;
+        ed.why = Tn + " reads " + reads_text(h, E.a, from);
+        a.ops.push_back(E.a);
+        break;
+      case EdgeType::RT:
+        ed.why = F + " ends (at " + std::to_string(h.txns[from].end) + ") before " + Tn +
+                 " starts (at " + std::to_string(h.txns[to].start) + ")";
+        break;
+      case EdgeType::RW: {
+        // from (t3) reads key from t1 = E.a; to (t2) overwrites it.
+        const uint32_t t1 = T(E.a);
+        ed.from_op = E.b;
+        ed.to_op = last_write_of(h, to, E.key);
+        a.ops.push_back(E.b);
+        ed.why = F + " reads " + reads_text(h, E.b, t1) + ", which " + Tn + " overwrites" +
+                 (t1 == kInitialTxn
+                      ? std::string(": so " + F + " must commit before " + Tn)
+                      : ", and " + h.txn_name(t1) + " must commit before " + Tn +
+                            " (otherwise a cycle follows): so " + F + " must read before " + Tn +
+                            " commits (anti-dependency)");
+        break;
+      }
+      case EdgeType::WW: {
+        // from (t2) writes key; to (t1) wrote what t3 = E.a read.
+        const uint32_t t3 = T(E.a);
+        ed.from_op = last_write_of(h, from, E.key);
+        ed.to_op = last_write_of(h, to, E.key);
+        a.ops.push_back(E.b);
+        ed.why = h.txn_name(t3) + " reads " + reads_text(h, E.b, to) + ", and " + F +
+                 " also writes " + h.keys.display(E.key) + " and must commit before " +
+                 h.txn_name(t3) + " reads (otherwise a cycle follows): so " + F +
+                 "'s write must come before " + Tn + "'s";
+        break;
+      }
+      case EdgeType::CO: {
+        const uint32_t other = T(E.a);
+        const uint32_t key = common_written_key(in, p.txn[E.from], p.txn[E.to]);
+        ed.key = key;
+        const std::string X = key == kNone ? std::string("a common key") : h.keys.display(key);
+        if (p.part[E.to] == Part::Read)
+          ed.why = F + " and " + Tn + " both write " + X +
+                   " (snapshot isolation: one must see the other), and " + Tn +
+                   " cannot commit first: so " + F + " must commit before " + Tn +
+                   " takes its snapshot";
+        else
+          ed.why = F + " and " + Tn + " both write " + X +
+                   " (snapshot isolation: one must see the other), and " + Tn +
+                   " cannot commit before " + F + " takes its snapshot: so " + F +
+                   " must commit before " + Tn;
+        (void)other;
+        break;
+      }
+    }
+    a.txns.push_back(from);
+    a.edges.push_back(std::move(ed));
+  }
+  a.kind = name_cycle(in, a.edges, level);
+  std::string s;
+  for (size_t i = 0; i < a.edges.size(); ++i) {
+    const AnomalyEdge& ed = a.edges[i];
+    if (i) s += "; ";
+    if (i + 1 == a.edges.size() && a.edges.size() > 1) s += "however ";
+    s += short_name(ed.from_txn) + " < " + short_name(ed.to_txn) + " because " + ed.why;
+  }
+  s += std::string(": a contradiction (a cycle in the order in which transactions must commit under ") +
+       level_name(level) + ")";
+  a.explanation = std::move(s);
+  return a;
+}
+
+Anomaly core_anomaly(const Instance& core, Level level, const CheckBudget& budget, bool minimal) {
+  const History& h = *core.h;
+  // A small core usually fails saturation already: the cycle explains it best.
+  StrongOptions opts;
+  opts.minimize = false;
+  Decision d = decide(core, level, opts, budget);
+  Anomaly a;
+  const std::string count = std::to_string(core.n() - 1);
+  const std::string core_text =
+      std::string(minimal ? "a minimal" : "a") + " core of " + count +
+      " transactions that violates " + level_name(level) + " on its own" +
+      (minimal ? " (without any one of them it does not)" : "");
+  if (d.verdict == Verdict::Fail && d.sat.outcome == Saturation::Cycle) {
+    a = cycle_anomaly(core, d.problem, d.sat, level);
+    a.txns.clear();
+    for (uint32_t t = 1; t < core.n(); ++t) a.txns.push_back(core.orig[t]);
+    a.explanation += ". The transactions involved form " + core_text;
+    return a;
+  }
+  // No cycle among forced orderings: list the core's dependencies.
+  for (uint32_t t = 1; t < core.n(); ++t) {
+    a.txns.push_back(core.orig[t]);
+    if (t > core.sess_begin[core.session[t]]) {
+      AnomalyEdge e;
+      e.from_txn = core.orig[t - 1];
+      e.to_txn = core.orig[t];
+      e.type = EdgeType::SO;
+      e.why = h.txn_name(e.from_txn) + " precedes " + h.txn_name(e.to_txn) + " in its session";
+      a.edges.push_back(std::move(e));
+    }
+    for (uint32_t i = core.rbeg[t]; i < core.rbeg[t + 1]; ++i) {
+      const Instance::Read& r = core.reads[i];
+      AnomalyEdge e;
+      e.from_txn = core.orig[r.writer];
+      e.to_txn = core.orig[t];
+      e.type = EdgeType::WR;
+      e.key = r.key;
+      e.to_op = r.op;
+      e.from_op = h.read_from[r.op] < kThinAir ? h.read_from[r.op] : kNone;
+      e.why = h.txn_name(e.to_txn) + " reads " + reads_text(h, r.op, e.from_txn);
+      a.ops.push_back(r.op);
+      a.edges.push_back(std::move(e));
+    }
+  }
+  const uint32_t m = core.n() - 1;
+  if (level == Level::SSER)
+    a.kind = "RealTimeViolation";
+  else if (level == Level::SER && m == 2)
+    a.kind = "WriteSkew";
+  else if (level == Level::SI && m == 2)
+    a.kind = "LostUpdate";
+  else if (level == Level::PC && m == 4)
+    a.kind = "LongFork";
+  else
+    a.kind = std::string(level_name(level)) + "Violation";
+  std::string s = "These transactions form " + core_text + ": ";
+  for (size_t i = 0; i < a.edges.size(); ++i) s += (i ? "; " : "") + a.edges[i].why;
+  s += std::string(". No commit order of them satisfies ") + level_name(level) +
+       " (every order was ruled out by an exhaustive search)";
+  a.explanation = std::move(s);
+  return a;
+}
+
+}  // namespace isoscope::strong

@@ -1,0 +1,340 @@
+#include "generate/mt_history.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace isoscope {
+
+namespace {
+
+class MtKeyPicker {
+ public:
+  explicit MtKeyPicker(const MtKeyParams& p) : p_(p), n_(std::max<uint32_t>(p.keys, 1)) {
+    if (p.dist == MtKeyDist::Zipf || p.dist == MtKeyDist::Exponential) {
+      cdf_.resize(n_);
+      double sum = 0;
+      for (uint32_t i = 0; i < n_; ++i)
+        cdf_[i] = (sum += p.dist == MtKeyDist::Zipf ? 1.0 / std::pow(i + 1.0, p.zipf_s)
+                                                    : std::exp(-p.exp_rate * i));
+      for (double& c : cdf_) c /= sum;
+    }
+    hot_ = std::min<uint32_t>(n_, std::max<uint32_t>(1, static_cast<uint32_t>(p.hot_keys * n_)));
+  }
+  uint32_t size() const { return n_; }
+  uint32_t pick(Rng& rng) const {
+    switch (p_.dist) {
+      case MtKeyDist::Uniform: return rng.below(n_);
+      case MtKeyDist::Zipf:
+      case MtKeyDist::Exponential: {
+        const double u = rng.uniform();
+        const auto k = static_cast<uint32_t>(std::lower_bound(cdf_.begin(), cdf_.end(), u) - cdf_.begin());
+        return std::min(k, n_ - 1);
+      }
+      case MtKeyDist::Hotspot:
+        if (hot_ == n_ || rng.chance(p_.hot_prob)) return rng.below(hot_);
+        return hot_ + rng.below(n_ - hot_);
+    }
+    return 0;
+  }
+  // A key different from x (n_ >= 2).
+  uint32_t pick_other(Rng& rng, uint32_t x) const {
+    for (int tries = 0; tries < 8; ++tries) {
+      const uint32_t y = pick(rng);
+      if (y != x) return y;
+    }
+    const uint32_t y = rng.below(n_ - 1);
+    return y >= x ? y + 1 : y;
+  }
+
+ private:
+  MtKeyParams p_;
+  uint32_t n_, hot_ = 1;
+  std::vector<double> cdf_;
+};
+
+struct GOp {
+  bool write;
+  uint32_t key;
+  int64_t value;
+};
+struct GTxn {
+  uint32_t op_begin = 0, op_end = 0;
+  TxnStatus status = TxnStatus::Committed;
+  double start = 0, end = 0;
+};
+// Transactions and ops of one session, in session order.
+struct GSession {
+  std::vector<GTxn> txns;
+  std::vector<GOp> ops;
+};
+
+void emit(const std::vector<GSession>& sessions, bool timed, GenSink& sink) {
+  for (uint32_t s = 0; s < sessions.size(); ++s) {
+    sink.begin_session();
+    const GSession& gs = sessions[s];
+    for (uint32_t i = 0; i < gs.txns.size(); ++i) {
+      const GTxn& t = gs.txns[i];
+      sink.begin_txn(s, i);
+      for (uint32_t o = t.op_begin; o < t.op_end; ++o) {
+        const GOp& op = gs.ops[o];
+        if (op.write)
+          sink.write(op.key, op.value);
+        else
+          sink.read(op.key, op.value);
+      }
+      sink.end_txn(t.status, timed, t.start, t.end);
+    }
+  }
+}
+
+class BuilderSink final : public GenSink {
+ public:
+  explicit BuilderSink(bool labels) : labels_(labels) { b_.set_initial(b_.values().intern_int(0)); }
+  void begin_session() override { b_.begin_session(); }
+  void begin_txn(uint32_t session, uint32_t index) override {
+    b_.begin_txn();
+    if (labels_) b_.set_label("s" + std::to_string(session) + "t" + std::to_string(index));
+  }
+  void read(int64_t key, int64_t value) override {
+    b_.read(b_.keys().intern_int(key), b_.values().intern_int(value));
+  }
+  void write(int64_t key, int64_t value) override {
+    b_.write(b_.keys().intern_int(key), b_.values().intern_int(value));
+  }
+  void end_txn(TxnStatus status, bool timed, double start, double end) override {
+    if (status != TxnStatus::Committed) b_.set_status(status);
+    if (timed) b_.set_time(start, end);
+    b_.end_txn();
+  }
+  HistoryBuilder& builder() { return b_; }
+
+ private:
+  HistoryBuilder b_;
+  bool labels_;
+};
+
+// A committed version of a key: its value and the commit event that installed it.
+struct Version {
+  uint64_t ts;
+  int64_t value;
+};
+
+// One planned op of a mini-transaction: read or write of key slot 0 (x) or 1 (y).
+struct Step {
+  bool write;
+  uint8_t slot;
+};
+
+// The templates of the header comment.
+const std::vector<Step>& template_steps(int t) {
+  static const std::vector<Step> kTemplates[6] = {
+      {{false, 0}},
+      {{false, 0}, {false, 1}},
+      {{false, 0}, {true, 0}},
+      {{false, 0}, {false, 1}, {true, 0}},
+      {{false, 0}, {false, 1}, {true, 0}, {true, 1}},
+      {{false, 0}, {true, 0}, {false, 1}, {true, 1}},
+  };
+  return kTemplates[t];
+}
+
+}  // namespace
+
+void generate_mt_history(const MtGenParams& p, GenSink& sink) {
+  Rng rng(p.seed);
+  MtKeyPicker keys(p.key);
+  const uint32_t nk = keys.size(), ns = p.sessions;
+  std::vector<GSession> sessions(ns);
+  std::vector<std::vector<Version>> versions(nk, std::vector<Version>{{0, 0}});
+  int64_t next_value = 1;
+  uint64_t clock = 0;
+
+  // Per session: the transaction in progress.
+  struct Active {
+    bool open = false;
+    int tmpl = 0;
+    uint32_t key[2] = {0, 0};
+    size_t step = 0;
+    uint64_t snapshot = 0;
+    bool abort = false;
+  };
+  std::vector<Active> act(ns);
+  std::vector<uint32_t> live;  // sessions with work left
+  for (uint32_t s = 0; s < ns; ++s)
+    if (p.txns_per_session > 0) live.push_back(s);
+  for (GSession& gs : sessions) {
+    gs.txns.reserve(p.txns_per_session);
+    gs.ops.reserve(static_cast<size_t>(p.txns_per_session) * 3);
+  }
+
+  // The value a read of key k returns for session s now.
+  auto read_value = [&](const Active& a, uint32_t k) -> int64_t {
+    const std::vector<Version>& v = versions[k];
+    switch (p.engine) {
+      case MtEngine::SnapshotIsolation: {
+        auto it = std::upper_bound(v.begin(), v.end(), a.snapshot,
+                                   [](uint64_t ts, const Version& x) { return ts < x.ts; });
+        return std::prev(it)->value;
+      }
+      case MtEngine::Stale:
+        if (v.size() > 1 && rng.chance(p.stale_ratio)) return v[rng.below(static_cast<uint32_t>(v.size() - 1))].value;
+        return v.back().value;
+      default: return v.back().value;
+    }
+  };
+
+  while (!live.empty()) {
+    const uint32_t li = rng.below(static_cast<uint32_t>(live.size()));
+    const uint32_t s = live[li];
+    Active& a = act[s];
+    GSession& gs = sessions[s];
+    ++clock;
+    if (!a.open) {  // begin
+      a.open = true;
+      a.step = 0;
+      a.snapshot = clock;
+      a.abort = rng.chance(p.abort_ratio);
+      const bool two = nk >= 2 && rng.chance(p.two_key_ratio);
+      if (rng.chance(p.read_only_ratio))
+        a.tmpl = two ? 1 : 0;
+      else
+        a.tmpl = two ? 3 + static_cast<int>(rng.below(3)) : 2;
+      a.key[0] = keys.pick(rng);
+      a.key[1] = two ? keys.pick_other(rng, a.key[0]) : a.key[0];
+      GTxn t;
+      t.start = static_cast<double>(clock);
+      t.op_begin = t.op_end = static_cast<uint32_t>(gs.ops.size());
+      gs.txns.push_back(t);
+      if (p.engine != MtEngine::Serial && p.engine != MtEngine::Stale) continue;
+      // Serial / Stale: the ops run at the commit event; nothing happens until then.
+      continue;
+    }
+    const std::vector<Step>& steps = template_steps(a.tmpl);
+    GTxn& t = gs.txns.back();
+    const bool at_commit_engine = p.engine == MtEngine::Serial || p.engine == MtEngine::Stale;
+    if (!at_commit_engine && a.step < steps.size()) {  // one operation per event
+      const Step st = steps[a.step++];
+      const uint32_t k = a.key[st.slot];
+      gs.ops.push_back({st.write, k, st.write ? next_value++ : read_value(a, k)});
+      t.op_end = static_cast<uint32_t>(gs.ops.size());
+      continue;
+    }
+    // Commit event.
+    if (at_commit_engine) {
+      for (const Step& st : steps) {
+        const uint32_t k = a.key[st.slot];
+        gs.ops.push_back({st.write, k, st.write ? next_value++ : read_value(a, k)});
+      }
+      t.op_end = static_cast<uint32_t>(gs.ops.size());
+    }
+    bool commit = !a.abort;
+    if (commit && p.engine == MtEngine::SnapshotIsolation)
+      for (uint32_t o = t.op_begin; o < t.op_end; ++o)
+        if (gs.ops[o].write && versions[gs.ops[o].key].back().ts > a.snapshot) commit = false;
+    if (commit) {
+      for (uint32_t o = t.op_begin; o < t.op_end; ++o)
+        if (gs.ops[o].write) versions[gs.ops[o].key].push_back({clock, gs.ops[o].value});
+    } else {
+      t.status = TxnStatus::Aborted;
+    }
+    t.end = static_cast<double>(clock);
+    a.open = false;
+    if (gs.txns.size() == p.txns_per_session) {
+      live[li] = live.back();
+      live.pop_back();
+    }
+  }
+  emit(sessions, p.timestamps, sink);
+}
+
+Expected<History> generate_mt_history(const MtGenParams& p) {
+  BuilderSink sink(p.labels);
+  const size_t n = static_cast<size_t>(p.sessions) * p.txns_per_session;
+  sink.builder().reserve(n, n * 3);
+  generate_mt_history(p, sink);
+  return sink.builder().finish("generated");
+}
+
+void generate_lwt_history(const LwtGenParams& p, GenSink& sink) {
+  Rng rng(p.seed);
+  MtKeyPicker keys(p.key);
+  const uint32_t nk = keys.size(), ns = p.sessions;
+  std::vector<GSession> sessions(ns);
+  // Per key: committed values, oldest first (empty: absent; value 0 is the initial value).
+  std::vector<std::vector<int64_t>> versions(nk);
+  if (!p.inserts)
+    for (auto& v : versions) v.push_back(0);
+  int64_t next_value = 1;
+  std::vector<uint32_t> live, left(ns, p.ops_per_session);
+  for (uint32_t s = 0; s < ns; ++s)
+    if (p.ops_per_session > 0) live.push_back(s);
+  // The sequential execution: operation i takes effect at time 4 * (i + 1).
+  std::vector<std::vector<double>> points(ns);
+  double point = 0;
+  while (!live.empty()) {
+    const uint32_t li = rng.below(static_cast<uint32_t>(live.size()));
+    const uint32_t s = live[li];
+    GSession& gs = sessions[s];
+    point += 4;
+    const uint32_t k = keys.pick(rng);
+    std::vector<int64_t>& v = versions[k];
+    GTxn t;
+    t.op_begin = static_cast<uint32_t>(gs.ops.size());
+    const bool abort = rng.chance(p.abort_ratio);
+    const bool read_only = rng.chance(p.read_ratio);
+    auto seen = [&]() -> int64_t {  // the value a read sees (0 when absent)
+      if (v.empty()) return 0;
+      if (v.size() > 1 && rng.chance(p.stale_ratio)) return v[rng.below(static_cast<uint32_t>(v.size() - 1))];
+      return v.back();
+    };
+    if (read_only) {
+      gs.ops.push_back({false, k, seen()});
+    } else if (v.empty()) {  // insert-if-not-exists
+      gs.ops.push_back({true, k, next_value++});
+      if (!abort) v.push_back(gs.ops.back().value);
+    } else {
+      const int64_t old = seen();
+      gs.ops.push_back({false, k, old});
+      gs.ops.push_back({true, k, next_value++});
+      if (!abort) v.push_back(gs.ops.back().value);
+    }
+    t.op_end = static_cast<uint32_t>(gs.ops.size());
+    if (abort) t.status = TxnStatus::Aborted;
+    gs.txns.push_back(t);
+    points[s].push_back(point);
+    if (--left[s] == 0) {
+      live[li] = live.back();
+      live.pop_back();
+    }
+  }
+  // Intervals around the points: sequential per session, each containing its point.
+  const double stretch = 4.0 * p.latency;
+  for (uint32_t s = 0; s < ns; ++s) {
+    GSession& gs = sessions[s];
+    double prev_end = -1e300;
+    for (size_t i = 0; i < gs.txns.size(); ++i) {
+      const double pt = points[s][i];
+      const double lo = std::max(prev_end + 1, pt - rng.uniform() * stretch);
+      double hi = pt + rng.uniform() * stretch;
+      if (i + 1 < gs.txns.size()) hi = std::min(hi, points[s][i + 1] - 2);
+      gs.txns[i].start = std::floor(lo);
+      gs.txns[i].end = std::ceil(hi);
+      if (gs.txns[i].start > pt) gs.txns[i].start = pt;
+      if (gs.txns[i].end < pt) gs.txns[i].end = pt;
+      prev_end = gs.txns[i].end;
+    }
+  }
+  emit(sessions, true, sink);
+}
+
+Expected<History> generate_lwt_history(const LwtGenParams& p) {
+  BuilderSink sink(p.labels);
+  const size_t n = static_cast<size_t>(p.sessions) * p.ops_per_session;
+  sink.builder().reserve(n, n * 2);
+  generate_lwt_history(p, sink);
+  return sink.builder().finish("generated");
+}
+
+}  // namespace isoscope
