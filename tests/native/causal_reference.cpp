@@ -38,6 +38,7 @@ bool build(const History& h, Problem& P) {
     P.ev.push_back({x.session, h.ops[o].key, h.ops[o].is_write(), kInit});
   }
   P.keys = static_cast<uint32_t>(h.keys.size());
+  if (P.ev.size() > 16) return true;  // too large for the searches (the caller says Unknown)
   for (uint32_t o = 0; o < h.ops.size(); ++o) {
     if (ev_of[o] < 0 || !h.ops[o].is_read()) continue;
     Ev& e = P.ev[ev_of[o]];
@@ -168,8 +169,9 @@ Verdict causal_reference_check(const History& h, Level l, CausalSearch search) {
   Problem P;
   if (!build(h, P)) return Verdict::NotApplicable;
   const int n = P.n();
+  if (n > 16) return Verdict::Unknown;
   if (search == CausalSearch::Minimal) {
-    if (n > 9) return Verdict::Unknown;
+    if (n > (l == Level::CCv ? 10 : 12)) return Verdict::Unknown;
     // co = (po ∪ wr)+ (pred form), by iterating to a fixpoint.
     std::vector<Mask> pred(n);
     for (int i = 0; i < n; ++i) {
@@ -219,6 +221,133 @@ Verdict causal_reference_check(const History& h, Level l, CausalSearch search) {
     ++digit[p];
   }
   return Verdict::Fail;
+}
+
+namespace {
+
+// A square bit matrix.
+struct Bits {
+  int n = 0, words = 0;
+  std::vector<uint64_t> w;
+  explicit Bits(int size) : n(size), words((size + 63) / 64), w(static_cast<size_t>(size) * words, 0) {}
+  bool get(int i, int j) const { return (w[static_cast<size_t>(i) * words + j / 64] >> (j % 64)) & 1; }
+  void set(int i, int j) { w[static_cast<size_t>(i) * words + j / 64] |= uint64_t(1) << (j % 64); }
+  uint64_t* row(int i) { return w.data() + static_cast<size_t>(i) * words; }
+  // Adds (a, b) to a transitive relation and closes it again.
+  void add_transitive(int a, int b) {
+    if (get(a, b)) return;
+    std::vector<uint64_t> add(row(b), row(b) + words);
+    add[b / 64] |= uint64_t(1) << (b % 64);
+    for (int i = 0; i < n; ++i)
+      if (i == a || get(i, a))
+        for (int k = 0; k < words; ++k) row(i)[k] |= add[k];
+  }
+  void close() {  // Warshall
+    for (int m = 0; m < n; ++m)
+      for (int i = 0; i < n; ++i)
+        if (get(i, m))
+          for (int k = 0; k < words; ++k) row(i)[k] |= row(m)[k];
+  }
+  bool cyclic() const {
+    for (int i = 0; i < n; ++i)
+      if (get(i, i)) return true;
+    return false;
+  }
+};
+
+}  // namespace
+
+Verdict causal_patterns_reference(const History& h, Level l, bool all_ops) {
+  if (l != Level::WCC && l != Level::CCv && l != Level::CM) return Verdict::Unknown;
+  for (uint32_t t = 1; t < h.txns.size(); ++t)
+    if (h.txns[t].size() != 1) return Verdict::NotApplicable;
+  if (h.num_txns() == 0) return Verdict::NotApplicable;
+  // Events and read-from, as in build() (without its 32-event masks).
+  std::vector<Ev> ev;
+  std::vector<int> ev_of(h.ops.size(), -1);
+  for (uint32_t o = 0; o < h.ops.size(); ++o) {
+    const Txn& x = h.txns[h.op_txn[o]];
+    if (!x.committed) continue;
+    ev_of[o] = static_cast<int>(ev.size());
+    ev.push_back({x.session, h.ops[o].key, h.ops[o].is_write(), kInit});
+  }
+  const int n = static_cast<int>(ev.size());
+  if (n > 400 || (all_ops && l == Level::CM && n > 80)) return Verdict::Unknown;
+  for (uint32_t o = 0; o < h.ops.size(); ++o) {
+    if (ev_of[o] < 0 || !h.ops[o].is_read()) continue;
+    const uint32_t v = h.ops[o].value;
+    int src = kThin;
+    bool written = false;
+    for (uint32_t w = 0; w < h.ops.size(); ++w)
+      if (h.ops[w].is_write() && h.ops[w].key == h.ops[o].key && h.ops[w].value == v) {
+        written = true;
+        src = ev_of[w];
+        if (src < 0) src = kThin;
+      }
+    if (!written) src = (v == kNone || (h.initial && *h.initial == v)) ? kInit : kThin;
+    ev[ev_of[o]].src = src;
+  }
+  auto po = [&](int a, int b) { return a < b && ev[a].proc == ev[b].proc; };
+  // WCC: CyclicCO, ThinAirRead, WriteCOInitRead, WriteCORead.
+  Bits co(n);
+  for (int b = 0; b < n; ++b) {
+    for (int a = 0; a < b; ++a)
+      if (po(a, b)) co.set(a, b);
+    if (!ev[b].write && ev[b].src >= 0) co.set(ev[b].src, b);
+  }
+  co.close();
+  if (co.cyclic()) return Verdict::Fail;
+  for (int r = 0; r < n; ++r) {
+    if (ev[r].write) continue;
+    if (ev[r].src == kThin) return Verdict::Fail;
+    for (int w = 0; w < n; ++w) {
+      if (!ev[w].write || ev[w].key != ev[r].key) continue;
+      if (ev[r].src == kInit && co.get(w, r)) return Verdict::Fail;
+      const int w1 = ev[r].src;
+      if (w1 >= 0 && w != w1 && co.get(w1, w) && co.get(w, r)) return Verdict::Fail;
+    }
+  }
+  if (l == Level::WCC) return Verdict::Pass;
+  if (l == Level::CCv) {
+    // cf(w1, w2): w1 != w2 write x, w1 co r, r reads x from w2. CyclicCF: cf ∪ co cyclic.
+    Bits rel = co;
+    for (int r = 0; r < n; ++r) {
+      if (ev[r].write || ev[r].src < 0) continue;
+      for (int w1 = 0; w1 < n; ++w1)
+        if (ev[w1].write && ev[w1].key == ev[r].key && w1 != ev[r].src && co.get(w1, r)) rel.set(w1, ev[r].src);
+    }
+    rel.close();
+    return rel.cyclic() ? Verdict::Fail : Verdict::Pass;
+  }
+  // CM: hb_o per Def. 4 for each o (CM_1) or each process's last operation (CM_2).
+  for (int o = 0; o < n; ++o) {
+    bool last = true;
+    for (int b = o + 1; b < n; ++b) last = last && !po(o, b);
+    if (!all_ops && !last) continue;
+    Bits hb(n);
+    for (int a = 0; a < n; ++a)
+      for (int b = 0; b < n; ++b)
+        if (co.get(a, b) && co.get(a, o) && (b == o || co.get(b, o))) hb.set(a, b);
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (int r = 0; r < n; ++r) {
+        if (ev[r].write || ev[r].src < 0 || !(r == o || po(r, o))) continue;
+        const int w2 = ev[r].src;
+        for (int w1 = 0; w1 < n; ++w1)
+          if (w1 != w2 && ev[w1].write && ev[w1].key == ev[r].key && hb.get(w1, r) && !hb.get(w1, w2)) {
+            hb.add_transitive(w1, w2);
+            changed = true;
+          }
+      }
+    }
+    if (hb.cyclic()) return Verdict::Fail;  // CyclicHB
+    for (int r = 0; r < n; ++r) {
+      if (ev[r].write || ev[r].src != kInit || !(r == o || po(r, o))) continue;
+      for (int w = 0; w < n; ++w)
+        if (ev[w].write && ev[w].key == ev[r].key && hb.get(w, r)) return Verdict::Fail;  // WriteHBInitRead
+    }
+  }
+  return Verdict::Pass;
 }
 
 }  // namespace isoscope

@@ -25,7 +25,7 @@ namespace isoscope {
 enum class CausalSearch {
   // Every strict partial order co ⊇ po (at most 5 events; Unknown beyond).
   AllOrders,
-  // Only co = (po ∪ wr)+ (at most 9 events; Unknown beyond). Enough because every admissible
+  // Only co = (po ∪ wr)+ (at most 10 events, 12 for WCC and CM; Unknown beyond). Enough because every admissible
   // co contains po and wr (a read needs its writer in its causal past) and every definition is
   // monotone: an admissible co' ⊇ co restricted to co's causal pasts stays admissible. The
   // AllOrders search checks this claim on tiny histories.
@@ -35,5 +35,12 @@ enum class CausalSearch {
 // Pass / Fail for WCC, CCv, CM; NotApplicable when some transaction does not hold exactly one
 // operation; Unknown when the history is too large for the search or l is another level.
 Verdict causal_reference_check(const History& h, Level l, CausalSearch search = CausalSearch::Minimal);
+
+// The bad patterns of CausalC's Tables 2 and 3 evaluated literally, with co = (po ∪ wr)+, cf
+// and hb_o as explicit relations (bit matrices): polynomial, for histories of up to ~400
+// events. For CM, hb_o (Def. 4, the smallest transitive relation closed under its two rules)
+// is computed for every operation o when all_ops (CM_1; up to ~80 events), else only for the
+// last operation of each process (CM_2). Same events and read-from resolution as above.
+Verdict causal_patterns_reference(const History& h, Level l, bool all_ops);
 
 }  // namespace isoscope

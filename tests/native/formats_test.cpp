@@ -27,7 +27,7 @@ Expected<History> read_text(const std::string& content, const std::string& forma
 History ok_text(const std::string& content, const std::string& format = "") {
   Expected<History> h = read_text(content, format);
   EXPECT_TRUE(h.ok()) << (h.ok() ? "" : h.error().to_string());
-  return h.ok() ? std::move(*h) : History{};
+  return h.ok() ? std::move(*h) : History();
 }
 
 InputError err_text(const std::string& content, const std::string& format,
@@ -42,7 +42,7 @@ std::string corpus(const std::string& rel) { return kCorpus + "/" + rel; }
 History ok_path(const std::string& rel, const std::string& format = "") {
   Expected<History> h = read_path(corpus(rel), format);
   EXPECT_TRUE(h.ok()) << rel << ": " << (h.ok() ? "" : h.error().to_string());
-  return h.ok() ? std::move(*h) : History{};
+  return h.ok() ? std::move(*h) : History();
 }
 
 std::string slurp(const std::string& path) {
@@ -229,6 +229,34 @@ TEST(Formats, PlumeErrorsNameLineAndColumn) {
   EXPECT_NE(e.message.find("none"), std::string::npos) << e.message;
   e = err_text("\n\n  \n", "plume");
   EXPECT_EQ(e.file, "bad.txt");
+}
+
+TEST(Formats, PlumeFastAndCarefulScannersAgree) {
+  // Long inputs take the unchecked fast path for plain lines; anything unusual (spaces, CR,
+  // 19-digit numbers, errors) falls back to the careful scanner, mid-file as at the end.
+  std::string text;
+  for (int i = 0; i < 60; ++i) text += "w(" + std::to_string(i) + ",1," + std::to_string(i % 3) + "," + std::to_string(i) + ")\n";
+  text += "w( 100 , 1 , 0 , 100 )\r\n";
+  text += "w(1234567890123456789,-5,1,101)\n";
+  text += "w(9223372036854775807,7,2,102)\n";
+  for (int i = 0; i < 60; ++i) text += "r(" + std::to_string(i) + ",1," + std::to_string(i % 3) + "," + std::to_string(i) + ")\n";
+  History h = ok_text(text, "plume");
+  EXPECT_EQ(h.num_ops(), 123u);
+  EXPECT_EQ(h.num_txns(), 63u);
+  EXPECT_EQ(count_read_from(h, kThinAir), 0u);
+  bool big = false;
+  for (uint32_t op = 0; op < h.ops.size(); ++op) big = big || h.op_text(op) == "w(1234567890123456789, -5)";
+  EXPECT_TRUE(big);
+  std::string bad = text;
+  bad.replace(bad.find("r(7,1,1,7)"), 10, "r(7,1,1,x)");
+  InputError e = err_text(bad, "plume");
+  EXPECT_EQ(e.line, 71);
+  EXPECT_EQ(e.column, 9);
+  bad = text;
+  bad.replace(bad.find("w(9223372036854775807"), 21, "w(9223372036854775808");
+  e = err_text(bad, "plume");
+  EXPECT_EQ(e.line, 63);
+  EXPECT_EQ(e.column, 3);
 }
 
 TEST(Formats, PlumeGroupsInterleavedTransactionsAndAbortedRuns) {

@@ -76,11 +76,12 @@ struct Tally {
       if (!bad.empty() && ++witness_errors <= 5)
         ADD_FAILURE() << level_name(l) << " witness: " << bad << " (seed " << seed << ")\n" << dump(h);
       if (ablate) {
-        for (int a = 0; a < 3; ++a) {
+        for (int a = 0; a < 4; ++a) {
           StrongOptions o;
           o.saturate = a != 0;
           o.decompose = a != 1;
           o.reduce = a != 2;
+          o.ser_first = a != 3;
           o.minimize = false;
           StrongReport q = check_strong(h, l, budget, o);
           if (q.result.verdict != want && ++ablation <= 5)
@@ -128,7 +129,7 @@ TEST(StrongDifferential, AgreesWithReferenceOnRandomSmallHistories) {
   EXPECT_EQ(t.ablation, 0);
   for (size_t li = 0; li < 3; ++li) {
     EXPECT_GT(t.pass[li], kHistories / 10) << level_name(kStrong[li]);
-    EXPECT_GT(t.fail[li], kHistories / 10) << level_name(kStrong[li]);
+    EXPECT_GT(t.fail[li], kHistories / 15) << level_name(kStrong[li]);
   }
   // Not vacuous: histories on each boundary (pass the weaker level, fail this one).
   EXPECT_GT(t.boundary[1], 50);

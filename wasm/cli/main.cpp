@@ -10,6 +10,9 @@
 
 #include "checkers/check.h"
 #include "formats/formats.h"
+#include "generate/inject.h"
+#include "generate/random_history.h"
+#include "generate/text_sinks.h"
 #include "report/result_json.h"
 
 namespace fs = std::filesystem;
@@ -24,6 +27,11 @@ const char* kUsage =
     "  isoscope check [--level L[,L...]] [--format F] [--json] [--budget-ms N]\n"
     "                 [--max-anomalies N] PATH|-\n"
     "  isoscope convert --to isoscope|plume [--format F] PATH|- OUT|-\n"
+    "  isoscope generate [--sessions N] [--txns N] [--ops N|MIN-MAX] [--keys N]\n"
+    "                 [--read-ratio R] [--dist uniform|zipf|hotspot] [--abort-ratio R]\n"
+    "                 [--unknown-ratio R] [--timestamps] [--single-op] [--labels]\n"
+    "                 [--target serial|level=L|inject=ANOMALY|random] [--seed S]\n"
+    "                 [--format isoscope|plume] OUT|-\n"
     "\n"
     "levels: RC RR RA CC PC SI SER SSER WCC CCv CM LIN (default: every level that applies)\n"
     "PATH may be a file, a directory (Cobra logs, a dbcop history folder) or - for stdin.\n"
@@ -232,6 +240,144 @@ int run_convert(int argc, char** argv) {
   return kExitPass;
 }
 
+// `isoscope generate`: streams a seeded random history in the chosen format.
+int run_generate(int argc, char** argv) {
+  GenParams p;
+  p.sessions = 4;
+  p.txns_per_session = 10;
+  std::string format = "isoscope", target = "serial", out_path;
+  bool have_out = false;
+  auto number = [&](const char* s, double lo, double hi, double& out) {
+    return parse_count(s, out) && out >= lo && out <= hi;
+  };
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    const char* v = (i + 1 < argc) ? argv[i + 1] : nullptr;
+    double d = 0;
+    auto take = [&](double lo, double hi) {
+      if (!v || !number(v, lo, hi, d)) return false;
+      ++i;
+      return true;
+    };
+    if (a == "--sessions") {
+      if (!take(1, 1e6)) return usage_error("--sessions needs a number from 1 to 1000000");
+      p.sessions = static_cast<uint32_t>(d);
+    } else if (a == "--txns") {
+      if (!take(0, 1e8)) return usage_error("--txns needs a number of transactions per session");
+      p.txns_per_session = static_cast<uint32_t>(d);
+    } else if (a == "--ops") {
+      if (!v) return usage_error("--ops needs N or MIN-MAX");
+      std::string r = v;
+      ++i;
+      size_t dash = r.find('-');
+      double lo, hi;
+      if (dash == std::string::npos ? !number(r.c_str(), 1, 1e6, lo) : (!number(r.substr(0, dash).c_str(), 1, 1e6, lo) || !number(r.substr(dash + 1).c_str(), 1, 1e6, hi)))
+        return usage_error("--ops needs N or MIN-MAX with 1 <= MIN <= MAX");
+      if (dash == std::string::npos) hi = lo;
+      if (lo > hi) return usage_error("--ops needs MIN <= MAX");
+      p.min_ops = static_cast<uint32_t>(lo);
+      p.max_ops = static_cast<uint32_t>(hi);
+    } else if (a == "--single-op") {
+      p.min_ops = p.max_ops = 1;
+    } else if (a == "--keys") {
+      if (!take(1, 1e9)) return usage_error("--keys needs a positive number");
+      p.keys = static_cast<uint32_t>(d);
+    } else if (a == "--read-ratio") {
+      if (!take(0, 1)) return usage_error("--read-ratio needs a number in [0, 1]");
+      p.read_ratio = d;
+    } else if (a == "--abort-ratio") {
+      if (!take(0, 1)) return usage_error("--abort-ratio needs a number in [0, 1]");
+      p.abort_ratio = d;
+    } else if (a == "--unknown-ratio") {
+      if (!take(0, 1)) return usage_error("--unknown-ratio needs a number in [0, 1]");
+      p.unknown_ratio = d;
+    } else if (a == "--dist") {
+      std::string dist = v ? v : "";
+      ++i;
+      if (dist == "uniform") p.key_dist = KeyDist::Uniform;
+      else if (dist == "zipf") p.key_dist = KeyDist::Zipf;
+      else if (dist == "hotspot") p.key_dist = KeyDist::Hotspot;
+      else return usage_error("--dist needs uniform, zipf or hotspot");
+    } else if (a == "--seed") {
+      if (!take(0, 1.8e19)) return usage_error("--seed needs a non-negative integer");
+      p.seed = static_cast<uint64_t>(d);
+    } else if (a == "--timestamps") {
+      p.timestamps = true;
+    } else if (a == "--labels") {
+      p.labels = true;
+    } else if (a == "--format") {
+      format = v ? v : "";
+      ++i;
+    } else if (a == "--target") {
+      if (!v) return usage_error("--target needs serial, level=L, inject=ANOMALY or random");
+      target = v;
+      ++i;
+    } else if (a.size() > 1 && a[0] == '-' && a != "-") {
+      return usage_error("unknown option '" + a + "'");
+    } else if (!have_out) {
+      out_path = a;
+      have_out = true;
+    } else {
+      return usage_error("more than one OUT given");
+    }
+  }
+  if (!have_out) return usage_error("generate needs OUT (a file, or - for stdout)");
+
+  const InjectableAnomaly* inject = nullptr;
+  if (target == "serial") {
+    p.mode = GenMode::Serial;
+  } else if (target == "random") {
+    p.mode = GenMode::Random;
+  } else if (target.rfind("level=", 0) == 0) {
+    Level l;
+    if (!parse_level(target.substr(6), l) || static_cast<int>(l) > static_cast<int>(Level::SSER))
+      return usage_error("--target level=L needs one of RC RR RA CC PC SI SER SSER");
+    // Up to CC: causally consistent histories, random beyond CC. Stronger: serial executions.
+    p.mode = static_cast<int>(l) <= static_cast<int>(Level::CC) ? GenMode::Causal : GenMode::Serial;
+    if (l == Level::SSER) p.timestamps = true;
+  } else if (target.rfind("inject=", 0) == 0) {
+    inject = find_injectable(target.substr(7));
+    if (!inject) {
+      std::string names;
+      for (const InjectableAnomaly& a : injectable_anomalies()) names += std::string(" ") + a.name;
+      return usage_error("unknown anomaly '" + target.substr(7) + "'; known:" + names);
+    }
+    if (inject->sessions > p.sessions)
+      return usage_error(std::string(inject->name) + " needs at least " + std::to_string(inject->sessions) + " sessions");
+    p.mode = GenMode::Serial;
+    if (inject->needs_timestamps) p.timestamps = true;
+  } else {
+    return usage_error("--target needs serial, level=L, inject=ANOMALY or random");
+  }
+
+  std::FILE* out = out_path == "-" ? stdout : std::fopen(out_path.c_str(), "wb");
+  if (!out) {
+    std::fprintf(stderr, "isoscope: %s: cannot create the file\n", out_path.c_str());
+    return kExitInput;
+  }
+  std::unique_ptr<TextSink> sink = make_text_sink(format, out);
+  if (!sink) {
+    if (out != stdout) std::fclose(out);
+    return usage_error("generate writes --format isoscope or plume");
+  }
+  if (inject) {
+    // Fresh keys above the generator's, values above any it can write.
+    InjectingSink injecting(*sink, *inject, p);
+    generate_history(p, injecting);
+    injecting.finish();
+  } else {
+    generate_history(p, *sink);
+  }
+  sink->finish();
+  const bool ok = !std::ferror(out);
+  if (out != stdout) std::fclose(out);
+  if (!ok) {
+    std::fprintf(stderr, "isoscope: %s: write failed\n", out_path.c_str());
+    return kExitInput;
+  }
+  return kExitPass;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -243,5 +389,6 @@ int main(int argc, char** argv) {
   }
   if (cmd == "check") return run_check(argc - 2, argv + 2);
   if (cmd == "convert") return run_convert(argc - 2, argv + 2);
+  if (cmd == "generate") return run_generate(argc - 2, argv + 2);
   return usage_error("unknown command '" + cmd + "'");
 }

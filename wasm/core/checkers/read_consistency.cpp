@@ -69,11 +69,10 @@ std::vector<Anomaly> check_read_consistency(const History& h) {
       }
       const uint32_t mine = stamp[o.key] == t ? own_last[o.key] : kNone;
       const uint32_t w = h.read_from[r];
-      const std::string who = h.txn_name(t);
       if (w == kThinAir) {
         out.push_back(read_anomaly(
             h, "ThinAirRead", r,
-            who + " reads " + h.op_text(r) + ", a value no transaction wrote" +
+            h.txn_name(t) + " reads " + h.op_text(r) + ", a value no transaction wrote" +
                 (h.initial ? " and not the initial value " + h.values.display(*h.initial)
                            : std::string(" (this history has no implicit initial value)")) +
                 ": it came out of thin air"));
@@ -82,7 +81,7 @@ std::vector<Anomaly> check_read_consistency(const History& h) {
       if (w == kReadsInitial) {
         if (mine != kNone)
           out.push_back(read_anomaly(h, "NotMyOwnWrite", r,
-                                     who + " writes " + h.op_text(mine) + " and later reads " +
+                                     h.txn_name(t) + " writes " + h.op_text(mine) + " and later reads " +
                                          h.op_text(r) + ", the initial value, instead of its own write"));
         continue;
       }
@@ -90,11 +89,11 @@ std::vector<Anomaly> check_read_consistency(const History& h) {
       if (writer == t) {
         if (w > r)
           out.push_back(read_anomaly(h, "FutureRead", r,
-                                     who + " reads " + h.op_text(r) + " from its own " +
+                                     h.txn_name(t) + " reads " + h.op_text(r) + " from its own " +
                                          h.op_text(w) + ", which comes later in the transaction"));
         else if (w != mine)
           out.push_back(read_anomaly(h, "NotMyLastWrite", r,
-                                     who + " reads " + h.op_text(r) + " from its own earlier " +
+                                     h.txn_name(t) + " reads " + h.op_text(r) + " from its own earlier " +
                                          h.op_text(w) + ", but its last write before the read is " +
                                          h.op_text(mine)));
         continue;
@@ -102,21 +101,21 @@ std::vector<Anomaly> check_read_consistency(const History& h) {
       if (!h.txns[writer].committed) {
         out.push_back(read_anomaly(
             h, "AbortedRead", r,
-            who + " reads " + h.op_text(r) + " written by " + h.txn_name(writer) + ", which " +
+            h.txn_name(t) + " reads " + h.op_text(r) + " written by " + h.txn_name(writer) + ", which " +
                 (h.txns[writer].status == TxnStatus::Aborted ? "aborted" : "never committed") +
                 ": a dirty read of data that never existed"));
         continue;
       }
       if (mine != kNone) {
         out.push_back(read_anomaly(h, "NotMyOwnWrite", r,
-                                   who + " writes " + h.op_text(mine) + " and later reads " +
+                                   h.txn_name(t) + " writes " + h.op_text(mine) + " and later reads " +
                                        h.op_text(r) + " from " + h.txn_name(writer) +
                                        " instead of its own write"));
         continue;
       }
       if (!is_last[w])
         out.push_back(read_anomaly(h, "IntermediateRead", r,
-                                   who + " reads " + h.op_text(r) + " from " + h.txn_name(writer) +
+                                   h.txn_name(t) + " reads " + h.op_text(r) + " from " + h.txn_name(writer) +
                                        ", which overwrites that value later in the same "
                                        "transaction: an intermediate state was visible"));
     }

@@ -119,6 +119,40 @@ class IdMap {
   FlatMap64 map_;
 };
 
+// The common case, "r(1,2,3,4)\n" with no spaces, when at least kFastZone bytes remain: no
+// bounds checks (a field has at most 19 digits, so a line never leaves the zone). Returns
+// false, consuming nothing, for anything else; scan_line then handles (or rejects) the line.
+constexpr size_t kFastZone = 128;
+inline bool fast_line(const char*& p, PlumeLine& out) {
+  const char* q = p;
+  if (*q == 'r')
+    out.write = false;
+  else if (*q == 'w')
+    out.write = true;
+  else
+    return false;
+  if (q[1] != '(') return false;
+  q += 2;
+  int64_t* fields[4] = {&out.key, &out.value, &out.session, &out.txn};
+  for (int i = 0; i < 4; ++i) {
+    const bool neg = *q == '-';
+    q += neg;
+    const char* d = q;
+    uint64_t v = 0;
+    while (static_cast<unsigned>(*q - '0') <= 9 && q - d < 19) {
+      v = v * 10 + static_cast<uint64_t>(*q - '0');
+      ++q;
+    }
+    if (q == d || q - d > 18) return false;
+    *fields[i] = neg ? static_cast<int64_t>(0 - v) : static_cast<int64_t>(v);
+    if (*q != (i == 3 ? ')' : ',')) return false;
+    ++q;
+  }
+  if (*q != '\n') return false;
+  p = q + 1;
+  return true;
+}
+
 struct TxnInfo {
   int64_t id;
   uint32_t session;  // dense session index (first appearance)
@@ -152,10 +186,7 @@ struct SessInfo {
   int64_t id;
   uint32_t abort_run = kNone;  // the aborted transaction the current run of -1 lines feeds
 };
-struct Rec {
-  uint32_t key, value;
-  uint32_t txn_and_kind;  // bit 31: write
-};
+
 
 }  // namespace
 
@@ -196,8 +227,11 @@ Expected<History> read_plume(std::span<const InputFile> files) {
   KeyCache keys(b.keys());
   Interner& values = b.values();
 
-  std::vector<Rec> recs;
-  recs.reserve(s.size() / 12 + 16);  // a line is at least 12 bytes: "r(1,2,3,4)\n"
+  // The operations in file order (as the builder stores them) and each one's transaction.
+  std::vector<Op> recs;
+  std::vector<uint32_t> rec_txn;
+  recs.reserve(s.size() / 16 + 16);  // grows when lines are shorter than 16 bytes
+  rec_txn.reserve(s.size() / 16 + 16);
   std::vector<TxnInfo> txns;
   std::vector<SessInfo> sessions;
   IdMap txn_map(s.size() / 4 + 1024);  // the array costs at most the input's size
@@ -212,7 +246,9 @@ Expected<History> read_plume(std::span<const InputFile> files) {
     const char* err_at = nullptr;
     const char* what = nullptr;
     const char* line_start = p;
-    LineStatus st = scan_line(p, end, l, err_at, what);
+    LineStatus st = static_cast<size_t>(end - p) >= kFastZone && fast_line(p, l)
+                        ? LineStatus::Ok
+                        : scan_line(p, end, l, err_at, what);
     if (st == LineStatus::Empty) continue;
     if (st == LineStatus::Error)
       return fmt::text_error(f, static_cast<size_t>(err_at - begin),
@@ -257,12 +293,13 @@ Expected<History> read_plume(std::span<const InputFile> files) {
                 "; transaction ids are global, so a transaction belongs to one session");
       }
     }
-    if (txns[ti].count == 0xFFFFFFFFu || txns.size() >= 0x7FFFFFFFu)
+    if (recs.size() >= 0xFFFFFFF0u)
       return fmt::text_error(f, static_cast<size_t>(p - begin), "too many operations");
     TxnInfo& tx = txns[ti];
     ++tx.count;
     tx.last = static_cast<uint32_t>(recs.size());
-    recs.push_back({keys.get(l.key), values.intern_int(l.value), ti | (l.write ? 0x80000000u : 0u)});
+    recs.push_back({keys.get(l.key), values.intern_int(l.value), kNone, l.write ? OpKind::Write : OpKind::Read});
+    rec_txn.push_back(ti);
   }
 
   if (recs.empty())
@@ -294,38 +331,36 @@ Expected<History> read_plume(std::span<const InputFile> files) {
     for (uint32_t t = 0; t < txns.size(); ++t) {
       const TxnInfo& x = txns[t];
       contiguous = contiguous && x.last - x.first + 1 == x.count;
-      order[cur[sess_rank[x.session]]++] = {x.id, t, x.count, x.aborted};  // first: txn for now
+      order[cur[sess_rank[x.session]]++] = {x.id, x.first, x.count, x.aborted};
     }
   }
-  txns.clear();
-  txns.shrink_to_fit();
-  std::vector<Rec> grouped;
-  if (contiguous) {
-    // Emit straight from recs: each transaction is a run there. Record the runs' starts.
-    std::vector<uint32_t> start(order.size(), 0);
-    for (uint32_t i = 0; i < recs.size();) {
-      uint32_t t = recs[i].txn_and_kind & 0x7FFFFFFFu;
-      start[t] = i;
-      uint32_t j = i + 1;
-      while (j < recs.size() && (recs[j].txn_and_kind & 0x7FFFFFFFu) == t) ++j;
-      i = j;
-    }
-    for (Ordered& o : order) o.first = start[o.first];
-  } else {
+  std::vector<Op> grouped;
+  if (!contiguous) {
     // Scatter the operations so each transaction's are contiguous, in program order.
-    std::vector<uint32_t> cur(order.size());
-    uint32_t acc = 0;
-    for (Ordered& o : order) {
-      cur[o.first] = acc;
-      o.first = acc;
-      acc += o.count;
+    std::vector<uint32_t> cur(txns.size());
+    {
+      std::vector<uint32_t> pos(sess_txn_begin.begin(), sess_txn_begin.end() - 1);
+      std::vector<uint32_t> rank_of(txns.size());
+      for (uint32_t t = 0; t < txns.size(); ++t) rank_of[t] = pos[sess_rank[txns[t].session]]++;
+      uint32_t acc = 0;
+      std::vector<uint32_t> start(order.size());
+      for (uint32_t i = 0; i < order.size(); ++i) {
+        start[i] = acc;
+        order[i].first = acc;
+        acc += order[i].count;
+      }
+      for (uint32_t t = 0; t < txns.size(); ++t) cur[t] = start[rank_of[t]];
     }
     grouped.resize(recs.size());
-    for (const Rec& r : recs) grouped[cur[r.txn_and_kind & 0x7FFFFFFFu]++] = r;
+    for (size_t i = 0; i < recs.size(); ++i) grouped[cur[rec_txn[i]]++] = recs[i];
     recs.clear();
     recs.shrink_to_fit();
   }
-  const Rec* ops = contiguous ? recs.data() : grouped.data();
+  txns.clear();
+  txns.shrink_to_fit();
+  rec_txn.clear();
+  rec_txn.shrink_to_fit();
+  const Op* ops = contiguous ? recs.data() : grouped.data();
   const size_t n_ops = contiguous ? recs.size() : grouped.size();
 
   b.reserve(order.size(), n_ops);
@@ -341,12 +376,7 @@ Expected<History> read_plume(std::span<const InputFile> files) {
         int n = std::snprintf(label, sizeof label, "%lld", static_cast<long long>(t.id));
         b.set_label(std::string_view(label, static_cast<size_t>(n)));
       }
-      for (const Rec *op = ops + t.first, *e = op + t.count; op < e; ++op) {
-        if (op->txn_and_kind & 0x80000000u)
-          b.write(op->key, op->value);
-        else
-          b.read(op->key, op->value);
-      }
+      b.add_ops(std::span<const Op>(ops + t.first, t.count));
       b.end_txn();
     }
   }

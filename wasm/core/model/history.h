@@ -129,6 +129,14 @@ class HistoryBuilder {
   void set_label(std::string_view label);
   void end_txn();
 
+  // Appends plain reads and writes (OpKind Read or Write, list = kNone) to the current
+  // transaction in one call: the bulk path of the text importers (plume). Same effect as
+  // read()/write() one at a time. [added by the importers, issue 3]
+  void add_ops(std::span<const Op> ops) {
+    if (!in_txn_) begin_txn();
+    h_.ops.insert(h_.ops.end(), ops.begin(), ops.end());
+    h_.op_txn.resize(h_.op_txn.size() + ops.size(), static_cast<uint32_t>(h_.txns.size() - 1));
+  }
   // Counts operations the input marked as failed and the importer left out (see
   // History::dropped_events). [added by the importers, issue 3]
   void add_dropped_events(size_t n) { h_.dropped_events += n; }

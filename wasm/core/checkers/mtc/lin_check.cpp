@@ -280,7 +280,18 @@ LevelResult check_lin(const History& h, const CheckBudget& budget) {
     return r;
   }
   Lin lin(h);
-  lin.run();
+  // An operation that ends before it starts precedes itself in real time.
+  for (uint32_t t = 1; t < h.txns.size(); ++t) {
+    const Txn& x = h.txns[t];
+    if (!x.committed || !x.has_time() || !(x.end < x.start)) continue;
+    Anomaly a;
+    a.kind = "RealTimeViolation";
+    a.txns = {t};
+    a.edges.push_back(anomaly_edge(h, {t, t, EdgeKind::RT, kNone}));
+    a.explanation = h.txn_name(t) + " ends before it starts, so real time orders it before itself";
+    lin.add(std::move(a));
+  }
+  if (lin.anomalies.empty()) lin.run();
   if (lin.anomalies.empty()) {
     r.verdict = Verdict::Pass;
     return r;

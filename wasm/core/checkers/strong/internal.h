@@ -116,6 +116,7 @@ struct Decision {
   Saturation sat;
   SearchResult search;
   std::vector<uint32_t> order;  // Pass: nodes
+  bool by_ser = false;          // PC / SI decided by a SER witness
 };
 Decision decide(const Instance& in, Level level, const StrongOptions& opts,
                 const CheckBudget& budget);

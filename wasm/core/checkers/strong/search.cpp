@@ -13,7 +13,7 @@
 // does not open a conflict (an SI read half with writes) is placed without branching. Placing
 // it earlier never hurts another node: it adds nothing to pending or open, it removes its own
 // reads from pending, and it satisfies predecessors. So a solution from P exists iff one from
-// P ⊎ {t} does.
+// P ⊎ {t} does. Under SI a valid write half is always safe as well (see safe()).
 #include <algorithm>
 
 #include "checkers/strong/internal.h"
@@ -222,6 +222,10 @@ class Searcher {
     for (uint32_t i = p_.rbeg[v]; i < p_.rbeg[v + 1]; ++i) ++pending_[p_.reads[i].key];
   }
   bool safe(uint32_t v) const {
+    // SI: a valid write half is always safe. Between its read half and any later place, no
+    // write half of a conflicting transaction can be placed (the open rule), and nobody else
+    // writes its keys; its validity now means no pending reader of those keys is left.
+    if (p_.si && p_.part[v] == Part::Write) return true;
     if (p_.obeg[v] != p_.obeg[v + 1]) return false;
     if (p_.si && p_.part[v] == Part::Read && p_.wbeg[v + 1] != p_.wbeg[v + 2]) return false;
     return true;
@@ -335,11 +339,21 @@ std::vector<std::vector<uint32_t>> biconnected_components(const Problem& p) {
 }
 
 std::vector<uint32_t> ranks(const Problem& p, const Saturation& sat) {
+  // The search tries candidates in the order of a topological order of the saturated graph.
+  // For split problems a transaction's two halves get adjacent ranks (at its write half's
+  // place), so the search tries to commit a transaction right after its snapshot: an open read
+  // half blocks conflicting writers under SI.
   std::vector<uint32_t> rank(p.n, 0);
   if (sat.order.size() == p.n)
     for (uint32_t i = 0; i < p.n; ++i) rank[sat.order[i]] = i;
   else
     for (uint32_t v = 0; v < p.n; ++v) rank[v] = v;
+  const bool split = p.n > 1 && p.part[1] == Part::Read;
+  if (split)
+    for (uint32_t v = 1; v + 1 < p.n; v += 2) {
+      rank[v] = 2 * rank[v + 1];
+      rank[v + 1] = 2 * rank[v + 1] + 1;
+    }
   return rank;
 }
 

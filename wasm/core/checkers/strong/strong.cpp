@@ -14,6 +14,36 @@ Decision decide(const Instance& in, Level level, const StrongOptions& opts,
                 const CheckBudget& budget) {
   Decision d;
   d.problem = make_problem(in, level);
+  if ((level == Level::PC || level == Level::SI) && opts.ser_first) {
+    // SER implies SI and PC, and its search is usually the easiest of the three on histories
+    // that pass: try it first, within a slice of the budget. A serial order t1 t2 ... gives the
+    // split order R_t1 W_t1 R_t2 W_t2 ..., verified against this level's problem.
+    StrongOptions o = opts;
+    o.ser_first = false;
+    CheckBudget b = budget;
+    const double now = now_ms();
+    double slice = opts.ser_first_ms;
+    if (budget.deadline_ms > 0) slice = std::min(slice, std::max(0.0, budget.deadline_ms - now) * 0.3);
+    b.deadline_ms = now + slice;
+    Decision s = decide(in, Level::SER, o, b);
+    if (s.verdict == Verdict::Pass) {
+      std::vector<uint32_t> order = {0};
+      for (uint32_t v : s.order)
+        if (v != 0) order.push_back(2 * v - 1), order.push_back(2 * v);
+      if (verify_order(d.problem, {}, order)) {
+        d.verdict = Verdict::Pass;
+        d.order = std::move(order);
+        d.sat.outcome = Saturation::Settled;
+        d.by_ser = true;
+        return d;
+      }
+    }
+    if (budget.expired()) {
+      d.verdict = Verdict::Unknown;
+      d.reason = "budget ran out";
+      return d;
+    }
+  }
   d.sat = saturate(d.problem, opts.saturate, budget);
   switch (d.sat.outcome) {
     case Saturation::Cycle: d.verdict = Verdict::Fail; return d;

@@ -39,6 +39,8 @@ struct StrongOptions {
   bool saturate = true;     // polygraph pruning before the search
   bool decompose = true;    // biconnected components of the communication graph
   bool reduce = true;       // partial-order reduction in the search
+  bool ser_first = true;    // PC, SI: try SER first (a SER order is a PC / SI witness)
+  double ser_first_ms = 500;  // time cap of that attempt (and at most 30% of the budget left)
   bool minimize = true;     // shrink a violation found by search to a minimal core
   double minimize_ms = 300;  // time cap for shrinking (within the budget); the core found by
                              // then is reported (it still violates the level)

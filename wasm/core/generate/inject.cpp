@@ -1,0 +1,98 @@
+#include "generate/inject.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace isoscope {
+
+namespace {
+constexpr InjectableAnomaly kAnomalies[] = {
+    {"ThinAirRead", Level::RC, 1, false},
+    {"AbortedRead", Level::RC, 2, false},
+    {"FutureRead", Level::RC, 1, false},
+    {"IntermediateRead", Level::RC, 2, false},
+    {"NonMonotonicRead", Level::RC, 2, false},
+    {"NonRepeatableRead", Level::RR, 3, false},
+    {"FracturedRead", Level::RA, 2, false},
+    {"SessionGuaranteeViolation", Level::RA, 1, false},
+    {"CausalityViolation", Level::CC, 3, false},
+    {"LongFork", Level::PC, 4, false},
+    {"LostUpdate", Level::SI, 2, false},
+    {"WriteSkew", Level::SER, 2, false},
+    {"StaleRead", Level::SSER, 2, true},
+};
+}  // namespace
+
+std::span<const InjectableAnomaly> injectable_anomalies() { return kAnomalies; }
+
+const InjectableAnomaly* find_injectable(std::string_view name) {
+  for (const InjectableAnomaly& a : kAnomalies)
+    if (name == a.name) return &a;
+  return nullptr;
+}
+
+InjectingSink::InjectingSink(GenSink& out, const InjectableAnomaly& what, const GenParams& p)
+    : out_(out),
+      what_(what),
+      // The generator's times are execution steps: every generated interval ends before this.
+      time_base_(static_cast<double>(p.sessions) * p.txns_per_session + p.overlap + 2) {
+  const uint32_t sessions = p.sessions;
+  const int64_t key_base = p.keys, value_base = int64_t{1} << 40;
+  // Pick distinct sessions for the pattern's roles.
+  Rng rng(p.seed ^ 0x9e3779b97f4a7c15ULL);
+  std::vector<uint32_t> all(sessions);
+  for (uint32_t i = 0; i < sessions; ++i) all[i] = i;
+  for (uint32_t i = 0; i < sessions; ++i) std::swap(all[i], all[i + rng.below(sessions - i)]);
+  session_of_role_.assign(all.begin(), all.begin() + std::min(what.sessions, sessions));
+
+  const int64_t x = key_base, y = key_base + 1;
+  const int64_t v1 = value_base, v2 = value_base + 1;
+  auto txn = [&](uint32_t role, std::vector<POp> ops, TxnStatus st = TxnStatus::Committed, int rt = -1) {
+    pattern_.push_back({role, std::move(ops), st, rt});
+  };
+  auto r = [](int64_t k, int64_t v) { return POp{false, k, v}; };
+  auto w = [](int64_t k, int64_t v) { return POp{true, k, v}; };
+  const std::string_view n = what.name;
+  if (n == "ThinAirRead") txn(0, {r(x, v1)});
+  else if (n == "AbortedRead") txn(0, {w(x, v1)}, TxnStatus::Aborted), txn(1, {r(x, v1)});
+  else if (n == "FutureRead") txn(0, {r(x, v1), w(x, v1)});
+  else if (n == "IntermediateRead") txn(0, {w(x, v1), w(x, v2)}), txn(1, {r(x, v1)});
+  else if (n == "NonMonotonicRead") txn(0, {w(x, v1)}), txn(0, {w(x, v2), w(y, v2)}), txn(1, {r(y, v2), r(x, v1)});
+  else if (n == "NonRepeatableRead") txn(0, {w(x, v1)}), txn(1, {w(x, v2)}), txn(2, {r(x, v1), r(x, v2)});
+  else if (n == "FracturedRead") txn(0, {w(x, v1), w(y, v1)}), txn(1, {r(y, 0), r(x, v1)});
+  else if (n == "SessionGuaranteeViolation") txn(0, {w(x, v1)}), txn(0, {r(x, 0)});
+  else if (n == "CausalityViolation") txn(0, {w(x, v1)}), txn(1, {r(x, v1), w(y, v1)}), txn(2, {r(y, v1), r(x, 0)});
+  else if (n == "LongFork") txn(0, {w(x, v1)}), txn(1, {w(y, v1)}), txn(2, {r(x, v1), r(y, 0)}), txn(3, {r(x, 0), r(y, v1)});
+  else if (n == "LostUpdate") txn(0, {r(x, 0), w(x, v1)}), txn(1, {r(x, 0), w(x, v2)});
+  else if (n == "WriteSkew") txn(0, {r(x, 0), r(y, 0), w(x, v1)}), txn(1, {r(x, 0), r(y, 0), w(y, v1)});
+  else if (n == "StaleRead") txn(0, {w(x, v1)}, TxnStatus::Committed, 0), txn(1, {r(x, 0)}, TxnStatus::Committed, 1);
+}
+
+void InjectingSink::begin_session() {
+  if (started_) flush_session(current_++);
+  started_ = true;
+  next_index_ = 0;
+  out_.begin_session();
+}
+
+void InjectingSink::begin_txn(uint32_t session, uint32_t index) {
+  out_.begin_txn(session, index);
+  next_index_ = index + 1;
+}
+
+void InjectingSink::flush_session(uint32_t s) {
+  for (const PTxn& t : pattern_) {
+    if (t.role_session >= session_of_role_.size() || session_of_role_[t.role_session] != s) continue;
+    out_.begin_txn(s, next_index_++);
+    for (const POp& o : t.ops) o.write ? out_.write(o.key, o.value) : out_.read(o.key, o.value);
+    // Real-time slots come after every generated transaction and do not overlap.
+    const double start = time_base_ + 2.0 * t.rt_slot;
+    out_.end_txn(t.status, t.rt_slot >= 0, start, start + 1);
+  }
+}
+
+void InjectingSink::finish() {
+  if (started_) flush_session(current_);
+}
+
+}  // namespace isoscope
