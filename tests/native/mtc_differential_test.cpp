@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 
 #include "checkers/check.h"
 #include "checkers/mtc/mtc.h"
@@ -391,4 +392,47 @@ TEST(MtcDifferential, LargeGeneratedHistoriesHaveKnownVerdicts) {
     ASSERT_TRUE(bad.ok());
     EXPECT_EQ(check_lin(*bad, {}).verdict, Verdict::Fail);
   }
+}
+
+TEST(MtcDifferential, MtPathAgreesWithGeneralSearch) {
+  // Medium MT histories (beyond the reference's reach): the MT path and the general strong
+  // checkers (checkers/strong) must agree whenever the general search decides.
+  Rng rng(5150);
+  int compared = 0, disagreements = 0, undecided = 0;
+  for (int i = 0; i < 300; ++i) {
+    MtGenParams p;
+    p.seed = 60000 + i;
+    p.sessions = 2 + rng.below(6);
+    p.txns_per_session = 5 + rng.below(20);
+    p.key.keys = 2 + rng.below(20);
+    p.engine = static_cast<MtEngine>(rng.below(4));
+    p.stale_ratio = 0.02 + 0.1 * rng.uniform();
+    p.abort_ratio = rng.chance(0.7) ? 0.0 : 0.05;
+    p.timestamps = rng.chance(0.7);
+    Expected<History> eh = generate_mt_history(p);
+    ASSERT_TRUE(eh.ok());
+    const History& h = *eh;
+    for (auto [mt, general, name] :
+         {std::tuple{&check_si_mt, checker_for(Level::SI), "SI"},
+          std::tuple{&check_ser_mt, checker_for(Level::SER), "SER"},
+          std::tuple{&check_sser_mt, checker_for(Level::SSER), "SSER"}}) {
+      if (!general) continue;
+      CheckBudget budget;
+      budget.deadline_ms = now_ms() + 2000;
+      const Verdict g = general(h, budget).verdict;
+      const Verdict m = mt(h, CheckBudget{}).verdict;
+      if (g == Verdict::Unknown) {
+        ++undecided;
+        continue;
+      }
+      ++compared;
+      if (g != m && ++disagreements <= 5)
+        ADD_FAILURE() << name << ": MT path says " << verdict_name(m) << ", general search says "
+                      << verdict_name(g) << " (seed " << p.seed << ")\n" << dump(h);
+    }
+  }
+  std::printf("  MT path vs general search: %d compared, %d undecided, %d disagreements\n", compared,
+              undecided, disagreements);
+  EXPECT_EQ(disagreements, 0);
+  EXPECT_GT(compared, 500);
 }

@@ -138,6 +138,9 @@ std::string formats() {
   return s + "]";
 }
 
+// The wasm heap's current size in bytes (it only grows): the module's peak memory.
+double memory_bytes() { return static_cast<double>(__builtin_wasm_memory_size(0)) * 65536.0; }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(isoscope) {
@@ -149,4 +152,5 @@ EMSCRIPTEN_BINDINGS(isoscope) {
   emscripten::function("sessions", &sessions);
   emscripten::function("convert", &convert);
   emscripten::function("formats", &formats);
+  emscripten::function("memoryBytes", &memory_bytes);
 }

@@ -1,5 +1,7 @@
 // The `isoscope` command (shared/spec/cli.md): a thin layer over the core library.
 #include <algorithm>
+#include <sys/resource.h>
+
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -182,6 +184,10 @@ int run_check(int argc, char** argv) {
   CheckReport report = check_history(*h, opts);
   if (json) {
     std::string out = report_json(*h, report, parse_ms);
+    // Peak resident memory of the whole run, for benchmarks (the wasm module reports its heap).
+    struct rusage ru {};
+    getrusage(RUSAGE_SELF, &ru);
+    out.insert(out.rfind('}'), ", \"peak_rss_bytes\": " + std::to_string(static_cast<long long>(ru.ru_maxrss) * 1024));
     std::fwrite(out.data(), 1, out.size(), stdout);
   } else {
     std::printf("%s: %s, %zu sessions, %zu transactions, %zu operations, %zu keys (parsed in %.1f ms)\n",

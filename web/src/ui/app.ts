@@ -338,7 +338,8 @@ export class App {
     clear(box);
     box.append(
       h('div', { class: 'summary', id: 'summary', 'aria-live': 'polite' },
-        h('strong', {}, running ? `Checking\u2026 ${done} of ${applies} levels` : summarize(finished, known)),
+        h('strong', {}, running ? `Checking\u2026 ${done} of ${applies} levels`
+          : (vals.some((v) => v.verdict === 'unknown' && v.reason === 'cancelled') ? 'Cancelled \u2014 ' : '') + summarize(finished, known)),
         h('span', { class: 'muted' }, running ? 'Levels run one at a time in a background worker.' : 'Select a level to see its verdict and anomalies.'),
         running ? progress : null),
       renderLadder({ known, results: this.results, selected: this.selected, onSelect: (l) => { this.userPicked = true; this.selected = l; this.anomalyIndex = 0; this.tab = 'anomaly'; this.renderLadderBox(); this.renderDetail(); } }));

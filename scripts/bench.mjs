@@ -1,0 +1,196 @@
+// The benchmark runner (`npm run bench`): generates the standard set of histories with
+// `isoscope generate`, checks every level natively (the CLI) and in wasm (the Node build of the
+// same core), and writes docs/benchmarks.md with tables and SVG plots of time and memory vs size.
+//
+//   node scripts/bench.mjs            the standard set (10^3 .. 10^6 operations)
+//   node scripts/bench.mjs --full     also 10^7 operations
+//   node scripts/bench.mjs --quick    a small smoke run (used by the tests of this script)
+//
+// Each level runs alone (no lattice shortcut) with a budget, so a row shows that level's own
+// cost; `unknown` means the budget ran out.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync, existsSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadIsoscope } from '../tests/wasm/load-module.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const cli = path.join(root, 'build/isoscope');
+const corpus = path.resolve(root, '../shared/corpus');
+const work = path.join(os.tmpdir(), 'isoscope-bench');
+mkdirSync(work, { recursive: true });
+const args = new Set(process.argv.slice(2));
+const quick = args.has('--quick');
+const outFile = quick ? path.join(work, 'benchmarks.md') : path.join(root, 'docs/benchmarks.md');
+
+const WEAK = ['RC', 'RR', 'RA', 'CC'];
+const STRONG = ['PC', 'SI', 'SER', 'SSER'];
+const BUDGET_MS = quick ? 2000 : 20000;
+
+// The standard set. ops = sessions * txns * ops-per-txn.
+function standardSet() {
+  const set = [];
+  const sizes = quick ? [1e3, 1e4] : args.has('--full') ? [1e3, 1e4, 1e5, 1e6, 1e7] : [1e3, 1e4, 1e5, 1e6];
+  for (const ops of sizes)
+    for (const sessions of [10, 100, 1000]) {
+      const txns = Math.floor(ops / 8 / sessions);
+      if (txns < 1) continue;
+      set.push({ name: `general ${fmt(ops)} ops, ${sessions} sessions`, group: 'general', ops, sessions,
+        gen: ['--sessions', sessions, '--txns', txns, '--ops', '4-12', '--keys', Math.max(100, ops / 100), '--target', 'level=CC', '--timestamps'],
+        levels: ops <= 1e5 ? [...WEAK, ...STRONG] : WEAK });
+    }
+  // The dbcop paper's shape: 6 sessions x 30 transactions x 20 operations.
+  for (let seed = 1; seed <= (quick ? 1 : 3); seed++)
+    set.push({ name: `dbcop shape 6x30x20 (seed ${seed})`, group: 'dbcop', ops: 3600, sessions: 6,
+      gen: ['--sessions', 6, '--txns', 30, '--ops', 20, '--keys', 50, '--target', 'serial', '--seed', seed], levels: [...WEAK, ...STRONG] });
+  // How strong levels grow with sessions (3..30) at a fixed transaction count per session.
+  if (!quick)
+    for (const sessions of [3, 5, 10, 20, 30])
+      set.push({ name: `serial, ${sessions} sessions x 50 txns`, group: 'sessions', ops: sessions * 50 * 8, sessions,
+        gen: ['--sessions', sessions, '--txns', 50, '--ops', '4-12', '--keys', 200, '--target', 'serial'], levels: STRONG.slice(0, 3) });
+  // The corpus histories with a stated SER verdict.
+  const manifest = JSON.parse(readFileSync(path.join(corpus, 'manifest.json'), 'utf8'));
+  for (const e of manifest.entries)
+    if (!quick && (e.path.startsWith('dbcop-oopsla19') || e.path.startsWith('polysi') || e.path.startsWith('cobra/cock-G2')))
+      set.push({ name: e.path, group: 'corpus', file: path.join(corpus, e.path), levels: [...WEAK, ...STRONG] });
+  return set;
+}
+
+function fmt(n) {
+  return n >= 1e6 ? `${n / 1e6}M` : n >= 1e3 ? `${n / 1e3}k` : `${n}`;
+}
+
+function generate(c) {
+  if (c.file) return c.file;
+  const file = path.join(work, `${c.name.replace(/[^a-z0-9]+/gi, '_')}.json`);
+  if (!existsSync(file)) {
+    const r = spawnSync(cli, ['generate', ...c.gen.map(String), file], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`generate failed: ${r.stderr}`);
+  }
+  return file;
+}
+
+function runNative(file, level) {
+  const r = spawnSync(cli, ['check', '--json', '--level', level, '--budget-ms', String(BUDGET_MS), file],
+    { encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (r.status === 2) throw new Error(r.stderr);
+  const j = JSON.parse(r.stdout);
+  return { verdict: j.levels[level].verdict, ms: j.levels[level].ms, parse_ms: j.input.parse_ms,
+    mem: j.peak_rss_bytes, input: j.input };
+}
+
+function inputsOf(file) {
+  if (statSync(file).isDirectory()) {
+    const names = readdirSorted(file);
+    return { names, blobs: names.map((n) => new Uint8Array(readFileSync(n))) };
+  }
+  return { names: [file], blobs: [new Uint8Array(readFileSync(file))] };
+}
+import { readdirSync } from 'node:fs';
+function readdirSorted(dir) {
+  return readdirSync(dir).map((n) => path.join(dir, n)).filter((p) => statSync(p).isFile()).sort();
+}
+
+async function runWasm(file, levels) {
+  // A fresh instance per history: wasm memory never shrinks, so its size is this run's peak.
+  const mod = await loadIsoscope();
+  const { names, blobs } = inputsOf(file);
+  const t0 = performance.now();
+  const loaded = JSON.parse(mod.load(names, blobs, ''));
+  const parseMs = performance.now() - t0;
+  if (!loaded.ok) throw new Error(loaded.error.text);
+  const out = {};
+  for (const level of levels) {
+    const r = JSON.parse(mod.check(level, BUDGET_MS, 1));
+    out[level] = { verdict: r.levels[level].verdict, ms: r.levels[level].ms };
+  }
+  return { parse_ms: parseMs, levels: out, mem: mod.memoryBytes() };
+}
+
+const rows = [];
+for (const c of standardSet()) {
+  const file = generate(c);
+  const native = {};
+  let input = null, nativeMem = 0, nativeParse = 0;
+  for (const level of c.levels) {
+    const r = runNative(file, level);
+    native[level] = r;
+    input = r.input;
+    nativeMem = Math.max(nativeMem, r.mem);
+    nativeParse = r.parse_ms;
+  }
+  const wasm = await runWasm(file, c.levels);
+  rows.push({ ...c, input, native, nativeMem, nativeParse, wasm });
+  const summary = c.levels.map((l) => `${l} ${native[l].verdict} ${native[l].ms.toFixed(1)}/${wasm.levels[l].ms.toFixed(1)}ms`).join('  ');
+  console.log(`${c.name}: ${input.operations} ops  ${summary}`);
+}
+
+// ---- report ----------------------------------------------------------------------------------
+const mb = (b) => (b / 1048576).toFixed(0);
+const ms = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+let md = `# Benchmarks\n\nProduced by \`npm run bench\` (scripts/bench.mjs) on ${new Date().toISOString().slice(0, 10)}, ` +
+  `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GB, Node ${process.version}.\n` +
+  `Histories come from \`isoscope generate\` (seeded) and ../shared/corpus. Each level runs alone with a ${BUDGET_MS / 1000} s budget. ` +
+  `Times are per level in milliseconds: native CLI / wasm (Node), then the wasm/native ratio. Memory: the native process's peak RSS ` +
+  `and the wasm heap size.\n\n`;
+for (const group of ['general', 'dbcop', 'sessions', 'corpus']) {
+  const gr = rows.filter((r) => r.group === group);
+  if (!gr.length) continue;
+  const levels = [...new Set(gr.flatMap((r) => r.levels))];
+  md += `## ${{ general: 'Generated histories (causally consistent, random beyond CC)', dbcop: 'The dbcop paper\'s shape', sessions: 'Strong levels vs sessions (serializable histories)', corpus: 'Corpus histories' }[group]}\n\n`;
+  md += `| history | ops | parse ms | ${levels.join(' | ')} | native MB | wasm MB |\n|${'---|'.repeat(levels.length + 5)}\n`;
+  for (const r of gr) {
+    const cells = levels.map((l) => {
+      const n = r.native[l], w = r.wasm.levels[l];
+      if (!n) return '';
+      const ratio = n.ms > 0.05 ? ` (${(w.ms / n.ms).toFixed(1)}x)` : '';
+      return `${n.verdict} ${ms(n.ms)} / ${ms(w.ms)}${ratio}`;
+    });
+    md += `| ${r.name} | ${r.input.operations} | ${ms(r.nativeParse)} / ${ms(r.wasm.parse_ms)} | ${cells.join(' | ')} | ${mb(r.nativeMem)} | ${mb(r.wasm.mem)} |\n`;
+  }
+  md += '\n';
+}
+
+// Plots: time and memory vs operations for the general set (log-log), one line per level.
+function plot(title, series, yLabel) {
+  const W = 560, H = 300, L = 60, B = 40, T = 30, R = 110;
+  const pts = series.flatMap((s) => s.points);
+  if (!pts.length) return '';
+  const lx = (v) => Math.log10(Math.max(v, 1e-3));
+  const [x0, x1] = [Math.min(...pts.map((p) => lx(p[0]))), Math.max(...pts.map((p) => lx(p[0])))];
+  const [y0, y1] = [Math.floor(Math.min(...pts.map((p) => lx(p[1])))), Math.ceil(Math.max(...pts.map((p) => lx(p[1]))))];
+  const sx = (v) => L + ((lx(v) - x0) / Math.max(x1 - x0, 1e-9)) * (W - L - R);
+  const sy = (v) => H - B - ((lx(v) - y0) / Math.max(y1 - y0, 1e-9)) * (H - B - T);
+  const colors = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#4b5563', '#ca8a04'];
+  let svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="11">` +
+    `<rect width="${W}" height="${H}" fill="white"/><text x="${W / 2}" y="18" text-anchor="middle" font-size="13">${title}</text>`;
+  for (let e = y0; e <= y1; e++) svg += `<line x1="${L}" x2="${W - R}" y1="${sy(10 ** e)}" y2="${sy(10 ** e)}" stroke="#e5e7eb"/><text x="${L - 6}" y="${sy(10 ** e) + 4}" text-anchor="end">1e${e}</text>`;
+  for (const p of [...new Set(pts.map((p) => p[0]))]) svg += `<text x="${sx(p)}" y="${H - B + 16}" text-anchor="middle">${fmt(p)}</text>`;
+  svg += `<text x="${(L + W - R) / 2}" y="${H - 6}" text-anchor="middle">operations</text><text x="14" y="${H / 2}" transform="rotate(-90 14 ${H / 2})" text-anchor="middle">${yLabel}</text>`;
+  series.forEach((s, i) => {
+    const c = colors[i % colors.length];
+    svg += `<polyline fill="none" stroke="${c}" stroke-width="2" ${s.dash ? 'stroke-dasharray="5 3"' : ''} points="${s.points.map((p) => `${sx(p[0])},${sy(p[1])}`).join(' ')}"/>`;
+    svg += `<text x="${W - R + 8}" y="${T + 14 * i + 4}" fill="${c}">${s.name}</text>`;
+  });
+  return svg + '</svg>\n';
+}
+const general = rows.filter((r) => r.group === 'general' && r.sessions === 100);
+if (general.length > 1) {
+  const timeSeries = [];
+  for (const l of WEAK) {
+    timeSeries.push({ name: `${l} native`, points: general.map((r) => [r.input.operations, Math.max(r.native[l].ms, 0.01)]) });
+    timeSeries.push({ name: `${l} wasm`, dash: true, points: general.map((r) => [r.input.operations, Math.max(r.wasm.levels[l].ms, 0.01)]) });
+  }
+  const memSeries = [
+    { name: 'native RSS', points: general.map((r) => [r.input.operations, r.nativeMem / 1048576]) },
+    { name: 'wasm heap', dash: true, points: general.map((r) => [r.input.operations, r.wasm.mem / 1048576]) },
+  ];
+  const dir = quick ? work : path.join(root, 'docs');
+  writeFileSync(path.join(dir, 'bench-time.svg'), plot('Time per level vs size (100 sessions)', timeSeries, 'ms'));
+  writeFileSync(path.join(dir, 'bench-memory.svg'), plot('Peak memory vs size (100 sessions)', memSeries, 'MB'));
+  md += '## Plots\n\n![time](bench-time.svg)\n\n![memory](bench-memory.svg)\n\n';
+}
+md += 'Micro-benchmarks of single components (Google Benchmark) run with `build/isoscope_bench`; see tests/bench/.\n';
+writeFileSync(outFile, md);
+console.log(`wrote ${outFile}`);

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# `npm run bench`: builds, then runs the benchmark matrix (native and wasm) into
+# docs/benchmarks.md. Pass --full for 10^7-operation histories, --quick for a smoke run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/build.sh
+node scripts/bench.mjs "$@"
