@@ -43,7 +43,7 @@ const Case kCases[] = {
      R"([[{"ops": [["r","x",0],["w","x",1]]}], [{"ops": [["r","x",0],["w","x",2],["r","x",1]]}]])", true},
     {"IntermediateRead",
      R"([[{"ops": [["r","x",0],["w","x",1],["w","x",2]]}], [{"ops": [["r","x",1]]}]])", true},
-    {"NonRepeatableReads",
+    {"NonRepeatableRead",
      R"([[{"ops": [["r","x",0],["w","x",1]]}], [{"ops": [["r","x",0],["r","x",1]]}]])", true},
     {"SessionGuaranteeViolation", R"([[{"ops": [["r","x",0],["w","x",1]]}, {"ops": [["r","x",0]]}]])", true},
     {"NonMonotonicRead",

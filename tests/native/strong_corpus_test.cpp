@@ -31,8 +31,9 @@ TEST_P(StrongCorpus, ManifestExpectationsHold) {
     const double t0 = now_ms();
     StrongReport r = check_strong(*h, l, budget);
     const double ms = now_ms() - t0;
-    line += std::string(" ") + level_name(l) + "=" + verdict_name(r.result.verdict) + "(" +
-            std::to_string(static_cast<int>(ms * 10) / 10.0).substr(0, 6) + "ms" +
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1fms", ms);
+    line += std::string(" ") + level_name(l) + "=" + verdict_name(r.result.verdict) + "(" + buf +
             (r.result.anomalies.empty() ? "" : "," + r.result.anomalies[0].kind) + ")";
     EXPECT_NE(r.result.verdict, Verdict::Unknown) << level_name(l) << ": " << r.result.reason;
     EXPECT_EQ(verify_strong_report(*h, l, r, false), "") << level_name(l);

@@ -1,5 +1,6 @@
 #include "checkers/read_consistency.h"
 
+#include "checkers/list_order.h"
 #include "graph/digraph.h"
 
 namespace isoscope {
@@ -120,6 +121,9 @@ std::vector<Anomaly> check_read_consistency(const History& h) {
                                        "transaction: an intermediate state was visible"));
     }
   }
+  // List reads must also agree on one append order per key (Elle's incompatible order).
+  if (h.has_lists)
+    for (Anomaly& a : check_list_prefixes(h)) out.push_back(std::move(a));
   return out;
 }
 

@@ -9,7 +9,8 @@
 namespace isoscope {
 
 // Every read of a committed transaction that breaks read consistency: ThinAirRead,
-// AbortedRead, FutureRead, NotMyOwnWrite, NotMyLastWrite, IntermediateRead.
+// AbortedRead, FutureRead, NotMyOwnWrite, NotMyLastWrite, IntermediateRead; and, for list
+// histories, list reads of a key that disagree on its append order (IncompatibleOrder).
 std::vector<Anomaly> check_read_consistency(const History& h);
 
 // Cycles of so ∪ wr among committed transactions: one short cycle per strongly connected

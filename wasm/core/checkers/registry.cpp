@@ -1,4 +1,4 @@
-// Which function decides which level. A level whose row is nullptr has no checker yet: it is
+// Which function decides which level. A level whose row is nullptr has no checker: it is
 // reported as failing when read consistency or causality already fails, and unknown otherwise.
 #include "checkers/check.h"
 #include "checkers/mtc/mtc.h"
@@ -8,6 +8,15 @@
 
 namespace isoscope {
 
+namespace {
+// Mini-transaction histories have an almost unique dependency graph, so MTC's linear-time
+// checks decide SI, SER and SSER there; other histories go to the general search.
+template <LevelChecker mt, LevelChecker general>
+LevelResult mt_or_general(const History& h, const CheckBudget& budget) {
+  return is_mini_transaction_history(h) ? mt(h, budget) : general(h, budget);
+}
+}  // namespace
+
 LevelChecker checker_for(Level l) {
   switch (l) {
     case Level::RC: return check_rc;
@@ -15,9 +24,9 @@ LevelChecker checker_for(Level l) {
     case Level::RA: return check_ra;
     case Level::CC: return check_cc;
     case Level::PC: return check_pc;
-    case Level::SI: return check_si;
-    case Level::SER: return check_ser;
-    case Level::SSER: return check_sser;
+    case Level::SI: return mt_or_general<check_si_mt, check_si>;
+    case Level::SER: return mt_or_general<check_ser_mt, check_ser>;
+    case Level::SSER: return mt_or_general<check_sser_mt, check_sser>;
     case Level::WCC: return check_wcc;
     case Level::CCv: return check_ccv;
     case Level::CM: return check_cm;

@@ -51,6 +51,9 @@ struct LevelResult {
   std::string reason;  // for n/a and unknown; for an implied failure, which level implied it
   std::vector<Anomaly> anomalies;
   size_t anomalies_total = 0;  // before truncation to the reported ones
+  // A pass's witness where the checker has one: committed transaction ids in a commit order
+  // that satisfies the level (strong levels).
+  std::vector<uint32_t> commit_order;
 };
 
 // Budget and cancellation shared by every checker. Long-running checkers call expired()

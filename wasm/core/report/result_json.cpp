@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "checkers/mtc/mtc.h"
 #include "report/json.h"
 
 namespace isoscope {
@@ -76,13 +77,23 @@ std::string input_json(const History& h, double parse_ms) {
          std::to_string(count_status(h, TxnStatus::Unknown)) + ", \"initial\": " +
          (h.initial ? h.values.json(*h.initial) : std::string("null")) +
          ", \"timestamps\": " + (h.has_timestamps ? "true" : "false") +
-         ", \"lists\": " + (h.has_lists ? "true" : "false") + ", \"parse_ms\": " + ms_json(parse_ms) +
+         ", \"dropped_events\": " + std::to_string(h.dropped_events) +
+         ", \"lists\": " + (h.has_lists ? "true" : "false") +
+         ", \"mini_transactions\": " + (is_mini_transaction_history(h) ? "true" : "false") +
+         ", \"parse_ms\": " + ms_json(parse_ms) +
          ", \"memory_bytes\": " + std::to_string(h.memory_bytes()) + "}";
 }
 
 std::string level_result_json(const History& h, const LevelResult& r) {
   std::string s = std::string("{\"verdict\": \"") + verdict_name(r.verdict) + "\", \"ms\": " + ms_json(r.ms);
   if (!r.reason.empty()) s += ", \"reason\": " + json_quote(r.reason);
+  // The commit order witnessing a pass; very long ones are left out to keep the JSON small.
+  constexpr size_t kMaxCommitOrder = 100000;
+  if (r.verdict == Verdict::Pass && !r.commit_order.empty() && r.commit_order.size() <= kMaxCommitOrder) {
+    s += ", \"commit_order\": [";
+    for (size_t i = 0; i < r.commit_order.size(); ++i) s += (i ? "," : "") + std::to_string(r.commit_order[i]);
+    s += "]";
+  }
   if (r.verdict == Verdict::Fail) {
     s += ", \"anomalies_total\": " + std::to_string(std::max(r.anomalies_total, r.anomalies.size()));
     s += ", \"anomalies\": [";

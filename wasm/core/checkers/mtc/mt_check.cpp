@@ -58,7 +58,7 @@ struct MtIndex {
   std::vector<uint32_t> wkey;        // 2 per txn: keys written, kNone when absent
   std::vector<uint32_t> succ;        // 2 per txn: txn that read wkey from it and overwrote it
   std::vector<uint32_t> init_succ;   // per key: the same for the initial transaction
-  std::vector<Anomaly> anomalies;    // NonRepeatableReads and LostUpdate (Divergence)
+  std::vector<Anomaly> anomalies;    // NonRepeatableRead and LostUpdate (Divergence)
   size_t total = 0;
 
   explicit MtIndex(const History& hist) : h(hist) {}

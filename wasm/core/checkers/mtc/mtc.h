@@ -18,7 +18,7 @@
 //
 // Semantics are those of shared/spec/history-format.md (Biswas & Enea axioms; SSER adds
 // T1.end < T2.start); every read of a committed transaction counts, not just the first one of a
-// key (two reads of one key from different writers are NonRepeatableReads and fail SER/SI).
+// key (two reads of one key from different writers are NonRepeatableRead and fail SER/SI).
 #pragma once
 #include "checkers/result.h"
 #include "model/history.h"

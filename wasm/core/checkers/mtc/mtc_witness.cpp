@@ -77,7 +77,7 @@ AnomalyEdge anomaly_edge(const History& h, const DepEdge& e) {
 
 Anomaly non_repeatable_reads(const History& h, uint32_t read1, uint32_t read2) {
   Anomaly a;
-  a.kind = "NonRepeatableReads";
+  a.kind = "NonRepeatableRead";
   const uint32_t t = h.op_txn[read1], w1 = h.writer_txn(read1), w2 = h.writer_txn(read2);
   a.txns = {w1, w2, t};
   a.ops = {read1, read2};

@@ -194,17 +194,22 @@ StrongReport check_strong(const History& h, Level level, const CheckBudget& budg
   return rep;
 }
 
+// The level result, carrying the verified commit order of a pass as its witness.
+static LevelResult with_commit_order(StrongReport report) {
+  report.result.commit_order = std::move(report.commit_order);
+  return std::move(report.result);
+}
 LevelResult check_pc(const History& h, const CheckBudget& budget) {
-  return check_strong(h, Level::PC, budget).result;
+  return with_commit_order(check_strong(h, Level::PC, budget));
 }
 LevelResult check_si(const History& h, const CheckBudget& budget) {
-  return check_strong(h, Level::SI, budget).result;
+  return with_commit_order(check_strong(h, Level::SI, budget));
 }
 LevelResult check_ser(const History& h, const CheckBudget& budget) {
-  return check_strong(h, Level::SER, budget).result;
+  return with_commit_order(check_strong(h, Level::SER, budget));
 }
 LevelResult check_sser(const History& h, const CheckBudget& budget) {
-  return check_strong(h, Level::SSER, budget).result;
+  return with_commit_order(check_strong(h, Level::SSER, budget));
 }
 
 }  // namespace isoscope
