@@ -21,13 +21,7 @@ std::string generate_text(const GenParams& p, const char* format, const Injectab
   size_t len = 0;
   std::FILE* f = open_memstream(&buf, &len);
   std::unique_ptr<TextSink> sink = make_text_sink(format, f);
-  if (inject) {
-    InjectingSink injecting(*sink, *inject, p);
-    generate_history(p, injecting);
-    injecting.finish();
-  } else {
-    generate_history(p, *sink);
-  }
+  generate_with_anomaly(p, inject, *sink);
   sink->finish();
   std::fclose(f);
   std::string text(buf, len);

@@ -157,13 +157,7 @@ Expected<History> read_awdit_test(std::span<const InputFile> files) {
   if (b.num_ops() == 0)
     return fmt::text_error(f, f.bytes.size(),
                            "expected at least one operation 'r K V' or 'w K V'; the file holds none");
-  Expected<History> h = b.finish("awdit-test");
-  if (!h.ok()) {
-    InputError e = h.error();
-    e.file = f.name;
-    return e;
-  }
-  return h;
+  return b.finish("awdit-test", f.name);
 }
 
 }  // namespace isoscope

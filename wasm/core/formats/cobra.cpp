@@ -288,8 +288,7 @@ Expected<History> read_cobra(std::span<const InputFile> files) {
   }
   if (b.num_ops() == 0 && txn_places.empty())
     return fmt::input_error(logs[0]->name, "the Cobra logs hold no transactions (every *.log file is empty)");
-  Expected<History> h = b.finish("cobra");
-  return h;
+  return b.finish("cobra");
 }
 
 }  // namespace isoscope

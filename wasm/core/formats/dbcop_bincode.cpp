@@ -174,13 +174,7 @@ Expected<History> read_dbcop_bincode(std::span<const InputFile> files) {
     return fail(r.pos, "expected the end of the file after the last session, found " +
                            std::to_string(r.remaining()) + " more bytes");
   b.add_dropped_events(dropped);
-  Expected<History> h = b.finish("dbcop-bincode");
-  if (!h.ok()) {
-    InputError e = h.error();
-    e.file = f.name;
-    return e;
-  }
-  return h;
+  return b.finish("dbcop-bincode", f.name);
 }
 
 }  // namespace isoscope

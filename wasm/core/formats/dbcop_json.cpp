@@ -274,13 +274,7 @@ struct JsonReader {
       return error("expected a JSON array of sessions or an object with \"data\"");
     }
     if (!doc.at_end()) return error("expected the end of the JSON document");
-    Expected<History> h = b.finish("dbcop-json");
-    if (!h.ok()) {
-      InputError e = h.error();
-      e.file = f.name;
-      return e;
-    }
-    return h;
+    return b.finish("dbcop-json", f.name);
   }
 };
 

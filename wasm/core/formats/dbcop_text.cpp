@@ -162,13 +162,7 @@ Expected<History> read_dbcop_text(std::span<const InputFile> files) {
   }
   if (n_txns == 0)
     return fmt::text_error(f, f.bytes.size(), "expected at least one transaction '[...]'; the file holds none");
-  Expected<History> h = b.finish("dbcop-text");
-  if (!h.ok()) {
-    InputError e = h.error();
-    e.file = f.name;
-    return e;
-  }
-  return h;
+  return b.finish("dbcop-text", f.name);
 }
 
 }  // namespace isoscope

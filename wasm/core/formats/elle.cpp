@@ -518,13 +518,7 @@ class Converter {
       }
       b.end_txn();
     }
-    Expected<History> h = b.finish("elle");
-    if (!h.ok()) {
-      InputError e = h.error();
-      e.file = f_.name;
-      return e;
-    }
-    return h;
+    return b.finish("elle", f_.name);
   }
 
  private:

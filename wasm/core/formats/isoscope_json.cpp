@@ -51,13 +51,7 @@ class JsonHistoryReader {
     }
     if (!doc.at_end()) return fail_doc(doc, simdjson::TRAILING_CONTENT, "the end of the document");
     if (!saw_sessions) return fail_at(0, simdjson::SUCCESS, "a \"sessions\" member holding an array of sessions");
-    auto h = builder_.finish("isoscope");
-    if (!h) {
-      InputError e = h.error();
-      e.file = file_.name;
-      return e;
-    }
-    return h;
+    return builder_.finish("isoscope", file_.name);
   }
 
  private:

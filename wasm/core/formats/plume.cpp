@@ -384,13 +384,7 @@ Expected<History> read_plume(std::span<const InputFile> files) {
   recs.shrink_to_fit();
   grouped.clear();
   grouped.shrink_to_fit();
-  Expected<History> h = b.finish("plume");
-  if (!h.ok()) {
-    InputError e = h.error();
-    e.file = f.name;
-    return e;
-  }
-  return h;
+  return b.finish("plume", f.name);
 }
 
 }  // namespace isoscope

@@ -95,4 +95,14 @@ void InjectingSink::finish() {
   if (started_) flush_session(current_);
 }
 
+void generate_with_anomaly(const GenParams& p, const InjectableAnomaly* inject, GenSink& sink) {
+  if (!inject) {
+    generate_history(p, sink);
+    return;
+  }
+  InjectingSink injecting(sink, *inject, p);
+  generate_history(p, injecting);
+  injecting.finish();
+}
+
 }  // namespace isoscope

@@ -61,4 +61,7 @@ class InjectingSink final : public GenSink {
   double time_base_;
 };
 
+// Generates p into sink, planting `inject` when it is not null.
+void generate_with_anomaly(const GenParams& p, const InjectableAnomaly* inject, GenSink& sink);
+
 }  // namespace isoscope

@@ -89,31 +89,6 @@ void emit(const std::vector<GSession>& sessions, bool timed, GenSink& sink) {
   }
 }
 
-class BuilderSink final : public GenSink {
- public:
-  explicit BuilderSink(bool labels) : labels_(labels) { b_.set_initial(b_.values().intern_int(0)); }
-  void begin_session() override { b_.begin_session(); }
-  void begin_txn(uint32_t session, uint32_t index) override {
-    b_.begin_txn();
-    if (labels_) b_.set_label("s" + std::to_string(session) + "t" + std::to_string(index));
-  }
-  void read(int64_t key, int64_t value) override {
-    b_.read(b_.keys().intern_int(key), b_.values().intern_int(value));
-  }
-  void write(int64_t key, int64_t value) override {
-    b_.write(b_.keys().intern_int(key), b_.values().intern_int(value));
-  }
-  void end_txn(TxnStatus status, bool timed, double start, double end) override {
-    if (status != TxnStatus::Committed) b_.set_status(status);
-    if (timed) b_.set_time(start, end);
-    b_.end_txn();
-  }
-  HistoryBuilder& builder() { return b_; }
-
- private:
-  HistoryBuilder b_;
-  bool labels_;
-};
 
 // A committed version of a key: its value and the commit event that installed it.
 struct Version {
@@ -250,7 +225,7 @@ void generate_mt_history(const MtGenParams& p, GenSink& sink) {
 }
 
 Expected<History> generate_mt_history(const MtGenParams& p) {
-  BuilderSink sink(p.labels);
+  HistorySink sink(p.labels);
   const size_t n = static_cast<size_t>(p.sessions) * p.txns_per_session;
   sink.builder().reserve(n, n * 3);
   generate_mt_history(p, sink);
@@ -330,7 +305,7 @@ void generate_lwt_history(const LwtGenParams& p, GenSink& sink) {
 }
 
 Expected<History> generate_lwt_history(const LwtGenParams& p) {
-  BuilderSink sink(p.labels);
+  HistorySink sink(p.labels);
   const size_t n = static_cast<size_t>(p.sessions) * p.ops_per_session;
   sink.builder().reserve(n, n * 2);
   generate_lwt_history(p, sink);

@@ -240,40 +240,22 @@ void generate_history(const GenParams& p, GenSink& sink) {
   }
 }
 
-namespace {
-
-class BuilderSink final : public GenSink {
- public:
-  explicit BuilderSink(bool labels) : labels_(labels) {
-    b_.set_initial(b_.values().intern_int(0));
-  }
-  void begin_session() override { b_.begin_session(); }
-  void begin_txn(uint32_t session, uint32_t index) override {
-    b_.begin_txn();
-    if (labels_) b_.set_label("s" + std::to_string(session) + "t" + std::to_string(index));
-  }
-  void read(int64_t key, int64_t value) override {
-    b_.read(b_.keys().intern_int(key), b_.values().intern_int(value));
-  }
-  void write(int64_t key, int64_t value) override {
-    b_.write(b_.keys().intern_int(key), b_.values().intern_int(value));
-  }
-  void end_txn(TxnStatus status, bool timed, double start, double end) override {
-    if (status != TxnStatus::Committed) b_.set_status(status);
-    if (timed) b_.set_time(start, end);
-    b_.end_txn();
-  }
-  HistoryBuilder& builder() { return b_; }
-
- private:
-  HistoryBuilder b_;
-  bool labels_;
-};
-
-}  // namespace
+HistorySink::HistorySink(bool labels) : labels_(labels) { b_.set_initial(b_.values().intern_int(0)); }
+void HistorySink::begin_session() { b_.begin_session(); }
+void HistorySink::begin_txn(uint32_t session, uint32_t index) {
+  b_.begin_txn();
+  if (labels_) b_.set_label("s" + std::to_string(session) + "t" + std::to_string(index));
+}
+void HistorySink::read(int64_t key, int64_t value) { b_.read(b_.keys().intern_int(key), b_.values().intern_int(value)); }
+void HistorySink::write(int64_t key, int64_t value) { b_.write(b_.keys().intern_int(key), b_.values().intern_int(value)); }
+void HistorySink::end_txn(TxnStatus status, bool timed, double start, double end) {
+  if (status != TxnStatus::Committed) b_.set_status(status);
+  if (timed) b_.set_time(start, end);
+  b_.end_txn();
+}
 
 Expected<History> generate_history(const GenParams& p) {
-  BuilderSink sink(p.labels);
+  HistorySink sink(p.labels);
   sink.builder().reserve(static_cast<size_t>(p.sessions) * p.txns_per_session,
                          static_cast<size_t>(p.sessions) * p.txns_per_session *
                              (std::min(p.min_ops, p.max_ops) + p.max_ops) / 2);

@@ -61,6 +61,22 @@ struct GenSink {
   virtual void end_txn(TxnStatus status, bool timed, double start, double end) = 0;
 };
 
+// A sink that builds a History (initial value 0; labels "s<session>t<index>" on request).
+class HistorySink final : public GenSink {
+ public:
+  explicit HistorySink(bool labels);
+  void begin_session() override;
+  void begin_txn(uint32_t session, uint32_t index) override;
+  void read(int64_t key, int64_t value) override;
+  void write(int64_t key, int64_t value) override;
+  void end_txn(TxnStatus status, bool timed, double start, double end) override;
+  HistoryBuilder& builder() { return b_; }
+
+ private:
+  HistoryBuilder b_;
+  bool labels_;
+};
+
 // Generates into a sink (text writers can stream from here).
 void generate_history(const GenParams& p, GenSink& sink);
 // Generates into a History (format name "generated").

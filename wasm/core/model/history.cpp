@@ -200,7 +200,7 @@ static std::string place(const History& h, uint32_t op) {
          ", operation " + std::to_string(op - h.txns[t].op_begin);
 }
 
-Expected<History> HistoryBuilder::finish(std::string format) {
+Expected<History> HistoryBuilder::finish(std::string format, std::string_view file) {
   if (in_txn_) end_txn();
   History& h = h_;
   h.format = std::move(format);
@@ -226,6 +226,7 @@ Expected<History> HistoryBuilder::finish(std::string format) {
   auto duplicate = [&](uint32_t prev, uint32_t i) {
     const Op& o = h.ops[i];
     InputError e;
+    e.file = file;
     e.message = "key " + h.keys.display(o.key) + " is written with value " + h.values.display(o.value) +
                 " twice, at " + place(h, prev) + " and at " + place(h, i) +
                 "; every (key, value) must be written at most once";

@@ -145,8 +145,9 @@ class HistoryBuilder {
   size_t num_ops() const { return h_.ops.size(); }
 
   // Resolves reads through the unique-writes index and the effective status of unknown
-  // transactions. A (key, value) written twice is an InputError naming both places.
-  Expected<History> finish(std::string format);
+  // transactions. A (key, value) written twice is an InputError naming both places (and
+  // `file`, the input the history was read from).
+  Expected<History> finish(std::string format, std::string_view file = {});
 
  private:
   History h_;
