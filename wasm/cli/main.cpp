@@ -13,6 +13,7 @@
 #include "checkers/check.h"
 #include "formats/formats.h"
 #include "generate/inject.h"
+#include "generate/mt_history.h"
 #include "generate/random_history.h"
 #include "generate/text_sinks.h"
 #include "report/result_json.h"
@@ -34,6 +35,10 @@ const char* kUsage =
     "                 [--unknown-ratio R] [--timestamps] [--single-op] [--labels]\n"
     "                 [--target serial|level=L|inject=ANOMALY|random] [--seed S]\n"
     "                 [--format isoscope|plume] OUT|-\n"
+    "  isoscope generate --mt serial|si|rc|stale [--sessions N] [--txns N] [--keys N] ... OUT|-\n"
+    "                 mini-transactions (MTC's MT workload), with timestamps\n"
+    "  isoscope generate --lwt [--stale-ratio R] [--sessions N] [--txns N] [--keys N] ... OUT|-\n"
+    "                 lightweight transactions (compare-and-set, insert-if-not-exists) for LIN\n"
     "\n"
     "levels: RC RR RA CC PC SI SER SSER WCC CCv CM LIN (default: every level that applies)\n"
     "PATH may be a file, a directory (Cobra logs, a dbcop history folder) or - for stdin.\n"
@@ -265,8 +270,9 @@ int run_generate(int argc, char** argv) {
   GenParams p;
   p.sessions = 4;
   p.txns_per_session = 10;
-  std::string format = "isoscope", target = "serial", out_path;
-  bool have_out = false;
+  std::string format = "isoscope", target = "serial", out_path, mt_engine;
+  bool have_out = false, lwt = false;
+  double stale_ratio = -1;  // unset: each generator's own default
   auto number = [&](const char* s, double lo, double hi, double& out) {
     return parse_count(s, out) && out >= lo && out <= hi;
   };
@@ -325,6 +331,16 @@ int run_generate(int argc, char** argv) {
       p.timestamps = true;
     } else if (a == "--labels") {
       p.labels = true;
+    } else if (a == "--mt") {
+      mt_engine = v ? v : "";
+      ++i;
+      if (mt_engine != "serial" && mt_engine != "si" && mt_engine != "rc" && mt_engine != "stale")
+        return usage_error("--mt needs serial, si, rc or stale");
+    } else if (a == "--lwt") {
+      lwt = true;
+    } else if (a == "--stale-ratio") {
+      if (!take(0, 1)) return usage_error("--stale-ratio needs a number in [0, 1]");
+      stale_ratio = d;
     } else if (a == "--format") {
       format = v ? v : "";
       ++i;
@@ -380,7 +396,38 @@ int run_generate(int argc, char** argv) {
     if (out != stdout) std::fclose(out);
     return usage_error("generate writes --format isoscope or plume");
   }
-  generate_with_anomaly(p, inject, *sink);
+  if (!mt_engine.empty() || lwt) {
+    // Mini-transaction and lightweight-transaction workloads (MTC) share the key parameters.
+    MtKeyParams key;
+    key.keys = p.keys;
+    key.dist = p.key_dist == KeyDist::Zipf ? MtKeyDist::Zipf : p.key_dist == KeyDist::Hotspot ? MtKeyDist::Hotspot : MtKeyDist::Uniform;
+    key.zipf_s = p.zipf_s;
+    if (lwt) {
+      LwtGenParams q;
+      q.seed = p.seed;
+      q.sessions = p.sessions;
+      q.ops_per_session = p.txns_per_session;
+      q.key = key;
+      if (stale_ratio >= 0) q.stale_ratio = stale_ratio;
+      q.abort_ratio = p.abort_ratio;
+      q.labels = p.labels;
+      generate_lwt_history(q, *sink);
+    } else {
+      MtGenParams q;
+      q.seed = p.seed;
+      q.sessions = p.sessions;
+      q.txns_per_session = p.txns_per_session;
+      q.key = key;
+      q.engine = mt_engine == "serial" ? MtEngine::Serial : mt_engine == "si" ? MtEngine::SnapshotIsolation
+                 : mt_engine == "rc" ? MtEngine::ReadCommitted : MtEngine::Stale;
+      if (stale_ratio >= 0) q.stale_ratio = stale_ratio;
+      q.abort_ratio = p.abort_ratio;
+      q.labels = p.labels;
+      generate_mt_history(q, *sink);
+    }
+  } else {
+    generate_with_anomaly(p, inject, *sink);
+  }
   sink->finish();
   const bool ok = !std::ferror(out);
   if (out != stdout) std::fclose(out);
