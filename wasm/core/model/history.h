@@ -103,6 +103,19 @@ struct History {
   }
   // "T3 (session 1, #2, id t7)" style name used in explanations.
   std::string txn_name(uint32_t t) const;
+  // The last write of transaction t to key (an op id), or kNone (also for the initial
+  // transaction, whose writes are implicit).
+  uint32_t last_write_of(uint32_t t, uint32_t key) const {
+    if (t == kInitialTxn || key == kNone) return kNone;
+    for (uint32_t i = txns[t].op_end; i-- > txns[t].op_begin;)
+      if (ops[i].is_write() && ops[i].key == key) return i;
+    return kNone;
+  }
+  // "r(x, 1) from T2 (session 0 #1)" / "r(x, 0) (the initial value)".
+  std::string read_text(uint32_t read_op, uint32_t writer_txn) const {
+    return op_text(read_op) + (writer_txn == kInitialTxn ? std::string(" (the initial value)")
+                                                         : " from " + txn_name(writer_txn));
+  }
   std::string op_text(uint32_t op) const;  // "r(x, 1)", "w(x, 1)", "append(x, 3)", "r(x, [1 2])"
   size_t memory_bytes() const;
 };

@@ -19,18 +19,6 @@ uint32_t common_written_key(const Instance& in, uint32_t a, uint32_t b) {
   return kNone;
 }
 
-uint32_t last_write_of(const History& h, uint32_t t, uint32_t key) {
-  if (t == kInitialTxn || key == kNone) return kNone;
-  for (uint32_t i = h.txns[t].op_end; i-- > h.txns[t].op_begin;)
-    if (h.ops[i].is_write() && h.ops[i].key == key) return i;
-  return kNone;
-}
-
-std::string reads_text(const History& h, uint32_t op, uint32_t writer) {
-  return h.op_text(op) + (writer == kInitialTxn ? std::string(" (the initial value)")
-                                                : " from " + h.txn_name(writer));
-}
-
 // The anomaly name of a cycle over transactions (after mapping halves back).
 std::string name_cycle(const Instance& in, const std::vector<AnomalyEdge>& edges, Level level) {
   std::vector<uint32_t> txns;
@@ -55,8 +43,8 @@ std::string name_cycle(const Instance& in, const std::vector<AnomalyEdge>& edges
       for (uint32_t b = hh.txns[txns[1]].op_begin; b < hh.txns[txns[1]].op_end; ++b) {
         if (!hh.ops[b].is_read() || hh.ops[b].key != hh.ops[a].key) continue;
         if (hh.writer_txn(a) != hh.writer_txn(b)) continue;
-        if (last_write_of(hh, txns[0], hh.ops[a].key) != kNone &&
-            last_write_of(hh, txns[1], hh.ops[a].key) != kNone)
+        if (hh.last_write_of(txns[0], hh.ops[a].key) != kNone &&
+            hh.last_write_of(txns[1], hh.ops[a].key) != kNone)
           return "LostUpdate";
       }
     }
@@ -95,7 +83,7 @@ Anomaly cycle_anomaly(const Instance& in, const Problem& p, const Saturation& sa
       case EdgeType::WR:
         ed.from_op = h.read_from[E.a] < kThinAir ? h.read_from[E.a] : kNone;
         ed.to_op = E.a;
-        ed.why = Tn + " reads " + reads_text(h, E.a, from);
+        ed.why = Tn + " reads " + h.read_text(E.a, from);
         a.ops.push_back(E.a);
         break;
       case EdgeType::RT:
@@ -106,9 +94,9 @@ Anomaly cycle_anomaly(const Instance& in, const Problem& p, const Saturation& sa
         // from (t3) reads key from t1 = E.a; to (t2) overwrites it.
         const uint32_t t1 = T(E.a);
         ed.from_op = E.b;
-        ed.to_op = last_write_of(h, to, E.key);
+        ed.to_op = h.last_write_of(to, E.key);
         a.ops.push_back(E.b);
-        ed.why = F + " reads " + reads_text(h, E.b, t1) + ", which " + Tn + " overwrites" +
+        ed.why = F + " reads " + h.read_text(E.b, t1) + ", which " + Tn + " overwrites" +
                  (t1 == kInitialTxn
                       ? std::string(": so " + F + " must commit before " + Tn)
                       : ", and " + h.txn_name(t1) + " must commit before " + Tn +
@@ -119,10 +107,10 @@ Anomaly cycle_anomaly(const Instance& in, const Problem& p, const Saturation& sa
       case EdgeType::WW: {
         // from (t2) writes key; to (t1) wrote what t3 = E.a read.
         const uint32_t t3 = T(E.a);
-        ed.from_op = last_write_of(h, from, E.key);
-        ed.to_op = last_write_of(h, to, E.key);
+        ed.from_op = h.last_write_of(from, E.key);
+        ed.to_op = h.last_write_of(to, E.key);
         a.ops.push_back(E.b);
-        ed.why = h.txn_name(t3) + " reads " + reads_text(h, E.b, to) + ", and " + F +
+        ed.why = h.txn_name(t3) + " reads " + h.read_text(E.b, to) + ", and " + F +
                  " also writes " + h.keys.display(E.key) + " and must commit before " +
                  h.txn_name(t3) + " reads (otherwise a cycle follows): so " + F +
                  "'s write must come before " + Tn + "'s";
@@ -203,7 +191,7 @@ Anomaly core_anomaly(const Instance& core, Level level, const CheckBudget& budge
       e.key = r.key;
       e.to_op = r.op;
       e.from_op = h.read_from[r.op] < kThinAir ? h.read_from[r.op] : kNone;
-      e.why = h.txn_name(e.to_txn) + " reads " + reads_text(h, r.op, e.from_txn);
+      e.why = h.txn_name(e.to_txn) + " reads " + h.read_text(r.op, e.from_txn);
       a.ops.push_back(r.op);
       a.edges.push_back(std::move(e));
     }

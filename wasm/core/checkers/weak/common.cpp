@@ -193,18 +193,6 @@ size_t report_non_repeatable(const History& h, const Reads& R, LevelResult& out,
 
 namespace {
 
-uint32_t last_write_of(const History& h, uint32_t t, uint32_t key) {
-  if (t == kInitialTxn) return kNone;
-  for (uint32_t i = h.txns[t].op_end; i-- > h.txns[t].op_begin;)
-    if (h.ops[i].is_write() && h.ops[i].key == key) return i;
-  return kNone;
-}
-
-std::string reads_text(const History& h, uint32_t r, uint32_t writer) {
-  return h.op_text(r) + (writer == kInitialTxn ? std::string(" (the initial value)")
-                                               : " from " + h.txn_name(writer));
-}
-
 // Shortest so ∪ wr path from a to b (edge ids), by BFS over the non-co' edges.
 class HbPaths {
  public:
@@ -301,14 +289,14 @@ void report_cycles(const History& h, const Digraph& g, const std::vector<CoWhy>&
         ed.key = h.ops[r].key;
         ed.from_op = h.read_from[r] < kThinAir ? h.read_from[r] : kNone;
         ed.to_op = r;
-        ed.why = h.txn_name(to) + " reads " + reads_text(h, r, from);
+        ed.why = h.txn_name(to) + " reads " + h.read_text(r, from);
       } else {
         any_co = true;
         const CoWhy& w = co[tag];
         const uint32_t rx = w.rx, t3 = h.op_txn[rx], x = h.ops[rx].key;
         ed.type = EdgeType::CO;
         ed.key = x;
-        ed.from_op = last_write_of(h, from, x);
+        ed.from_op = h.last_write_of(from, x);
         ed.to_op = h.read_from[rx] < kThinAir ? h.read_from[rx] : kNone;
         if (w.r != kNone) a.ops.push_back(w.r);
         a.ops.push_back(rx);
@@ -316,19 +304,19 @@ void report_cycles(const History& h, const Digraph& g, const std::vector<CoWhy>&
         const std::string X = h.keys.display(x);
         const std::string must = ": so " + T2 + " must commit before " + T1;
         if (ax == Axiom::RC) {
-          ed.why = T3 + " reads " + reads_text(h, w.r, from) + " and later reads " +
-                   reads_text(h, rx, to) + ", while " + T2 + " also writes " + X +
+          ed.why = T3 + " reads " + h.read_text(w.r, from) + " and later reads " +
+                   h.read_text(rx, to) + ", while " + T2 + " also writes " + X +
                    " (read committed: once a transaction has seen " + T2 +
                    ", it may not read an older version of " + X + ")" + must;
         } else if (ax == Axiom::RA && w.r != kNone) {
           any_ra_wr = true;
-          ed.why = T3 + " reads " + reads_text(h, w.r, from) + " and " + reads_text(h, rx, to) +
+          ed.why = T3 + " reads " + h.read_text(w.r, from) + " and " + h.read_text(rx, to) +
                    ", but " + T2 + " also writes " + X + " (read atomic: " + T3 +
                    " sees " + T2 + ", so it must see all of " + T2 + "'s writes)" + must;
         } else if (ax == Axiom::RA) {
           ed.why = T2 + " writes " + X + " and precedes " + T3 + " in session " +
                    std::to_string(h.txns[t3].session) + ", yet " + T3 + " reads " +
-                   reads_text(h, rx, to) + " (read atomic: a session sees its own writes)" +
+                   h.read_text(rx, to) + " (read atomic: a session sees its own writes)" +
                    must;
         } else {
           std::string via;
@@ -345,7 +333,7 @@ void report_cycles(const History& h, const Digraph& g, const std::vector<CoWhy>&
             if (!via.empty()) via += ")";
           }
           ed.why = T2 + " writes " + X + " and happens before " + T3 + via + ", yet " + T3 +
-                   " reads " + reads_text(h, rx, to) +
+                   " reads " + h.read_text(rx, to) +
                    " (causal consistency: a transaction sees the latest write among those that "
                    "happen before it)" +
                    must;
