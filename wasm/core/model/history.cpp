@@ -259,7 +259,12 @@ Expected<History> HistoryBuilder::finish(std::string format, std::string_view fi
   };
   // Resolve reads.
   h.read_from.assign(n_ops, kNone);
+  constexpr uint32_t kAhead = 16;  // prefetch distance: the index lookups are random accesses
   for (uint32_t i = 0; i < n_ops; ++i) {
+    if (by_value && i + kAhead < n_ops) {
+      const uint32_t v = h.ops[i + kAhead].value;
+      if (v <= max_direct) __builtin_prefetch(&writer_by_value[v]);
+    }
     const Op& o = h.ops[i];
     if (!o.is_read()) continue;
     if (o.kind == OpKind::ListRead && o.value == kNone) {  // empty list: the initial state
