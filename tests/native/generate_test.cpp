@@ -8,6 +8,7 @@
 #include "checkers/check.h"
 #include "formats/formats.h"
 #include "generate/inject.h"
+#include "generate/list_append.h"
 #include "generate/text_sinks.h"
 #include "test_util.h"
 
@@ -120,4 +121,29 @@ TEST(Generate, CliMiniTransactionAndLightweightWorkloads) {
   EXPECT_EQ(run_cli("generate --mt bogus -").status, 2);
   EXPECT_EQ(run_cli("generate --target inject=Nope -").status, 2);
   EXPECT_EQ(run_cli("generate --sessions 1 --target inject=LongFork -").status, 2);
+}
+
+TEST(Generate, ListAppendHistoriesReplayASerialExecution) {
+  for (uint64_t seed = 1; seed <= 15; ++seed) {
+    GenParams p;
+    p.seed = seed;
+    p.sessions = 2 + seed % 6;
+    p.txns_per_session = 5 + seed % 30;
+    p.keys = 2 + seed % 8;
+    p.abort_ratio = seed % 3 ? 0.1 : 0;
+    p.timestamps = seed % 2;
+    Expected<History> h = generate_list_append_history(p);
+    ASSERT_TRUE(h.ok());
+    EXPECT_TRUE(h->has_lists);
+    CheckReport r = check_history(*h, {});
+    for (Level l : kChain) {
+      if (l == Level::SSER && !p.timestamps) continue;
+      EXPECT_EQ(r.results[static_cast<int>(l)].verdict, Verdict::Pass) << level_name(l) << " seed " << seed;
+    }
+  }
+  EXPECT_EQ(run_cli("generate --list-append --format plume -").status, 2);
+  EXPECT_EQ(run_cli("generate --list-append --target random -").status, 2);
+  CommandResult r = run_cli("generate --list-append --sessions 3 --txns 5 -");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("\"append\""), std::string::npos);
 }

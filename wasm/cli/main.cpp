@@ -13,6 +13,7 @@
 #include "checkers/check.h"
 #include "formats/formats.h"
 #include "generate/inject.h"
+#include "generate/list_append.h"
 #include "generate/mt_history.h"
 #include "generate/random_history.h"
 #include "generate/text_sinks.h"
@@ -34,6 +35,7 @@ const char* kUsage =
     "                 [--read-ratio R] [--dist uniform|zipf|hotspot] [--abort-ratio R]\n"
     "                 [--unknown-ratio R] [--timestamps] [--single-op] [--labels]\n"
     "                 [--target serial|level=L|inject=ANOMALY|random] [--seed S]\n"
+    "                 [--list-append]\n"
     "                 [--format isoscope|plume] OUT|-\n"
     "  isoscope generate --mt serial|si|rc|stale [--sessions N] [--txns N] [--keys N] ... OUT|-\n"
     "                 mini-transactions (MTC's MT workload), with timestamps\n"
@@ -271,7 +273,7 @@ int run_generate(int argc, char** argv) {
   p.sessions = 4;
   p.txns_per_session = 10;
   std::string format = "isoscope", target = "serial", out_path, mt_engine;
-  bool have_out = false, lwt = false;
+  bool have_out = false, lwt = false, list_append = false;
   double stale_ratio = -1;  // unset: each generator's own default
   auto number = [&](const char* s, double lo, double hi, double& out) {
     return parse_count(s, out) && out >= lo && out <= hi;
@@ -338,6 +340,8 @@ int run_generate(int argc, char** argv) {
         return usage_error("--mt needs serial, si, rc or stale");
     } else if (a == "--lwt") {
       lwt = true;
+    } else if (a == "--list-append") {
+      list_append = true;
     } else if (a == "--stale-ratio") {
       if (!take(0, 1)) return usage_error("--stale-ratio needs a number in [0, 1]");
       stale_ratio = d;
@@ -384,6 +388,27 @@ int run_generate(int argc, char** argv) {
     if (inject->needs_timestamps) p.timestamps = true;
   } else {
     return usage_error("--target needs serial, level=L, inject=ANOMALY or random");
+  }
+
+  if (list_append) {
+    // Lists are replayed from a serial execution, so they exist only for that target.
+    if (target != "serial" || !mt_engine.empty() || lwt)
+      return usage_error("--list-append generates serial histories only (--target serial)");
+    if (format != "isoscope") return usage_error("--list-append writes --format isoscope (plume has no lists)");
+    Expected<History> h = generate_list_append_history(p);
+    if (!h) {
+      std::fprintf(stderr, "isoscope: %s\n", h.error().to_string().c_str());
+      return kExitInput;
+    }
+    std::string text = write_isoscope_json(*h);
+    std::FILE* f = out_path == "-" ? stdout : std::fopen(out_path.c_str(), "wb");
+    const bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    if (f && f != stdout) std::fclose(f);
+    if (!ok) {
+      std::fprintf(stderr, "isoscope: %s: cannot write the file\n", out_path.c_str());
+      return kExitInput;
+    }
+    return kExitPass;
   }
 
   std::FILE* out = out_path == "-" ? stdout : std::fopen(out_path.c_str(), "wb");

@@ -1,0 +1,14 @@
+// List-append workloads (Elle's): `isoscope generate --list-append`.
+#pragma once
+#include "generate/random_history.h"
+
+namespace isoscope {
+
+// A list-append history with the shape of p: p is generated in Serial mode (with timestamps,
+// which record its serial order), then replayed in that order with every write turned into an
+// append and every read into a read of the whole list as that serial execution sees it (the
+// committed appends, then the transaction's own). The result satisfies every level. Timestamps
+// are kept only when p.timestamps is set.
+Expected<History> generate_list_append_history(GenParams p);
+
+}  // namespace isoscope
