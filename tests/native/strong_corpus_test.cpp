@@ -58,15 +58,9 @@ std::vector<CorpusEntry> strong_entries() {
   return out;
 }
 
-std::string entry_name(const testing::TestParamInfo<CorpusEntry>& info) {
-  std::string s;
-  for (char c : info.param.rel) s += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  return s;
-}
-
 }  // namespace
 
-INSTANTIATE_TEST_SUITE_P(Corpus, StrongCorpus, testing::ValuesIn(strong_entries()), entry_name);
+INSTANTIATE_TEST_SUITE_P(Corpus, StrongCorpus, testing::ValuesIn(strong_entries()), CorpusEntryName());
 
 TEST(StrongCorpusManifest, HasEntries) { EXPECT_GE(strong_entries().size(), 40u); }
 

@@ -1,6 +1,8 @@
 // Shared helpers for the native tests: the corpus manifest, loading paths, running the CLI.
 #pragma once
+#include <cctype>
 #include <map>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,17 @@ struct CorpusEntry {
 };
 // Every entry of ../shared/corpus/manifest.json.
 std::vector<CorpusEntry> corpus_entries();
+// GoogleTest prints a parameterised test's entry by its manifest path, not its bytes.
+inline void PrintTo(const CorpusEntry& e, std::ostream* os) { *os << e.rel; }
+// The test-name suffix of a corpus entry: its manifest path with every other character '_'.
+struct CorpusEntryName {
+  template <typename ParamInfo>
+  std::string operator()(const ParamInfo& info) const {
+    std::string s;
+    for (char c : info.param.rel) s += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    return s;
+  }
+};
 
 // A file, or every regular file of a directory (sorted), with its bytes kept alive.
 struct LoadedFiles {

@@ -54,14 +54,8 @@ std::vector<CorpusEntry> weak_entries() {
   return out;
 }
 
-std::string entry_name(const testing::TestParamInfo<CorpusEntry>& info) {
-  std::string s;
-  for (char c : info.param.rel) s += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  return s;
-}
-
 }  // namespace
 
-INSTANTIATE_TEST_SUITE_P(Corpus, WeakCorpus, testing::ValuesIn(weak_entries()), entry_name);
+INSTANTIATE_TEST_SUITE_P(Corpus, WeakCorpus, testing::ValuesIn(weak_entries()), CorpusEntryName());
 
 TEST(WeakCorpusManifest, HasEntries) { EXPECT_GE(weak_entries().size(), 40u); }
