@@ -9,6 +9,8 @@
 // Sessions are ordered by session id, transactions of a session by first appearance.
 // The scanner is hand-written: one pass over the bytes, no allocation per operation.
 #include <algorithm>
+#include <bit>
+#include <charconv>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -16,6 +18,7 @@
 #include "formats/formats.h"
 #include "formats/reader_util.h"
 #include "model/flat_map.h"
+#include "model/huge_pages.h"
 
 namespace isoscope {
 namespace {
@@ -119,11 +122,39 @@ class IdMap {
   FlatMap64 map_;
 };
 
-// The common case, "r(1,2,3,4)\n" with no spaces, when at least kFastZone bytes remain: no
-// bounds checks (a field has at most 19 digits, so a line never leaves the zone). Returns
-// false, consuming nothing, for anything else; scan_line then handles (or rejects) the line.
+// The common case, "r(12,345,6,789)\n": no spaces, no signs, numbers of at most 8 digits, a
+// line within 64 bytes, with at least kFastZone bytes left in the file. The separators come from
+// one vector classification of the line; the four numbers convert independently. Returns false,
+// consuming nothing, for anything else; scalar_line and then scan_line take over.
 constexpr size_t kFastZone = 128;
-inline bool fast_line(const char*& p, PlumeLine& out) {
+ISOSCOPE_HOT bool vector_line(const char*& p, PlumeLine& out) {
+  const char c = p[0];
+  uint64_t m = fmt::nondigit_mask64(p) & ~uint64_t{3};  // bits 0, 1: the letter and '('
+  const unsigned s1 = static_cast<unsigned>(std::countr_zero(m));
+  m &= m - 1;
+  const unsigned s2 = static_cast<unsigned>(std::countr_zero(m));
+  m &= m - 1;
+  const unsigned s3 = static_cast<unsigned>(std::countr_zero(m));
+  m &= m - 1;
+  const unsigned s4 = static_cast<unsigned>(std::countr_zero(m | (uint64_t{1} << 62)));
+  // Field lengths; "- 1 > 7" rejects 0 and more than 8 at once (unsigned wrap-around).
+  const unsigned n1 = s1 - 2, n2 = s2 - s1 - 1, n3 = s3 - s2 - 1, n4 = s4 - s3 - 1;
+  if ((c != 'r' && c != 'w') | (p[1] != '(') | (n1 - 1 > 7) | (n2 - 1 > 7) | (n3 - 1 > 7) |
+      (n4 - 1 > 7) | (p[s1] != ',') | (p[s2] != ',') | (p[s3] != ',') | (p[s4] != ')') |
+      (p[s4 + 1] != '\n'))
+    return false;
+  out.write = c == 'w';
+  out.key = static_cast<int64_t>(fmt::digits_value(fmt::load_u64(p + 2), n1));
+  out.value = static_cast<int64_t>(fmt::digits_value(fmt::load_u64(p + s1 + 1), n2));
+  out.session = static_cast<int64_t>(fmt::digits_value(fmt::load_u64(p + s2 + 1), n3));
+  out.txn = static_cast<int64_t>(fmt::digits_value(fmt::load_u64(p + s3 + 1), n4));
+  p += s4 + 2;
+  return true;
+}
+
+// The next most common lines (negative numbers such as txn -1, numbers of 9..18 digits),
+// still without bounds checks: a line it accepts is under 90 bytes.
+inline bool scalar_line(const char*& p, PlumeLine& out) {
   const char* q = p;
   if (*q == 'r')
     out.write = false;
@@ -159,7 +190,7 @@ struct TxnInfo {
   uint32_t count = 0;
   uint32_t line;  // first line, for the "reused across sessions" error
   bool aborted;
-  uint32_t first = 0, last = 0;  // first and last record: contiguous iff last - first + 1 == count
+  uint32_t first = 0, last = 0;  // first and last record
 };
 
 // Raw integer key -> KeyId, through an array for small non-negative keys (the usual case) so
@@ -182,6 +213,14 @@ class KeyCache {
   Interner& keys_;
   std::vector<uint32_t> ids_;
 };
+// One operation as scanned, before transactions are grouped: the key id with the write flag in
+// its top bit, and the value id.
+struct Rec {
+  static constexpr uint32_t kWriteBit = 0x80000000u;
+  uint32_t key_kind;
+  uint32_t value;
+};
+
 struct SessInfo {
   int64_t id;
   uint32_t abort_run = kNone;  // the aborted transaction the current run of -1 lines feeds
@@ -227,11 +266,12 @@ Expected<History> read_plume(std::span<const InputFile> files) {
   KeyCache keys(b.keys());
   Interner& values = b.values();
 
-  // The operations in file order (as the builder stores them) and each one's transaction.
-  std::vector<Op> recs;
+  // The operations in file order, 8 bytes each, and (only once some transaction's lines turn
+  // out to be interleaved with another's) each one's transaction.
+  std::vector<Rec> recs;
   std::vector<uint32_t> rec_txn;
-  recs.reserve(s.size() / 16 + 16);  // grows when lines are shorter than 16 bytes
-  rec_txn.reserve(s.size() / 16 + 16);
+  bool interleaved = false;
+  reserve_huge(recs, s.size() / 20 + 16);  // grows when lines are shorter than 20 bytes
   std::vector<TxnInfo> txns;
   std::vector<SessInfo> sessions;
   IdMap txn_map(s.size() / 4 + 1024);  // the array costs at most the input's size
@@ -246,7 +286,7 @@ Expected<History> read_plume(std::span<const InputFile> files) {
     const char* err_at = nullptr;
     const char* what = nullptr;
     const char* line_start = p;
-    LineStatus st = static_cast<size_t>(end - p) >= kFastZone && fast_line(p, l)
+    LineStatus st = static_cast<size_t>(end - p) >= kFastZone && (vector_line(p, l) || scalar_line(p, l))
                         ? LineStatus::Ok
                         : scan_line(p, end, l, err_at, what);
     if (st == LineStatus::Empty) continue;
@@ -264,12 +304,13 @@ Expected<History> read_plume(std::span<const InputFile> files) {
       last_sess_id = l.session;
     }
     // Transaction.
+    const uint32_t here = static_cast<uint32_t>(recs.size());
     uint32_t ti;
     if (l.txn == -1) {
       ti = sessions[si].abort_run;
       if (ti == kNone) {
         ti = static_cast<uint32_t>(txns.size());
-        txns.push_back({-1, si, 0, line, true, static_cast<uint32_t>(recs.size())});
+        txns.push_back({-1, si, 0, line, true, here, here});
         sessions[si].abort_run = ti;
       }
     } else {
@@ -278,7 +319,7 @@ Expected<History> read_plume(std::span<const InputFile> files) {
         ti = last_txn;
       } else {
         ti = txn_map.insert(l.txn, static_cast<uint32_t>(txns.size()));
-        if (ti == txns.size()) txns.push_back({l.txn, si, 0, line, false, static_cast<uint32_t>(recs.size())});
+        if (ti == txns.size()) txns.push_back({l.txn, si, 0, line, false, here, here});
         last_txn = ti;
         last_txn_id = l.txn;
       }
@@ -293,13 +334,24 @@ Expected<History> read_plume(std::span<const InputFile> files) {
                 "; transaction ids are global, so a transaction belongs to one session");
       }
     }
-    if (recs.size() >= 0xFFFFFFF0u)
+    if (here >= 0xFFFFFFF0u)
       return fmt::text_error(f, static_cast<size_t>(p - begin), "too many operations");
     TxnInfo& tx = txns[ti];
+    if (tx.count && tx.last + 1 != here && !interleaved) {
+      // The first transaction whose lines are not consecutive: from here on every record
+      // names its transaction. Until now each transaction's records were one run.
+      interleaved = true;
+      rec_txn.resize(here);
+      for (uint32_t t = 0; t < txns.size(); ++t)
+        for (uint32_t i = txns[t].first; i < txns[t].first + txns[t].count; ++i) rec_txn[i] = t;
+    }
+    if (interleaved) rec_txn.push_back(ti);
     ++tx.count;
-    tx.last = static_cast<uint32_t>(recs.size());
-    recs.push_back({keys.get(l.key), values.intern_int(l.value), kNone, l.write ? OpKind::Write : OpKind::Read});
-    rec_txn.push_back(ti);
+    tx.last = here;
+    const uint32_t key = keys.get(l.key);
+    if (key >= Rec::kWriteBit)
+      return fmt::text_error(f, static_cast<size_t>(p - begin), "too many distinct keys");
+    recs.push_back({key | (l.write ? Rec::kWriteBit : 0), values.intern_int(l.value)});
   }
 
   if (recs.empty())
@@ -321,69 +373,68 @@ Expected<History> read_plume(std::span<const InputFile> files) {
   // The transactions in final order, with what emitting them needs (read sequentially below).
   struct Ordered {
     int64_t id;
-    uint32_t first, count;  // first: into recs (contiguous case) or grouped
+    uint32_t first, count;  // first: into recs (one run) or, when interleaved, into grouped
     bool aborted;
   };
   std::vector<Ordered> order(txns.size());
-  bool contiguous = true;  // every transaction's lines are consecutive (the usual case)
+  std::vector<uint32_t> rank_of(interleaved ? txns.size() : 0);
   {
     std::vector<uint32_t> cur(sess_txn_begin.begin(), sess_txn_begin.end() - 1);
     for (uint32_t t = 0; t < txns.size(); ++t) {
       const TxnInfo& x = txns[t];
-      contiguous = contiguous && x.last - x.first + 1 == x.count;
-      order[cur[sess_rank[x.session]]++] = {x.id, x.first, x.count, x.aborted};
+      const uint32_t r = cur[sess_rank[x.session]]++;
+      order[r] = {x.id, x.first, x.count, x.aborted};
+      if (interleaved) rank_of[t] = r;
     }
-  }
-  std::vector<Op> grouped;
-  if (!contiguous) {
-    // Scatter the operations so each transaction's are contiguous, in program order.
-    std::vector<uint32_t> cur(txns.size());
-    {
-      std::vector<uint32_t> pos(sess_txn_begin.begin(), sess_txn_begin.end() - 1);
-      std::vector<uint32_t> rank_of(txns.size());
-      for (uint32_t t = 0; t < txns.size(); ++t) rank_of[t] = pos[sess_rank[txns[t].session]]++;
-      uint32_t acc = 0;
-      std::vector<uint32_t> start(order.size());
-      for (uint32_t i = 0; i < order.size(); ++i) {
-        start[i] = acc;
-        order[i].first = acc;
-        acc += order[i].count;
-      }
-      for (uint32_t t = 0; t < txns.size(); ++t) cur[t] = start[rank_of[t]];
-    }
-    grouped.resize(recs.size());
-    for (size_t i = 0; i < recs.size(); ++i) grouped[cur[rec_txn[i]]++] = recs[i];
-    recs.clear();
-    recs.shrink_to_fit();
   }
   txns.clear();
   txns.shrink_to_fit();
-  rec_txn.clear();
-  rec_txn.shrink_to_fit();
-  const Op* ops = contiguous ? recs.data() : grouped.data();
-  const size_t n_ops = contiguous ? recs.size() : grouped.size();
+  std::vector<Rec> grouped;
+  if (interleaved) {
+    // Scatter the records so each transaction's are consecutive, in program order.
+    std::vector<uint32_t> cur(rank_of.size());
+    uint32_t acc = 0;
+    for (Ordered& o : order) {
+      o.first = acc;
+      acc += o.count;
+    }
+    for (uint32_t t = 0; t < rank_of.size(); ++t) cur[t] = order[rank_of[t]].first;
+    grouped.resize(recs.size());
+    for (size_t i = 0; i < recs.size(); ++i) grouped[cur[rec_txn[i]]++] = recs[i];
+    std::vector<Rec>().swap(recs);
+    std::vector<uint32_t>().swap(rec_txn);
+  }
+  const Rec* all = interleaved ? grouped.data() : recs.data();
+  const size_t n_ops = interleaved ? grouped.size() : recs.size();
 
   b.reserve(order.size(), n_ops);
+  b.reserve_labels(order.size(), order.size() * 8);
+  std::vector<Op> ops;  // one transaction's, expanded
   char label[24];
   for (size_t r = 0; r < sessions.size(); ++r) {
     b.begin_session();
     for (uint32_t i = sess_txn_begin[r]; i < sess_txn_begin[r + 1]; ++i) {
       const Ordered& t = order[i];
+      // Transactions are emitted session by session, so their records are scattered over the
+      // file: fetch a few transactions ahead.
+      if (i + 8 < order.size()) __builtin_prefetch(all + order[i + 8].first);
       b.begin_txn();
       if (t.aborted) {
         b.set_status(TxnStatus::Aborted);
       } else {
-        int n = std::snprintf(label, sizeof label, "%lld", static_cast<long long>(t.id));
-        b.set_label(std::string_view(label, static_cast<size_t>(n)));
+        const auto [end_of_label, ec] = std::to_chars(label, label + sizeof label, t.id);
+        b.set_label(std::string_view(label, static_cast<size_t>(end_of_label - label)));
       }
-      b.add_ops(std::span<const Op>(ops + t.first, t.count));
+      ops.clear();
+      for (const Rec* x = all + t.first; x != all + t.first + t.count; ++x)
+        ops.push_back({x->key_kind & ~Rec::kWriteBit, x->value, kNone,
+                       x->key_kind & Rec::kWriteBit ? OpKind::Write : OpKind::Read});
+      b.add_ops(ops);
       b.end_txn();
     }
   }
-  recs.clear();
-  recs.shrink_to_fit();
-  grouped.clear();
-  grouped.shrink_to_fit();
+  std::vector<Rec>().swap(recs);
+  std::vector<Rec>().swap(grouped);
   return b.finish("plume", f.name);
 }
 

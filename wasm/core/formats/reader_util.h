@@ -3,6 +3,7 @@
 // Internal to formats/; nothing here allocates per operation.
 #pragma once
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -12,6 +13,12 @@
 
 #include "formats/formats.h"
 #include "model/errors.h"
+
+#if defined(__SSE2__) || defined(__AVX2__)
+#include <immintrin.h>
+#elif defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
 
 namespace isoscope::fmt {
 
@@ -81,6 +88,72 @@ inline bool parse_i64(const char*& p, const char* end, int64_t& out) {
   out = neg ? static_cast<int64_t>(0 - v) : static_cast<int64_t>(v);
   p = q;
   return true;
+}
+
+// ---- Vectorised scanning of short numeric lines --------------------------------------------
+// The hot loops of the line-based readers spend their time on integers whose lengths vary line
+// by line. nondigit_mask64() classifies 64 bytes at once (AVX2, SSE2, wasm SIMD or 64-bit SWAR),
+// so a line's separators come from bit scans and its fields convert independently, 8 digits
+// per step. The callers guarantee the bytes are readable; little-endian hosts (x86-64, wasm).
+static_assert(std::endian::native == std::endian::little, "the SWAR helpers assume little-endian");
+#define ISOSCOPE_HOT inline __attribute__((always_inline))  // per-line paths: always inline
+
+ISOSCOPE_HOT uint64_t load_u64(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+// The value of the first n (1..8) bytes of w (first byte lowest), which are ASCII digits.
+ISOSCOPE_HOT uint64_t digits_value(uint64_t w, unsigned n) {
+  w = (w << (8 * (8 - n))) & 0x0F0F0F0F0F0F0F0Full;  // right-align: leading zero digits
+  w = (w * 2561) >> 8;                                // pairs of digits
+  w = ((w & 0x00FF00FF00FF00FFull) * 6553601) >> 16;  // groups of four
+  return ((w & 0x0000FFFF0000FFFFull) * 42949672960001ull) >> 32;
+}
+
+// Bit i is set when p[i] is not an ASCII digit, for i in 0..63 (64 readable bytes at p):
+// the portable version, used where no SIMD is available (and tested everywhere).
+inline uint64_t nondigit_mask64_swar(const char* p) {
+  uint64_t mask = 0;
+  for (int i = 0; i < 8; ++i) {
+    const uint64_t w = load_u64(p + 8 * i);
+    constexpr uint64_t kHigh = 0xF0F0F0F0F0F0F0F0ull, kLow = 0x0F0F0F0F0F0F0F0Full;
+    // Non-zero exactly in the non-digit bytes: high nibble other than 3, or low nibble above 9
+    // (no carry crosses a byte: 0x0F + 0x06 < 0x100).
+    const uint64_t bad = ((w & kHigh) ^ 0x3030303030303030ull) | (((w & kLow) + 0x0606060606060606ull) & kHigh);
+    const uint64_t top = (((bad & 0x7F7F7F7F7F7F7F7Full) + 0x7F7F7F7F7F7F7F7Full) | bad) & 0x8080808080808080ull;
+    mask |= (((top >> 7) * 0x0102040810204080ull) >> 56) << (8 * i);  // gather the 8 flags
+  }
+  return mask;
+}
+
+// The same, vectorised where the target allows.
+ISOSCOPE_HOT uint64_t nondigit_mask64(const char* p) {
+#if defined(__AVX2__)
+  const __m256i zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9);
+  const __m256i a = _mm256_sub_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)), zero);
+  const __m256i b = _mm256_sub_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32)), zero);
+  // A byte is a digit when (byte - '0') <= 9 unsigned, i.e. min(byte - '0', 9) == byte - '0'.
+  const uint32_t da = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(a, nine), a)));
+  const uint32_t db = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(b, nine), b)));
+  return ~((static_cast<uint64_t>(db) << 32) | da);
+#elif defined(__SSE2__) || defined(__wasm_simd128__)
+  uint64_t digits = 0;
+  for (int i = 0; i < 4; ++i) {
+#if defined(__SSE2__)
+    const __m128i v = _mm_sub_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i)), _mm_set1_epi8('0'));
+    const uint64_t d = static_cast<uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(9)), v)));
+#else
+    const v128_t v = wasm_i8x16_sub(wasm_v128_load(p + 16 * i), wasm_i8x16_splat('0'));
+    const uint64_t d = wasm_i8x16_bitmask(wasm_u8x16_le(v, wasm_i8x16_splat(9)));
+#endif
+    digits |= d << (16 * i);
+  }
+  return ~digits;
+#else
+  return nondigit_mask64_swar(p);
+#endif
 }
 
 inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "model/huge_pages.h"
 #include "report/json.h"
 
 namespace isoscope {
@@ -84,7 +85,10 @@ std::string History::txn_name(uint32_t t) const {
   const Txn& x = txns[t];
   std::string s = "T" + std::to_string(t) + " (session " + std::to_string(x.session) + " #" +
                   std::to_string(x.index);
-  if (x.label != kNone) s += ", id " + labels[x.label];
+  if (x.label != kNone) {
+    s += ", id ";
+    s += labels[x.label];
+  }
   return s + ")";
 }
 
@@ -111,7 +115,8 @@ std::string History::op_text(uint32_t op) const {
 size_t History::memory_bytes() const {
   return txns.capacity() * sizeof(Txn) + session_begin.capacity() * 4 +
          ops.capacity() * sizeof(Op) + op_txn.capacity() * 4 + read_from.capacity() * 4 +
-         lists.capacity() * sizeof(ListSpan) + list_values.capacity() * 4 + keys.memory_bytes() +
+         lists.capacity() * sizeof(ListSpan) + list_values.capacity() * 4 + labels.memory_bytes() +
+         keys.memory_bytes() +
          values.memory_bytes();
 }
 
@@ -122,9 +127,9 @@ HistoryBuilder::HistoryBuilder() {
 }
 
 void HistoryBuilder::reserve(size_t txns, size_t ops) {
-  h_.txns.reserve(txns + 1);
-  h_.ops.reserve(ops);
-  h_.op_txn.reserve(ops);
+  reserve_huge(h_.txns, txns + 1);
+  reserve_huge(h_.ops, ops);
+  reserve_huge(h_.op_txn, ops);
 }
 
 void HistoryBuilder::begin_session() {
@@ -147,21 +152,18 @@ void HistoryBuilder::begin_txn() {
   in_txn_ = true;
 }
 
-static inline void push_op(History& h, bool& in_txn, HistoryBuilder& b, Op op) {
-  if (!in_txn) b.begin_txn();
-  h.ops.push_back(op);
-  h.op_txn.push_back(static_cast<uint32_t>(h.txns.size() - 1));
+void HistoryBuilder::push_op(Op op) {
+  if (!in_txn_) begin_txn();
+  note_op(op);
+  h_.ops.push_back(op);
+  h_.op_txn.push_back(static_cast<uint32_t>(h_.txns.size() - 1));
 }
 
-void HistoryBuilder::read(uint32_t key, uint32_t value) {
-  push_op(h_, in_txn_, *this, Op{key, value, kNone, OpKind::Read});
-}
-void HistoryBuilder::write(uint32_t key, uint32_t value) {
-  push_op(h_, in_txn_, *this, Op{key, value, kNone, OpKind::Write});
-}
+void HistoryBuilder::read(uint32_t key, uint32_t value) { push_op(Op{key, value, kNone, OpKind::Read}); }
+void HistoryBuilder::write(uint32_t key, uint32_t value) { push_op(Op{key, value, kNone, OpKind::Write}); }
 void HistoryBuilder::append(uint32_t key, uint32_t value) {
   h_.has_lists = true;
-  push_op(h_, in_txn_, *this, Op{key, value, kNone, OpKind::Append});
+  push_op(Op{key, value, kNone, OpKind::Append});
 }
 void HistoryBuilder::list_read(uint32_t key, std::span<const uint32_t> vals) {
   h_.has_lists = true;
@@ -169,7 +171,7 @@ void HistoryBuilder::list_read(uint32_t key, std::span<const uint32_t> vals) {
   h_.lists.push_back({static_cast<uint32_t>(h_.list_values.size()), static_cast<uint32_t>(vals.size())});
   h_.list_values.insert(h_.list_values.end(), vals.begin(), vals.end());
   uint32_t last = vals.empty() ? kNone : vals.back();
-  push_op(h_, in_txn_, *this, Op{key, last, list, OpKind::ListRead});
+  push_op(Op{key, last, list, OpKind::ListRead});
 }
 void HistoryBuilder::set_status(TxnStatus s) {
   if (!in_txn_) begin_txn();
@@ -183,8 +185,7 @@ void HistoryBuilder::set_time(double start, double end) {
 }
 void HistoryBuilder::set_label(std::string_view label) {
   if (!in_txn_) begin_txn();
-  h_.txns.back().label = static_cast<uint32_t>(h_.labels.size());
-  h_.labels.emplace_back(label);
+  h_.txns.back().label = h_.labels.add(label);
 }
 void HistoryBuilder::end_txn() {
   if (!in_txn_) return;
@@ -194,10 +195,14 @@ void HistoryBuilder::end_txn() {
 
 static std::string place(const History& h, uint32_t op) {
   uint32_t t = h.op_txn[op];
-  return "session " + std::to_string(h.txns[t].session) + ", transaction " +
-         std::to_string(h.txns[t].index) +
-         (h.txns[t].label != kNone ? " (id " + h.labels[h.txns[t].label] + ")" : std::string()) +
-         ", operation " + std::to_string(op - h.txns[t].op_begin);
+  std::string s = "session " + std::to_string(h.txns[t].session) + ", transaction " +
+                  std::to_string(h.txns[t].index);
+  if (h.txns[t].label != kNone) {
+    s += " (id ";
+    s += h.labels[h.txns[t].label];
+    s += ")";
+  }
+  return s + ", operation " + std::to_string(op - h.txns[t].op_begin);
 }
 
 Expected<History> HistoryBuilder::finish(std::string format, std::string_view file) {
@@ -209,18 +214,17 @@ Expected<History> HistoryBuilder::finish(std::string format, std::string_view fi
   // (direct value ids), so the index is an array by value, with a hash map for the rest (other
   // values, and a value written to several keys).
   const size_t n_ops = h.ops.size();
-  uint32_t max_direct = 0;
-  size_t n_writes = 0;
-  for (const Op& o : h.ops)
-    if (o.is_write()) {
-      ++n_writes;
-      if (!(o.value & Interner::kInterned)) max_direct = std::max(max_direct, o.value);
-    }
+  const uint32_t max_direct = max_direct_value_;
+  const size_t n_writes = n_writes_;
   const bool by_value = static_cast<size_t>(max_direct) <= 8 * n_writes + 1024;
   struct Writer {
     uint32_t op = kNone, key = kNone;  // the key is kept here to avoid a cache miss on ops[op]
   };
-  std::vector<Writer> writer_by_value(by_value ? static_cast<size_t>(max_direct) + 1 : 0);
+  std::vector<Writer> writer_by_value;
+  if (by_value) {
+    reserve_huge(writer_by_value, static_cast<size_t>(max_direct) + 1);
+    writer_by_value.resize(static_cast<size_t>(max_direct) + 1);
+  }
   FlatMap64 writes(by_value ? 16 : n_writes + 16);
   auto kv_of = [](const Op& o) { return (static_cast<uint64_t>(o.key) << 32) | o.value; };
   auto duplicate = [&](uint32_t prev, uint32_t i) {
@@ -232,7 +236,12 @@ Expected<History> HistoryBuilder::finish(std::string format, std::string_view fi
                 "; every (key, value) must be written at most once";
     return e;
   };
+  constexpr uint32_t kAhead = 16;  // prefetch distance: the index is accessed at random
   for (uint32_t i = 0; i < n_ops; ++i) {
+    if (by_value && i + kAhead < n_ops) {
+      const uint32_t v = h.ops[i + kAhead].value;
+      if (v <= max_direct) __builtin_prefetch(&writer_by_value[v], 1);
+    }
     const Op& o = h.ops[i];
     if (!o.is_write()) continue;
     if (by_value && !(o.value & Interner::kInterned)) {
@@ -258,15 +267,18 @@ Expected<History> HistoryBuilder::finish(std::string format, std::string_view fi
     return w == FlatMap64::kAbsent ? kNone : w;
   };
   // Resolve reads.
-  h.read_from.assign(n_ops, kNone);
-  constexpr uint32_t kAhead = 16;  // prefetch distance: the index lookups are random accesses
+  reserve_huge(h.read_from, n_ops);
+  h.read_from.resize(n_ops);
   for (uint32_t i = 0; i < n_ops; ++i) {
     if (by_value && i + kAhead < n_ops) {
       const uint32_t v = h.ops[i + kAhead].value;
       if (v <= max_direct) __builtin_prefetch(&writer_by_value[v]);
     }
     const Op& o = h.ops[i];
-    if (!o.is_read()) continue;
+    if (!o.is_read()) {
+      h.read_from[i] = kNone;
+      continue;
+    }
     if (o.kind == OpKind::ListRead && o.value == kNone) {  // empty list: the initial state
       h.read_from[i] = kReadsInitial;
       continue;

@@ -65,6 +65,32 @@ struct ListSpan {
   uint32_t begin, size;  // into History::list_values
 };
 
+// Transaction labels (the ids the input gave transactions) in one character pool: a label is a
+// string_view, so a million labels cost their characters and 8 bytes each, not a std::string
+// each.
+class LabelPool {
+ public:
+  uint32_t add(std::string_view s) {
+    chars_.append(s);
+    end_.push_back(chars_.size());
+    return static_cast<uint32_t>(end_.size() - 1);
+  }
+  std::string_view operator[](uint32_t i) const {
+    const size_t b = i ? end_[i - 1] : 0;
+    return std::string_view(chars_).substr(b, end_[i] - b);
+  }
+  size_t size() const { return end_.size(); }
+  void reserve(size_t labels, size_t chars) {
+    end_.reserve(labels);
+    chars_.reserve(chars);
+  }
+  size_t memory_bytes() const { return chars_.capacity() + end_.capacity() * sizeof(size_t); }
+
+ private:
+  std::string chars_;
+  std::vector<size_t> end_;  // label i is chars_[end_[i-1], end_[i])
+};
+
 struct History {
   std::vector<Txn> txns;
   std::vector<uint32_t> session_begin;  // size = sessions + 1
@@ -73,7 +99,7 @@ struct History {
   std::vector<uint32_t> read_from;  // see header comment
   std::vector<ListSpan> lists;
   std::vector<uint32_t> list_values;
-  std::vector<std::string> labels;
+  LabelPool labels;
   Interner keys;
   Interner values{/*direct_small_ints=*/true};
   // ValueId every key holds before any write; nullopt: no implicit initial value (every read
@@ -130,6 +156,7 @@ class HistoryBuilder {
   Interner& values() { return h_.values; }
   void set_initial(std::optional<uint32_t> value_id) { h_.initial = value_id; }
   void reserve(size_t txns, size_t ops);
+  void reserve_labels(size_t labels, size_t chars) { h_.labels.reserve(labels, chars); }
 
   void begin_session();
   void begin_txn();  // in the current session (one is opened if none is)
@@ -147,6 +174,7 @@ class HistoryBuilder {
   // read()/write() one at a time. [added by the importers, issue 3]
   void add_ops(std::span<const Op> ops) {
     if (!in_txn_) begin_txn();
+    for (const Op& o : ops) note_op(o);
     h_.ops.insert(h_.ops.end(), ops.begin(), ops.end());
     h_.op_txn.resize(h_.op_txn.size() + ops.size(), static_cast<uint32_t>(h_.txns.size() - 1));
   }
@@ -163,8 +191,18 @@ class HistoryBuilder {
   Expected<History> finish(std::string format, std::string_view file = {});
 
  private:
+  void push_op(Op op);
+  // What finish() sizes the unique-writes index by, gathered as ops arrive (saves a pass).
+  void note_op(const Op& o) {
+    if (!o.is_write()) return;
+    ++n_writes_;
+    if (!(o.value & Interner::kInterned) && o.value > max_direct_value_) max_direct_value_ = o.value;
+  }
+
   History h_;
   bool in_txn_ = false;
+  size_t n_writes_ = 0;
+  uint32_t max_direct_value_ = 0;  // the largest value id written that is a direct integer
 };
 
 }  // namespace isoscope
