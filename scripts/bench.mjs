@@ -126,6 +126,66 @@ for (const c of standardSet()) {
   console.log(`${c.name}: ${input.operations} ops  ${summary}`);
 }
 
+// ---- parse throughput: ~100 MB files, end to end through the CLI and the wasm API -------------
+// Both report input.parse_ms (read_history() alone: no disk read, no check), so the figures
+// are the importers' own. The plume file has its sessions interleaved transaction by
+// transaction, as the Plume/PolySI collectors write them.
+function interleavePlume(text) {
+  const bySession = new Map();
+  let txn = null, cur = null;
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    const f = line.slice(2, -1).split(',');
+    if (f[3] !== txn) {
+      txn = f[3];
+      if (!bySession.has(f[2])) bySession.set(f[2], []);
+      cur = [];
+      bySession.get(f[2]).push(cur);
+    }
+    cur.push(line);
+  }
+  const queues = [...bySession.values()], out = [];
+  for (let i = 0, live = true; live; i++) {
+    live = false;
+    for (const q of queues) if (i < q.length) { live = true; out.push(...q[i]); }
+  }
+  return out.join('\n') + '\n';
+}
+
+async function parseThroughput() {
+  const txns = quick ? 20 : 400;  // x 1000 sessions x 10 ops: 4M operations, ~100 MB
+  const rows = [];
+  for (const format of ['plume', 'isoscope']) {
+    const file = path.join(work, `parse-${txns}.${format === 'plume' ? 'txt' : 'json'}`);
+    if (!existsSync(file)) {
+      const r = spawnSync(cli, ['generate', '--sessions', '1000', '--txns', String(txns), '--ops', '10', '--keys', '100000',
+        '--format', format, '--seed', '1', file], { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`generate failed: ${r.stderr}`);
+      if (format === 'plume') writeFileSync(file, interleavePlume(readFileSync(file, 'utf8')));
+    }
+    const bytes = statSync(file).size;
+    const native = [];
+    let input = null;
+    for (let i = 0; i < 5; i++) {
+      const r = runNative(file, 'RC');
+      native.push(r.parse_ms);
+      input = r.input;
+    }
+    const mod = await loadIsoscope();
+    const blob = new Uint8Array(readFileSync(file));
+    const wasm = [];
+    for (let i = 0; i < 3; i++) {
+      const loaded = JSON.parse(mod.load([file], [blob], format));
+      if (!loaded.ok) throw new Error(loaded.error.text);
+      wasm.push(loaded.input.parse_ms);
+    }
+    rows.push({ format, bytes, ops: input.operations, perOp: input.memory_bytes / input.operations, native, wasm });
+    console.log(`parse ${format}: ${(bytes / 1e6).toFixed(0)} MB native ${native.map((x) => x.toFixed(0)).join(' ')} ms, wasm ${wasm.map((x) => x.toFixed(0)).join(' ')} ms`);
+  }
+  return rows;
+}
+const parseRows = await parseThroughput();
+
 // ---- report ----------------------------------------------------------------------------------
 const mb = (b) => (b / 1048576).toFixed(0);
 const ms = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
@@ -134,6 +194,19 @@ let md = `# Benchmarks\n\nProduced by \`npm run bench\` (scripts/bench.mjs) on $
   `Histories come from \`isoscope generate\` (seeded) and ../shared/corpus. Each level runs alone with a ${BUDGET_MS / 1000} s budget. ` +
   `Times are per level in milliseconds: native CLI / wasm (Node), then the wasm/native ratio. Memory: the native process's peak RSS ` +
   `and the wasm heap size.\n\n`;
+{
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const rate = (bytes, msv) => (bytes / 1e3 / msv).toFixed(0);
+  md += '## Parse throughput\n\nA generated history of 1000 sessions, 4M operations, imported by `read_history()` ' +
+    '(input.parse_ms of `isoscope check --json` and of the wasm `load`; native 5 runs, wasm 3). MB/s are decimal megabytes ' +
+    'of input per second, median (best). Bytes/op is the loaded history\'s own memory (`input.memory_bytes`).\n\n' +
+    '| format | MB | operations | native MB/s | wasm MB/s | bytes/op |\n|---|---|---|---|---|---|\n';
+  for (const r of parseRows)
+    md += `| ${r.format === 'plume' ? 'plume (sessions interleaved)' : 'isoscope JSON'} | ${(r.bytes / 1e6).toFixed(0)} | ${r.ops} | ` +
+      `${rate(r.bytes, median(r.native))} (${rate(r.bytes, Math.min(...r.native))}) | ` +
+      `${rate(r.bytes, median(r.wasm))} (${rate(r.bytes, Math.min(...r.wasm))}) | ${r.perOp.toFixed(1)} |\n`;
+  md += '\n';
+}
 for (const group of ['general', 'dbcop', 'sessions', 'corpus']) {
   const gr = rows.filter((r) => r.group === group);
   if (!gr.length) continue;

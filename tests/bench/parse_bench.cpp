@@ -1,5 +1,7 @@
-// Parse throughput of the canonical JSON format (MB/s), native. The wasm figure comes from
-// tests/bench/wasm-bench.mjs on the same generated text.
+// Parse throughput of the canonical JSON format (MB/s), native, on a ~100 MB document held the
+// way the CLI holds a file (with readable padding, so simdjson parses it in place). The wasm
+// figure comes from tests/bench/wasm-parse-bench.mjs on the same generated text; the end-to-end
+// figures of both (CLI and wasm API) are in docs/benchmarks.md (`npm run bench`).
 #include <benchmark/benchmark.h>
 
 #include <string>
@@ -38,8 +40,12 @@ static std::string make_history_json(size_t ops, size_t sessions) {
 }
 
 static void BM_ParseCanonicalJson(benchmark::State& state) {
-  static const std::string text = make_history_json(static_cast<size_t>(state.range(0)), 100);
-  InputFile f{"bench.json", text};
+  static const std::string text = [] {
+    std::string t = make_history_json(5'000'000, 100);
+    t.reserve(t.size() + 64);
+    return t;
+  }();
+  InputFile f{"bench.json", text, text.capacity() - text.size()};
   for (auto _ : state) {
     Expected<History> h = read_isoscope_json(std::span<const InputFile>(&f, 1));
     if (!h) state.SkipWithError(h.error().to_string().c_str());
@@ -48,4 +54,4 @@ static void BM_ParseCanonicalJson(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(text.size()));
   state.counters["MB"] = static_cast<double>(text.size()) / 1e6;
 }
-BENCHMARK(BM_ParseCanonicalJson)->Arg(1000000)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(BM_ParseCanonicalJson)->Unit(benchmark::kMillisecond)->MinTime(3.0);

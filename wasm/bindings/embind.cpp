@@ -40,11 +40,12 @@ std::string load(val names, val blobs, std::string format) {
   for (unsigned i = 0; i < n; ++i) {
     val blob = blobs[i];
     const size_t len = blob["length"].as<size_t>();
+    storage[i].reserve(len + 64);  // readable padding: the JSON readers parse in place
     storage[i].resize(len);
     // Copy the JS bytes straight into wasm memory.
     val(emscripten::typed_memory_view(len, reinterpret_cast<unsigned char*>(storage[i].data())))
         .call<void>("set", blob);
-    files.push_back({names[i].as<std::string>(), storage[i]});
+    files.push_back({names[i].as<std::string>(), storage[i], storage[i].capacity() - len});
   }
   const double t0 = now_ms();
   Expected<History> h = read_history(files, format);

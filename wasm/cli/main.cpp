@@ -52,6 +52,8 @@ int usage_error(const std::string& msg) {
   return kExitInput;
 }
 
+constexpr size_t kReadPadding = 64;
+
 // The bytes of every file of an input; InputFile views point into `storage`.
 struct LoadedInput {
   std::vector<std::string> storage;
@@ -104,7 +106,8 @@ bool load_input(const std::string& path, LoadedInput& input, std::string& error)
       std::FILE* f = std::fopen(p.c_str(), "rb");
       std::error_code size_ec;
       const auto size = fs::file_size(p, size_ec);
-      if (!size_ec) input.storage.back().reserve(static_cast<size_t>(size));
+      // The extra bytes let the JSON readers parse in place (InputFile::padding).
+      if (!size_ec) input.storage.back().reserve(static_cast<size_t>(size) + kReadPadding);
       const bool ok = f && read_whole(f, input.storage.back());
       if (f) std::fclose(f);
       if (!ok) {
@@ -114,7 +117,10 @@ bool load_input(const std::string& path, LoadedInput& input, std::string& error)
       names.push_back(p);
     }
   }
-  for (size_t i = 0; i < names.size(); ++i) input.files.push_back({names[i], input.storage[i]});
+  for (size_t i = 0; i < names.size(); ++i) {
+    std::string& bytes = input.storage[i];
+    input.files.push_back({names[i], bytes, bytes.capacity() - bytes.size()});
+  }
   return true;
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "formats/formats.h"
+#include "formats/json_input.h"
 #include "formats/reader_util.h"
 #include "simdjson.h"
 
@@ -20,7 +21,7 @@ namespace od = simdjson::ondemand;
 
 struct JsonReader {
   const InputFile& f;
-  simdjson::padded_string json;
+  JsonInput json;
   od::parser parser;
   od::document doc;
   HistoryBuilder b;
@@ -28,7 +29,7 @@ struct JsonReader {
   bool doc_ok = false;  // current_location() is only defined once iterate() succeeded
   std::string path;  // "session 1, transaction 3, event 0"
 
-  explicit JsonReader(const InputFile& file) : f(file), json(file.bytes.data(), file.bytes.size()) {}
+  explicit JsonReader(const InputFile& file) : f(file), json(file) {}
 
   size_t location() {
     const char* p = nullptr;
@@ -244,7 +245,7 @@ struct JsonReader {
   Expected<History> run() {
     null_value = b.values().intern_null();
     b.set_initial(null_value);
-    if (auto e = parser.iterate(json).get(doc)) return error("not valid JSON", e);
+    if (auto e = parser.iterate(json.view()).get(doc)) return error("not valid JSON", e);
     doc_ok = true;
     od::json_type t;
     if (auto e = doc.type().get(t)) return error("expected a JSON array or object", e);

@@ -16,6 +16,9 @@ namespace isoscope {
 struct InputFile {
   std::string name;  // path or name as the user gave it ("<stdin>" for stdin)
   std::string_view bytes;
+  // How many bytes past the end of `bytes` are allocated and readable. The JSON readers need
+  // 64 (simdjson reads ahead in blocks); callers that allocate them save a copy of the file.
+  size_t padding = 0;
 
   // The last path component: "logs/T3.log" -> "T3.log" ('/' and '\\' separate). [importers]
   std::string_view base_name() const {

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "formats/formats.h"
+#include "formats/json_input.h"
 #include "report/json.h"
 #include "simdjson.h"
 
@@ -18,12 +19,12 @@ class JsonHistoryReader {
 
   Expected<History> read() {
     // simdjson needs SIMDJSON_PADDING readable bytes past the end.
-    simdjson::padded_string json(file_.bytes.data(), file_.bytes.size());
+    JsonInput json(file_);
     base_ = json.data();
     builder_.reserve(file_.bytes.size() / 80, file_.bytes.size() / 18);  // typical density
     od::parser parser;
     od::document doc;
-    if (auto err = parser.iterate(json).get(doc)) return fail_at(0, err, "a JSON document");
+    if (auto err = parser.iterate(json.view()).get(doc)) return fail_at(0, err, "a JSON document");
     od::object root;
     if (auto err = doc.get_object().get(root))
       return fail_doc(doc, err, "a JSON object {\"sessions\": [...]} at the top level");
