@@ -142,6 +142,25 @@ TEST(JsonReader, ErrorsNameByteOffsetLineAndExpectation) {
   EXPECT_EQ(e.line, 3) << e.to_string();
 }
 
+TEST(JsonReader, IntegersAreExactlyJsonIntegers) {
+  // The reader's own integer fast path must accept and reject what JSON does.
+  auto one = [](const std::string& v) { return "{\"sessions\": [[ [[\"w\", 1, " + v + "]] ]]}"; };
+  for (const char* bad : {"01", "-01", "1.5", "1e3", "99999999999999999999", "+5", "-", "0x10"}) {
+    InputError e = parse_error(one(bad));
+    EXPECT_NE(e.message.find("value"), std::string::npos) << bad << ": " << e.message;
+    EXPECT_EQ(e.column, 27) << bad;  // at the value
+  }
+  for (const auto& [text, shown] : std::vector<std::pair<std::string, std::string>>{
+           {"0", "0"}, {"-0", "0"}, {"-7", "-7"}, {" 12 ", "12"}, {"9223372036854775807", "9223372036854775807"},
+           {"-9223372036854775808", "-9223372036854775808"}, {"\"12\"", "\"12\""}}) {
+    History h = parse_json(one(text));
+    EXPECT_EQ(h.op_text(0), "w(1, " + shown + ")") << text;
+  }
+  // Keys go through the same path: 1 and "1" are different keys.
+  History h = parse_json("{\"sessions\": [[ [[\"w\", 1, 1], [\"w\", \"1\", 2]] ]]}");
+  EXPECT_EQ(h.keys.size(), 2u);
+}
+
 TEST(JsonReader, RoundTripThroughWriter) {
   std::string text = R"({"initial": 0, "sessions": [
       [{"id": "a", "ops": [["r","x",0], ["w","x",1]], "start": 1.5, "end": 2}, [["r","y","s"]]],

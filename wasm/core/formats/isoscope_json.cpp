@@ -4,6 +4,7 @@
 
 #include "formats/formats.h"
 #include "formats/json_input.h"
+#include "formats/reader_util.h"
 #include "report/json.h"
 #include "simdjson.h"
 
@@ -179,9 +180,8 @@ class JsonHistoryReader {
       if (it == end) return fail_doc(doc, simdjson::INCORRECT_TYPE, "a value after the key"), false;
       od::value valv;
       if (auto err = (*it).get(valv)) return fail_doc(doc, err, "a value"), false;
-      od::json_type vt;
-      if (auto err = valv.type().get(vt)) return fail_doc(doc, err, "a value"), false;
-      if (vt == od::json_type::array) {
+      const std::string_view value_token = valv.raw_json_token();  // a peek: no type dispatch
+      if (!value_token.empty() && value_token[0] == '[') {
         if (k != OpKind::Read)
           return fail_doc(doc, simdjson::INCORRECT_TYPE, "a single value (lists are only read, with \"r\")"), false;
         od::array list;
@@ -215,9 +215,24 @@ class JsonHistoryReader {
 
   bool read_scalar(od::document& doc, od::value& v, Interner& in, uint32_t& out, const char* what,
                    bool allow_null = true) {
+    // The common case, a plain integer, straight from the token's bytes: simdjson's number
+    // parser also handles floats and big numbers, which cost it a type dispatch per value.
+    // Anything else ("12.5", "1e3", a string, null, an overflow) takes the careful path.
+    {
+      const std::string_view raw = v.raw_json_token();
+      const char* p = raw.data();
+      const char* e = p + raw.size();
+      const char* digits = p + (p < e && *p == '-');
+      const bool leading_zero = e - digits > 1 && digits[0] == '0';  // "01" is not JSON
+      int64_t i;
+      if (!leading_zero && fmt::parse_i64(p, e, i) && (p == e || fmt::is_space(*p))) {
+        out = in.intern_int(i);
+        return true;
+      }
+    }
     int64_t i;
     simdjson::error_code err = v.get_int64().get(i);
-    if (!err) {  // the common case: one call, no type dispatch
+    if (!err) {
       out = in.intern_int(i);
       return true;
     }
