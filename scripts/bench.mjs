@@ -5,6 +5,7 @@
 //   node scripts/bench.mjs            the standard set (10^3 .. 10^6 operations)
 //   node scripts/bench.mjs --full     also 10^7 operations
 //   node scripts/bench.mjs --quick    a small smoke run (used by the tests of this script)
+//   node scripts/bench.mjs --parse-only   refresh only the parse-throughput section
 //
 // Each level runs alone (no lattice shortcut) with a budget, so a row shows that level's own
 // cost; `unknown` means the budget ran out.
@@ -184,7 +185,32 @@ async function parseThroughput() {
   }
   return rows;
 }
+function parseSection(parseRows) {
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const rate = (bytes, msv) => (bytes / 1e3 / msv).toFixed(0);
+  let md = '## Parse throughput\n\nA generated history of 1000 sessions, 4M operations, imported by `read_history()` ' +
+    '(input.parse_ms of `isoscope check --json` and of the wasm `load`; native 5 runs, wasm 3). MB/s are decimal megabytes ' +
+    'of input per second, median (best). Bytes/op is the loaded history\'s own memory (`input.memory_bytes`).\n\n' +
+    '| format | MB | operations | native MB/s | wasm MB/s | bytes/op |\n|---|---|---|---|---|---|\n';
+  for (const r of parseRows)
+    md += `| ${r.format === 'plume' ? 'plume (sessions interleaved)' : 'isoscope JSON'} | ${(r.bytes / 1e6).toFixed(0)} | ${r.ops} | ` +
+      `${rate(r.bytes, median(r.native))} (${rate(r.bytes, Math.min(...r.native))}) | ` +
+      `${rate(r.bytes, median(r.wasm))} (${rate(r.bytes, Math.min(...r.wasm))}) | ${r.perOp.toFixed(1)} |\n`;
+  return md + '\n';
+}
 const parseRows = await parseThroughput();
+if (args.has('--parse-only')) {
+  // Refresh only this section of the existing report.
+  const old = existsSync(outFile) ? readFileSync(outFile, 'utf8') : '# Benchmarks\n\n';
+  const at = old.indexOf('## Parse throughput');
+  const next = at < 0 ? old.indexOf('\n## ') + 1 : old.indexOf('\n## ', at + 1) + 1;
+  const section = parseSection(parseRows);
+  const out = at >= 0 ? old.slice(0, at) + section + (next > 0 ? old.slice(next) : '')
+    : next > 0 ? old.slice(0, next) + section + old.slice(next) : old + section;
+  writeFileSync(outFile, out);
+  console.log(`updated the parse-throughput section of ${outFile}`);
+  process.exit(0);
+}
 
 // ---- report ----------------------------------------------------------------------------------
 const mb = (b) => (b / 1048576).toFixed(0);
@@ -194,19 +220,7 @@ let md = `# Benchmarks\n\nProduced by \`npm run bench\` (scripts/bench.mjs) on $
   `Histories come from \`isoscope generate\` (seeded) and ../shared/corpus. Each level runs alone with a ${BUDGET_MS / 1000} s budget. ` +
   `Times are per level in milliseconds: native CLI / wasm (Node), then the wasm/native ratio. Memory: the native process's peak RSS ` +
   `and the wasm heap size.\n\n`;
-{
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const rate = (bytes, msv) => (bytes / 1e3 / msv).toFixed(0);
-  md += '## Parse throughput\n\nA generated history of 1000 sessions, 4M operations, imported by `read_history()` ' +
-    '(input.parse_ms of `isoscope check --json` and of the wasm `load`; native 5 runs, wasm 3). MB/s are decimal megabytes ' +
-    'of input per second, median (best). Bytes/op is the loaded history\'s own memory (`input.memory_bytes`).\n\n' +
-    '| format | MB | operations | native MB/s | wasm MB/s | bytes/op |\n|---|---|---|---|---|---|\n';
-  for (const r of parseRows)
-    md += `| ${r.format === 'plume' ? 'plume (sessions interleaved)' : 'isoscope JSON'} | ${(r.bytes / 1e6).toFixed(0)} | ${r.ops} | ` +
-      `${rate(r.bytes, median(r.native))} (${rate(r.bytes, Math.min(...r.native))}) | ` +
-      `${rate(r.bytes, median(r.wasm))} (${rate(r.bytes, Math.min(...r.wasm))}) | ${r.perOp.toFixed(1)} |\n`;
-  md += '\n';
-}
+md += parseSection(parseRows);
 for (const group of ['general', 'dbcop', 'sessions', 'corpus']) {
   const gr = rows.filter((r) => r.group === group);
   if (!gr.length) continue;

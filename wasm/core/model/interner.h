@@ -25,12 +25,16 @@ class Interner {
 
   explicit Interner(bool direct_small_ints = false) : direct_(direct_small_ints) {}
 
+  // Inlined fast paths (a direct value; a small integer seen before); the rest out of line.
   uint32_t intern_int(int64_t v) {
     if (direct_ && v >= 0 && v < static_cast<int64_t>(kInterned)) return static_cast<uint32_t>(v);
     // Small non-negative integers (the usual keys) are looked up in a flat array, not hashed.
-    const bool small = v >= 0 && v < kSmallLimit;
-    if (small && static_cast<size_t>(v) < small_.size() && small_[static_cast<size_t>(v)] != FlatMap64::kAbsent)
+    if (v >= 0 && static_cast<uint64_t>(v) < small_.size() && small_[static_cast<size_t>(v)] != FlatMap64::kAbsent)
       return small_[static_cast<size_t>(v)];
+    return intern_int_slow(v);
+  }
+  [[gnu::noinline]] uint32_t intern_int_slow(int64_t v) {
+    const bool small = v >= 0 && v < kSmallLimit;
     uint32_t id = small ? FlatMap64::kAbsent : ints_.find(static_cast<uint64_t>(v));
     if (id != FlatMap64::kAbsent) return id;
     id = next_id();
