@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { zipSync } from 'fflate';
+import { gzipSync } from 'node:zlib';
 import { corpus, dropFiles, ladder, setup, shot, waitChecked } from './_helpers.mjs';
 
 let env;
@@ -90,6 +91,23 @@ test('a zip of a history loads like the file itself', async () => {
   await dropFiles(page, [{ name: 'history.zip', content: Buffer.from(zip) }]);
   await waitChecked(page);
   assert.equal((await ladder(page)).SI, 'fail');
+  await page.context().close();
+});
+
+test('a .gz of a history loads, and a damaged zip shows the core\'s archive error', async () => {
+  const page = await env.page();
+  await page.goto(env.server.url);
+  await page.waitForSelector('#dropzone');
+  await dropFiles(page, [{ name: 'lost-update.json.gz', content: gzipSync(readFileSync(join(corpus, 'textbook', 'lost-update.json'))) }]);
+  await waitChecked(page);
+  assert.equal((await ladder(page)).SI, 'fail');
+  const zip = zipSync(Object.fromEntries(cobraFiles().map((f) => [`cock-G2/${f.name}`, new Uint8Array(f.content)])));
+  await dropFiles(page, [{ name: 'cut.zip', content: Buffer.from(zip.subarray(0, zip.length - 40)) }]);
+  await page.waitForSelector('#load-error');
+  const text = await page.textContent('#load-error');
+  assert.match(text, /cut\.zip/);
+  assert.match(text, /byte \d+/);
+  assert.match(text, /end-of-central-directory/);
   await page.context().close();
 });
 

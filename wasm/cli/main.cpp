@@ -43,7 +43,8 @@ const char* kUsage =
     "                 lightweight transactions (compare-and-set, insert-if-not-exists) for LIN\n"
     "\n"
     "levels: RC RR RA CC PC SI SER SSER WCC CCv CM LIN (default: every level that applies)\n"
-    "PATH may be a file, a directory (Cobra logs, a dbcop history folder) or - for stdin.\n"
+    "PATH may be a file, a directory (Cobra logs, a dbcop history folder), a zip of such\n"
+    "files, a gzip of one file (archives are recognised by content), or - for stdin.\n"
     "exit status: 0 every checked level passes, 1 some level fails, 2 input or usage error,\n"
     "             3 nothing fails but some level is unknown\n";
 

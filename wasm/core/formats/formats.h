@@ -11,8 +11,8 @@
 
 namespace isoscope {
 
-// One file of an input. A directory (Cobra logs, a dbcop history folder) or a zip arrives as
-// several files; a single file or stdin as one. The caller owns the bytes.
+// One file of an input. A directory (Cobra logs, a dbcop history folder) arrives as several
+// files; a single file, an archive or stdin as one. The caller owns the bytes.
 struct InputFile {
   std::string name;  // path or name as the user gave it ("<stdin>" for stdin)
   std::string_view bytes;
@@ -51,7 +51,8 @@ struct FormatInfo {
 std::span<const FormatInfo> all_formats();
 const FormatInfo* find_format(std::string_view name);
 
-// Reads with the named format, or detects it when format is empty.
+// Reads with the named format, or detects it when format is empty. Zip and gzip files among
+// files are expanded first (formats/archive.h), so every front end accepts archives.
 Expected<History> read_history(std::span<const InputFile> files, std::string_view format = {});
 
 // Writers.

@@ -1,6 +1,7 @@
 // The table of formats, in auto-detection order (most specific first), and read_history().
 #include <cctype>
 
+#include "formats/archive.h"
 #include "formats/formats.h"
 
 namespace isoscope {
@@ -29,7 +30,8 @@ const FormatInfo* find_format(std::string_view name) {
   return nullptr;
 }
 
-Expected<History> read_history(std::span<const InputFile> files, std::string_view format) {
+namespace {
+Expected<History> read_expanded(std::span<const InputFile> files, std::string_view format) {
   InputError e;
   if (files.empty()) {
     e.message = "no input files (an empty directory?)";
@@ -53,7 +55,27 @@ Expected<History> read_history(std::span<const InputFile> files, std::string_vie
                     : "could not recognise the format; pass --format with one of:";
   if (!empty)
     for (const FormatInfo& k : kFormats) e.message += std::string(" ") + k.name;
+  // Archives are expanded one level deep, so one inside another arrives here unread.
+  for (const InputFile& f : files)
+    if (archive_kind(f.bytes) != ArchiveKind::None) {
+      e.file = f.name;
+      e.message = "an archive inside an archive, which isoscope does not expand (only one level is): "
+                  "expected the files themselves; unpack it first";
+      break;
+    }
   return e;
+}
+}  // namespace
+
+// Archives (zip, gzip) are expanded here, the one place every front end passes through; the
+// expanded bytes live only for this call, since a History owns all its data.
+Expected<History> read_history(std::span<const InputFile> files, std::string_view format) {
+  bool any_archive = false;
+  for (const InputFile& f : files) any_archive = any_archive || archive_kind(f.bytes) != ArchiveKind::None;
+  if (!any_archive) return read_expanded(files, format);
+  ExpandedInput expanded;
+  if (std::optional<InputError> err = expand_archives(files, expanded)) return std::move(*err);
+  return read_expanded(expanded.files, format);
 }
 
 }  // namespace isoscope

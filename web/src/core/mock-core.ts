@@ -17,6 +17,11 @@ export class MockIsoscope implements IsoscopeModule {
     const t0 = Date.now();
     const name = names[0] ?? 'input';
     if (blobs.length === 0) return JSON.stringify({ ok: false, error: { file: name, message: 'no input', text: 'no input' } });
+    const b = blobs[0];
+    if ((b[0] === 0x50 && b[1] === 0x4b) || (b[0] === 0x1f && b[1] === 0x8b)) {
+      const message = 'an archive: only the wasm core expands zip and gzip files (the mock reads plain JSON)';
+      return JSON.stringify({ ok: false, error: { file: name, message, text: `${name}: ${message}` } });
+    }
     const text = new TextDecoder().decode(blobs[0]);
     let doc: any;
     try {
