@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <bit>
 #include <charconv>
-#include <cstdio>
 #include <string>
 #include <vector>
 
