@@ -95,6 +95,17 @@ const LevelResult& decide_level(const History& h, Level l, const CheckOptions& o
       budget.deadline_ms = opts.budget_ms > 0 ? t0 + opts.budget_ms : 0;
       budget.cancelled = opts.cancelled;
       budget.cancelled_ctx = opts.cancelled_ctx;
+      struct ProgressCtx {
+        const CheckOptions* opts;
+        Level level;
+      } progress_ctx{&opts, l};
+      if (opts.on_progress) {
+        budget.progress_ctx = &progress_ctx;
+        budget.progress = [](void* ctx, size_t settled, size_t open) {
+          auto* c = static_cast<ProgressCtx*>(ctx);
+          c->opts->on_progress(c->level, settled, open);
+        };
+      }
       r = checker(h, budget);
     } else {
       // No checker of its own yet: read consistency and so ∪ wr acyclicity, which every level

@@ -26,6 +26,9 @@ struct CheckOptions {
   void* cancelled_ctx = nullptr;
   // Called after each level is decided (the web worker reports progress through this).
   std::function<void(Level, const LevelResult&)> on_level;
+  // Called from inside a long level (the strong solver) with its progress: constraints
+  // settled and still open. Called at most every few milliseconds.
+  std::function<void(Level, size_t settled, size_t open)> on_progress;
 };
 
 struct CheckReport {

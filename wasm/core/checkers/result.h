@@ -62,7 +62,13 @@ struct CheckBudget {
   double deadline_ms = 0;  // absolute time (now_ms clock) after which to give up; 0 = none
   bool (*cancelled)(void*) = nullptr;
   void* cancelled_ctx = nullptr;
+  // Progress inside a level (the strong solver: constraints settled so far / still open).
+  void (*progress)(void* ctx, size_t settled, size_t open) = nullptr;
+  void* progress_ctx = nullptr;
   bool expired() const;
+  void report_progress(size_t settled, size_t open) const {
+    if (progress) progress(progress_ctx, settled, open);
+  }
 };
 double now_ms();
 
