@@ -53,7 +53,7 @@ std::string dump(const History& h) { return write_isoscope_json(h); }
 struct Tally {
   std::array<int, 4> pass{}, fail{}, na{}, boundary{};
   int histories = 0, disagreements = 0, witness_errors = 0, lattice_violations = 0, ablation = 0;
-  std::array<int, 4> by_saturation{};
+  std::array<int, 4> by_saturation{}, by_solver{};
 
   void run(const History& h, uint64_t seed, bool ablate) {
     ++histories;
@@ -72,16 +72,21 @@ struct Tally {
       if (r.result.verdict == Verdict::Fail) ++fail[li];
       if (r.result.verdict == Verdict::NotApplicable) ++na[li];
       by_saturation[li] += r.stats.settled_by_saturation;
+      by_solver[li] += r.stats.by_solver;
       std::string bad = verify_strong_report(h, l, r, true);
       if (!bad.empty() && ++witness_errors <= 5)
         ADD_FAILURE() << level_name(l) << " witness: " << bad << " (seed " << seed << ")\n" << dump(h);
       if (ablate) {
-        for (int a = 0; a < 4; ++a) {
+        // Ablations: each pruning step off; 4: the session-antichain search instead of the
+        // solver; 5: no forced edges, so the solver meets every open constraint.
+        for (int a = 0; a < 6; ++a) {
           StrongOptions o;
           o.saturate = a != 0;
           o.decompose = a != 1;
           o.reduce = a != 2;
           o.ser_first = a != 3;
+          o.solver = a != 4;
+          o.force = a != 5;
           o.minimize = false;
           StrongReport q = check_strong(h, l, budget, o);
           if (q.result.verdict != want && ++ablation <= 5)
@@ -105,8 +110,10 @@ struct Tally {
   void print(const char* what) const {
     std::printf("  %s: %d histories\n", what, histories);
     for (size_t li = 0; li < kStrong.size(); ++li)
-      std::printf("    %-4s pass %5d  fail %5d  n/a %5d  (fails here first: %d; settled by saturation: %d)\n",
-                  level_name(kStrong[li]), pass[li], fail[li], na[li], boundary[li], by_saturation[li]);
+      std::printf("    %-4s pass %5d  fail %5d  n/a %5d  (fails here first: %d; settled by saturation: %d; "
+                  "by the solver: %d)\n",
+                  level_name(kStrong[li]), pass[li], fail[li], na[li], boundary[li], by_saturation[li],
+                  by_solver[li]);
   }
 };
 

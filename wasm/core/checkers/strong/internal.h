@@ -83,14 +83,29 @@ Problem sub_problem(const Problem& p, const std::vector<char>& keep_chain,
                     std::vector<uint32_t>& node_map);
 void compute_outs(Problem& p);
 
+// An open polygraph constraint, one of two orderings (saturate.cpp):
+//   serialization (x = read index, y = t2): t2 -> t1 (WW)  or  reader -> t2 (RW)
+//   SI conflict   (x = W_t1, y = W_t2 | kConflictFlag): W_t2 -> R_t1  or  W_t1 -> R_t2
+struct Constraint {
+  uint32_t x, y;
+};
+constexpr uint32_t kConflictFlag = 0x80000000u;
+
 struct Saturation {
   enum Outcome { Cycle, Settled, Open, Unknown } outcome = Open;
+  // Open: the constraints saturation could not settle (complete: every constraint is here or
+  // settled by `edges`; incomplete when the constraint cap was hit).
+  std::vector<Constraint> open;
+  std::vector<uint32_t> reader;  // read index -> reading node
+  bool complete = true;
   std::vector<Problem::Edge> edges;  // every known edge (chain edges included)
   std::vector<uint32_t> cycle;       // Cycle: edge indexes, in cycle order
   std::vector<uint32_t> order;       // Settled: a topological order (a solution)
   size_t constraints = 0, forced = 0, rounds = 0;
 };
-Saturation saturate(const Problem& p, bool polygraph, const CheckBudget& budget);
+// polygraph: generate the constraints; force: settle those one side of which would close a
+// cycle (off only in tests, so that the solver meets every open constraint).
+Saturation saturate(const Problem& p, bool polygraph, bool force, const CheckBudget& budget);
 
 struct SearchResult {
   Verdict verdict = Verdict::Unknown;
@@ -103,6 +118,17 @@ struct SearchResult {
 SearchResult search(const Problem& p, const Saturation& sat, const StrongOptions& opts,
                     const CheckBudget& budget);
 
+// The polygraph solver (solver.cpp): CDCL over the open constraints of a complete saturation,
+// with an incremental acyclicity theory.
+struct SolveResult {
+  Verdict verdict = Verdict::Unknown;
+  std::string reason;
+  std::vector<uint32_t> order;       // Pass: every node in a valid serial order (node 0 first)
+  std::vector<char> core_nodes;      // Fail: the nodes of every conflict cycle met
+  size_t vars = 0, conflicts = 0, decisions = 0, learned = 0;
+};
+SolveResult solve(const Problem& p, const Saturation& sat, const CheckBudget& budget);
+
 // Whether order (nodes, node 0 first) satisfies p: every known edge, the serialization
 // axiom, and SI's conflict rule.
 bool verify_order(const Problem& p, const std::vector<Problem::Edge>& edges,
@@ -114,7 +140,9 @@ struct Decision {
   std::string reason;
   Problem problem;
   Saturation sat;
-  SearchResult search;
+  SearchResult search;  // when the session-antichain search decided
+  SolveResult solved;   // when the polygraph solver decided
+  bool by_solver = false;
   std::vector<uint32_t> order;  // Pass: nodes
   bool by_ser = false;          // PC / SI decided by a SER witness
 };

@@ -22,11 +22,6 @@ namespace {
 constexpr uint32_t kInf = 0xFFFFFFFFu;
 constexpr size_t kMaxConstraints = size_t(12) << 20;  // 12 M (96 MB); beyond: partial pruning
 constexpr size_t kMaxReachEntries = size_t(48) << 20;  // 48 M (192 MB)
-constexpr uint32_t kConflictFlag = 0x80000000u;
-
-struct Constraint {
-  uint32_t x, y;  // serialization: read index, t2; SI conflict: W_t1, W_t2 | kConflictFlag
-};
 
 std::vector<uint32_t> find_cycle(uint32_t n, const std::vector<Problem::Edge>& edges) {
   DigraphBuilder b(n);
@@ -55,7 +50,7 @@ std::vector<uint32_t> find_cycle(uint32_t n, const std::vector<Problem::Edge>& e
 
 }  // namespace
 
-Saturation saturate(const Problem& p, bool polygraph, const CheckBudget& budget) {
+Saturation saturate(const Problem& p, bool polygraph, bool force, const CheckBudget& budget) {
   Saturation s;
   std::vector<Problem::Edge>& E = s.edges;
   const uint32_t n = p.n, k = p.k;
@@ -85,61 +80,137 @@ Saturation saturate(const Problem& p, bool polygraph, const CheckBudget& budget)
     for (uint32_t v = 1; v < n; ++v)
       for (uint32_t i = p.wbeg[v]; i < p.wbeg[v + 1]; ++i) writers[at[p.wkeys[i]]++] = v;
   }
-  std::vector<uint32_t> reader(p.reads.size());
+  std::vector<uint32_t>& reader = s.reader;
+  reader.resize(p.reads.size());
   for (uint32_t v = 1; v < n; ++v)
     for (uint32_t i = p.rbeg[v]; i < p.rbeg[v + 1]; ++i) reader[i] = v;
 
+  // Reads of the initial transaction's value: every writer of the key comes after the reader.
+  if (polygraph)
+    for (uint32_t i = 0; i < p.reads.size(); ++i) {
+      const Problem::Read& r = p.reads[i];
+      if (r.writer != 0) continue;
+      for (uint32_t j = kbeg[r.key]; j < kbeg[r.key + 1]; ++j)
+        if (writers[j] != reader[i]) {
+          E.push_back({reader[i], writers[j], EdgeType::RW, r.key, 0, r.op});
+          ++s.forced;
+        }
+    }
+
   const size_t width = static_cast<size_t>(k) + 1;
+  // Two reachability tables over the known graph, per node and chain: the first position of
+  // the chain the node reaches, and (one past) the last position that reaches the node.
   const bool use_reach = polygraph && static_cast<size_t>(n) * width <= kMaxReachEntries;
-  std::vector<Constraint> C;
-  bool complete = true;
-  if (polygraph) {
+  std::vector<Constraint>& C = s.open;
+  bool& complete = s.complete;
+  complete = true;
+  auto push = [&](Constraint c) {
+    if (C.size() >= kMaxConstraints) return complete = false;
+    C.push_back(c);
+    return true;
+  };
+  auto pos_of = [&](uint32_t v) { return v == 0 ? 0u : v - p.chain_begin[p.chain[v]]; };
+  auto chain_of = [&](uint32_t v) { return v == 0 ? k : p.chain[v]; };
+  std::vector<uint32_t> reach, back;
+  if (use_reach) {
+    reach.assign(static_cast<size_t>(n) * width, kInf);
+    back.assign(static_cast<size_t>(n) * width, 0);
+  }
+  auto reaches = [&](uint32_t u, uint32_t v) {
+    if (u == v) return true;
+    if (v == 0) return false;
+    return reach[static_cast<size_t>(u) * width + p.chain[v]] <= pos_of(v);
+  };
+
+  // Without reachability (too large a problem), every constraint is generated up front.
+  if (polygraph && !use_reach) {
     for (uint32_t i = 0; i < p.reads.size() && complete; ++i) {
       const Problem::Read& r = p.reads[i];
-      const uint32_t t3 = reader[i], t1 = r.writer;
-      for (uint32_t j = kbeg[r.key]; j < kbeg[r.key + 1]; ++j) {
-        const uint32_t t2 = writers[j];
-        if (t2 == t1 || t2 == t3) continue;
-        if (t1 == 0) {
-          E.push_back({t3, t2, EdgeType::RW, r.key, t1, r.op});
-          ++s.forced;
-          continue;
-        }
-        if (C.size() >= kMaxConstraints) {
-          complete = false;
-          break;
-        }
-        C.push_back({i, t2});
-      }
+      if (r.writer == 0) continue;
+      for (uint32_t j = kbeg[r.key]; j < kbeg[r.key + 1] && complete; ++j)
+        if (writers[j] != r.writer && writers[j] != reader[i]) push({i, writers[j]});
     }
     if (p.si && complete) {
       FlatMap64 seen;
       for (uint32_t x = 0; x < p.num_keys && complete; ++x)
         for (uint32_t a = kbeg[x]; a < kbeg[x + 1] && complete; ++a)
-          for (uint32_t b = kbeg[x]; b < kbeg[x + 1]; ++b) {
+          for (uint32_t b = kbeg[x]; b < kbeg[x + 1] && complete; ++b) {
             const uint32_t w1 = writers[a], w2 = writers[b];
-            if (w1 == w2) continue;
-            if (seen.insert((uint64_t(w1) << 32) | w2, 1) != 1) continue;
-            if (C.size() >= kMaxConstraints) {
-              complete = false;
-              break;
-            }
-            C.push_back({w1, w2 | kConflictFlag});
+            if (w1 != w2 && seen.insert((uint64_t(w1) << 32) | w2, 1) == 1)
+              push({w1, w2 | kConflictFlag});
           }
     }
-  } else {
+  } else if (!polygraph) {
     complete = p.reads.empty() && !p.si;
   }
+  bool generated = !use_reach;
   s.constraints = C.size();
 
-  auto pos_of = [&](uint32_t v) { return v == 0 ? 0u : v - p.chain_begin[p.chain[v]]; };
-  auto chain_of = [&](uint32_t v) { return v == 0 ? k : p.chain[v]; };
-  std::vector<uint32_t> reach;
-  if (use_reach) reach.assign(static_cast<size_t>(n) * width, kInf);
-  auto reaches = [&](uint32_t u, uint32_t v) {
-    if (u == v) return true;
-    if (v == 0) return false;
-    return reach[static_cast<size_t>(u) * width + p.chain[v]] <= pos_of(v);
+  // With reachability, constraints are generated after the first round and only where the
+  // known graph leaves them open: for a read of x by t3 from t1 and a chain c, the writers of
+  // x in c that reach t1 or that t3 reaches are settled, so only a window of positions in
+  // between is enumerated (and likewise for SI's conflicts).
+  auto generate_open = [&]() {
+    // The writers of each key grouped by chain: [gbeg[x], gbeg[x+1]) index groups of
+    // (chain, first index into writers, end index).
+    struct Group {
+      uint32_t chain, begin, end;
+    };
+    std::vector<uint32_t> gbeg(p.num_keys + 1, 0);
+    std::vector<Group> groups;
+    for (uint32_t x = 0; x < p.num_keys; ++x) {
+      gbeg[x] = static_cast<uint32_t>(groups.size());
+      for (uint32_t j = kbeg[x]; j < kbeg[x + 1];) {
+        uint32_t e = j;
+        while (e < kbeg[x + 1] && p.chain[writers[e]] == p.chain[writers[j]]) ++e;
+        groups.push_back({p.chain[writers[j]], j, e});
+        j = e;
+      }
+    }
+    gbeg[p.num_keys] = static_cast<uint32_t>(groups.size());
+    // Writers of group g in positions strictly between lo (exclusive: below it they reach
+    // `to`) and hi (from it on `from` reaches them).
+    auto window = [&](const Group& g, uint32_t below, uint32_t from_pos, auto&& emit) {
+      const uint32_t base = p.chain_begin[g.chain];
+      auto first = std::lower_bound(writers.begin() + g.begin, writers.begin() + g.end, base + below);
+      for (auto it = first; it != writers.begin() + g.end && *it - base < from_pos; ++it)
+        if (!emit(*it)) return false;
+      return true;
+    };
+    for (uint32_t i = 0; i < p.reads.size() && complete; ++i) {
+      if ((i & 0xFFFF) == 0xFFFF && budget.expired()) return false;
+      const Problem::Read& r = p.reads[i];
+      const uint32_t t1 = r.writer, t3 = reader[i];
+      if (t1 == 0) continue;
+      const uint32_t* R = reach.data() + static_cast<size_t>(t3) * width;
+      const uint32_t* B = back.data() + static_cast<size_t>(t1) * width;
+      for (uint32_t gi = gbeg[r.key]; gi < gbeg[r.key + 1] && complete; ++gi) {
+        const Group& g = groups[gi];
+        window(g, B[g.chain], R[g.chain], [&](uint32_t t2) {
+          return t2 == t1 || t2 == t3 || push({i, t2});
+        });
+      }
+    }
+    if (p.si) {
+      // Conflict (w1, w2): settled when W_w2 reaches R_w1 or W_w1 reaches R_w2 (= w2 - 1).
+      FlatMap64 seen;
+      for (uint32_t x = 0; x < p.num_keys && complete; ++x)
+        for (uint32_t a = kbeg[x]; a < kbeg[x + 1] && complete; ++a) {
+          const uint32_t w1 = writers[a];
+          const uint32_t* R = reach.data() + static_cast<size_t>(w1) * width;
+          const uint32_t* B = back.data() + static_cast<size_t>(w1 - 1) * width;
+          for (uint32_t gi = gbeg[x]; gi < gbeg[x + 1] && complete; ++gi) {
+            const Group& g = groups[gi];
+            // w2 - 1 reached from W_w1: pos(w2) - 1 >= R[c], i.e. pos(w2) > R[c].
+            const uint32_t hi = R[g.chain] == kInf ? kInf : R[g.chain] + 1;
+            window(g, B[g.chain], hi, [&](uint32_t w2) {
+              if (w2 == w1 || seen.insert((uint64_t(w1) << 32) | w2, 1) != 1) return true;
+              return push({w1, w2 | kConflictFlag});
+            });
+          }
+        }
+    }
+    return true;
   };
 
   while (true) {
@@ -170,6 +241,24 @@ Saturation saturate(const Problem& p, bool polygraph, const CheckBudget& budget)
       }
       R[chain_of(u)] = std::min(R[chain_of(u)], pos_of(u));
     }
+    if (!generated) {
+      std::fill(back.begin(), back.end(), 0);
+      for (const uint32_t u : s.order) {
+        uint32_t* B = back.data() + static_cast<size_t>(u) * width;
+        B[chain_of(u)] = std::max(B[chain_of(u)], pos_of(u) + 1);
+        for (uint32_t e = g.begin(u); e < g.end(u); ++e) {
+          uint32_t* T = back.data() + static_cast<size_t>(g.targets[e]) * width;
+          for (size_t c = 0; c < width; ++c) T[c] = std::max(T[c], B[c]);
+        }
+      }
+      if (!generate_open()) {
+        s.outcome = Saturation::Unknown;
+        return s;
+      }
+      generated = true;
+      s.constraints = C.size();
+      back = {};
+    }
     const size_t before = E.size();
     size_t keep = 0;
     for (size_t ci = 0; ci < C.size(); ++ci) {
@@ -189,7 +278,7 @@ Saturation saturate(const Problem& p, bool polygraph, const CheckBudget& budget)
       }
       if (reaches(a, bb) || reaches(c2, d)) continue;  // settled
       const bool first_cycles = reaches(bb, a), second_cycles = reaches(d, c2);
-      if (!first_cycles && !second_cycles) {
+      if (!force || (!first_cycles && !second_cycles)) {
         C[keep++] = c;
         continue;
       }

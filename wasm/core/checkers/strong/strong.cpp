@@ -44,7 +44,7 @@ Decision decide(const Instance& in, Level level, const StrongOptions& opts,
       return d;
     }
   }
-  d.sat = saturate(d.problem, opts.saturate, budget);
+  d.sat = saturate(d.problem, opts.saturate, opts.force, budget);
   switch (d.sat.outcome) {
     case Saturation::Cycle: d.verdict = Verdict::Fail; return d;
     case Saturation::Unknown:
@@ -56,6 +56,14 @@ Decision decide(const Instance& in, Level level, const StrongOptions& opts,
       d.order = d.sat.order;
       break;
     case Saturation::Open:
+      if (d.sat.complete && opts.solver) {
+        d.by_solver = true;
+        d.solved = solve(d.problem, d.sat, budget);
+        d.verdict = d.solved.verdict;
+        d.reason = d.solved.reason;
+        if (d.verdict == Verdict::Pass) d.order = d.solved.order;
+        break;
+      }
       d.search = search(d.problem, d.sat, opts, budget);
       d.verdict = d.search.verdict;
       d.reason = d.search.reason;
@@ -156,6 +164,9 @@ StrongReport check_strong(const History& h, Level level, const CheckBudget& budg
   st.rounds = d.sat.rounds;
   st.settled_by_saturation =
       d.sat.outcome == Saturation::Cycle || d.sat.outcome == Saturation::Settled;
+  st.by_solver = d.by_solver;
+  st.solver_vars = d.solved.vars;
+  st.conflicts = d.solved.conflicts;
   st.components = d.search.components;
   st.states = d.search.states;
   st.memo_hits = d.search.memo_hits;
@@ -173,8 +184,19 @@ StrongReport check_strong(const History& h, Level level, const CheckBudget& budg
     // Found by search: shrink to a core (within the failing component).
     std::vector<char> keep(in.n(), 0);
     keep[0] = 1;
-    for (uint32_t t = 1; t < in.n(); ++t)
-      keep[t] = d.search.failed_chains.empty() || d.search.failed_chains[in.session[t]];
+    if (d.by_solver) {
+      // The transactions of the solver's conflict cycles usually violate the level on their
+      // own; when a forced edge they relied on needs others, start from the whole history.
+      for (uint32_t v = 0; v < d.problem.n; ++v)
+        if (d.solved.core_nodes[v]) keep[d.problem.txn[v]] = 1;
+      StrongOptions o = opts;
+      o.minimize = false;
+      if (decide(sub_instance(in, keep), level, o, budget).verdict != Verdict::Fail)
+        std::fill(keep.begin(), keep.end(), 1);
+    } else {
+      for (uint32_t t = 1; t < in.n(); ++t)
+        keep[t] = d.search.failed_chains.empty() || d.search.failed_chains[in.session[t]];
+    }
     bool minimal = false;
     if (opts.minimize) {
       CheckBudget b = budget;

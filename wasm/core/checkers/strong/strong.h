@@ -37,8 +37,11 @@ LevelResult check_sser(const History& h, const CheckBudget& budget);
 
 struct StrongOptions {
   bool saturate = true;     // polygraph pruning before the search
+  bool force = true;        // saturation forces the edges whose alternative closes a cycle
   bool decompose = true;    // biconnected components of the communication graph
   bool reduce = true;       // partial-order reduction in the search
+  bool solver = true;       // the polygraph solver decides what saturation leaves open (the
+                            // session-antichain search only when the constraints were capped)
   bool ser_first = true;    // PC, SI: try SER first (a SER order is a PC / SI witness)
   double ser_first_ms = 500;  // time cap of that attempt (and at most 30% of the budget left)
   bool minimize = true;     // shrink a violation found by search to a minimal core
@@ -52,6 +55,8 @@ struct StrongStats {
   size_t forced_edges = 0;            // edges saturation added
   size_t rounds = 0;                  // saturation rounds
   bool settled_by_saturation = false;  // cycle found, or every constraint settled
+  bool by_solver = false;             // decided by the polygraph solver
+  size_t solver_vars = 0, conflicts = 0;
   size_t components = 0;              // searched components
   size_t states = 0;                  // search states expanded
   size_t memo_hits = 0;

@@ -1,0 +1,561 @@
+// The polygraph solver: CDCL over the choices saturation leaves open, with an acyclicity theory.
+//
+// Variables. Every open constraint (internal.h) is a choice between two orderings of a pair of
+// write nodes {a, b} (whole transactions for SER/SSER, write halves for PC/SI). All the
+// constraints of one pair share one variable, "a commits before b" (as in Cobra's and PolySI's
+// polygraphs), whose two literals each carry a set of edges:
+//   a before b:  a -> b, every serialization constraint's reader of a -> b, SI: a -> R_b
+//   b before a:  the mirror image.
+// The encoding is exact: a serial order of the problem gives an assignment whose edges it
+// contains, and an assignment whose edges (with the known ones) are acyclic gives, by a
+// topological order, a serial order that satisfies every constraint.
+//
+// Theory. The known edges and the edges of the true literals form a graph kept acyclic with an
+// incremental topological order (Pearce & Kelly 2006: only the nodes between the two ends of a
+// backward edge are visited and reordered). Retracting edges on backtracking keeps the order
+// valid, so it costs nothing. An edge that closes a cycle is a conflict whose clause is the
+// negation of the literals whose edges lie on the cycle.
+//
+// Search. Two watched literals over the learned clauses (the problem has no clauses of its
+// own: every constraint lives in the theory), first-UIP learning, VSIDS activities with a
+// heap, Luby restarts, and phases taken from the current topological order, so a decision
+// rarely reorders anything and histories that pass are usually solved without a conflict.
+//
+// Memory: 12 bytes per literal edge (about 2 edges per open constraint plus 2 per variable),
+// 8 bytes per adjacency entry and about 40 bytes per variable and per node, plus the learned
+// clauses (4 bytes per literal).
+#include <algorithm>
+#include <cmath>
+
+#include "checkers/strong/internal.h"
+#include "model/flat_map.h"
+
+namespace isoscope::strong {
+
+namespace {
+
+using Lit = uint32_t;  // 2 * var + (1 when it means "b before a")
+inline uint32_t var_of(Lit l) { return l >> 1; }
+inline Lit negate(Lit l) { return l ^ 1u; }
+constexpr uint32_t kKnownEdge = kNone;
+
+struct LitEdge {
+  uint32_t from, to;
+};
+
+// An incrementally maintained topological order (Pearce-Kelly), iterative.
+class TopoGraph {
+ public:
+  struct Adj {
+    uint32_t node, ref;  // ref: index of the literal edge, or kKnownEdge
+  };
+
+  TopoGraph(uint32_t n, const std::vector<uint32_t>& initial_order)
+      : out_(n), in_(n), ord_(n), mark_(n, 0), parent_(n), parent_ref_(n) {
+    for (uint32_t i = 0; i < n; ++i) ord_[initial_order[i]] = i;
+  }
+  uint32_t ord(uint32_t v) const { return ord_[v]; }
+
+  // Adds from -> to (the caller's ref). On a cycle returns false, the edge is not added and
+  // cycle_refs / cycle_nodes describe the path to -> ... -> from that closes it.
+  bool add(uint32_t from, uint32_t to, uint32_t ref) {
+    if (from == to) {
+      cycle_refs.clear();
+      cycle_nodes.assign(1, from);
+      return false;
+    }
+    if (ord_[from] > ord_[to] && !reorder(from, to)) return false;
+    out_[from].push_back({to, ref});
+    in_[to].push_back({from, ref});
+    stack_.push_back(from);
+    return true;
+  }
+  // Removes the most recently added edge (edges are removed in reverse order of addition).
+  void pop() {
+    const uint32_t from = stack_.back();
+    stack_.pop_back();
+    const uint32_t to = out_[from].back().node;
+    out_[from].pop_back();
+    in_[to].pop_back();
+  }
+  size_t added() const { return stack_.size(); }
+  void add_known(uint32_t from, uint32_t to) {
+    out_[from].push_back({to, kKnownEdge});
+    in_[to].push_back({from, kKnownEdge});
+  }
+  // The nodes in topological order.
+  std::vector<uint32_t> order() const {
+    std::vector<uint32_t> o(ord_.size());
+    for (uint32_t v = 0; v < ord_.size(); ++v) o[ord_[v]] = v;
+    return o;
+  }
+
+  std::vector<uint32_t> cycle_refs, cycle_nodes;
+
+ private:
+  // Pearce-Kelly for a new edge from -> to with ord[to] < ord[from].
+  bool reorder(uint32_t from, uint32_t to) {
+    const uint32_t lb = ord_[to], ub = ord_[from];
+    ++epoch_;
+    // Forward from `to` through nodes ordered before `from`; reaching `from` is a cycle.
+    fwd_.clear();
+    work_.assign(1, to);
+    mark_[to] = epoch_;
+    while (!work_.empty()) {
+      const uint32_t w = work_.back();
+      work_.pop_back();
+      fwd_.push_back(w);
+      for (const Adj& e : out_[w]) {
+        if (e.node == from) {
+          cycle_refs.clear();
+          cycle_nodes.clear();
+          cycle_refs.push_back(e.ref);
+          cycle_nodes.push_back(from);
+          for (uint32_t x = w; x != to; x = parent_[x]) {
+            cycle_nodes.push_back(x);
+            cycle_refs.push_back(parent_ref_[x]);
+          }
+          cycle_nodes.push_back(to);
+          return false;
+        }
+        if (ord_[e.node] < ub && mark_[e.node] != epoch_) {
+          mark_[e.node] = epoch_;
+          parent_[e.node] = w;
+          parent_ref_[e.node] = e.ref;
+          work_.push_back(e.node);
+        }
+      }
+    }
+    // Backward from `from` through nodes ordered after `to`.
+    bwd_.clear();
+    work_.assign(1, from);
+    mark_[from] = epoch_;
+    while (!work_.empty()) {
+      const uint32_t w = work_.back();
+      work_.pop_back();
+      bwd_.push_back(w);
+      for (const Adj& e : in_[w])
+        if (ord_[e.node] > lb && mark_[e.node] != epoch_) {
+          mark_[e.node] = epoch_;
+          work_.push_back(e.node);
+        }
+    }
+    // The backward set goes first, then the forward set, into the positions both held.
+    auto by_ord = [&](uint32_t a, uint32_t b) { return ord_[a] < ord_[b]; };
+    std::sort(fwd_.begin(), fwd_.end(), by_ord);
+    std::sort(bwd_.begin(), bwd_.end(), by_ord);
+    slots_.clear();
+    for (uint32_t v : bwd_) slots_.push_back(ord_[v]);
+    for (uint32_t v : fwd_) slots_.push_back(ord_[v]);
+    std::sort(slots_.begin(), slots_.end());
+    size_t i = 0;
+    for (uint32_t v : bwd_) ord_[v] = slots_[i++];
+    for (uint32_t v : fwd_) ord_[v] = slots_[i++];
+    return true;
+  }
+
+  std::vector<std::vector<Adj>> out_, in_;
+  std::vector<uint32_t> ord_, mark_, parent_, parent_ref_;
+  std::vector<uint32_t> stack_, work_, fwd_, bwd_, slots_;
+  uint32_t epoch_ = 0;
+};
+
+class Solver {
+ public:
+  Solver(const Problem& p, const Saturation& sat, const CheckBudget& budget)
+      : p_(p), sat_(sat), budget_(budget), graph_(p.n, sat.order) {}
+
+  SolveResult run() {
+    SolveResult res;
+    build();
+    res.vars = num_vars_;
+    for (const Problem::Edge& e : sat_.edges) graph_.add_known(e.from, e.to);
+    core_.assign(p_.n, 0);
+    const Verdict v = search(res);
+    res.verdict = v;
+    res.conflicts = conflicts_;
+    res.decisions = decisions_;
+    res.learned = clause_begin_.size();
+    if (v == Verdict::Pass) {
+      res.order = graph_.order();
+    } else if (v == Verdict::Fail) {
+      res.core_nodes = std::move(core_);
+    } else {
+      res.reason = "budget ran out in the polygraph solver (" + std::to_string(open_vars()) +
+                   " of " + std::to_string(num_vars_) + " choices open)";
+    }
+    return res;
+  }
+
+ private:
+  // Variables and their literals' edges, from the open constraints.
+  void build() {
+    FlatMap64 pair_var;
+    std::vector<uint32_t> va, vb;
+    struct Tagged {
+      Lit lit;
+      uint32_t from, to;
+    };
+    std::vector<Tagged> tagged;
+    auto var_for = [&](uint32_t a, uint32_t b) -> Lit {
+      const bool swapped = a > b;
+      if (swapped) std::swap(a, b);
+      const uint32_t v = pair_var.insert((uint64_t(a) << 32) | b, static_cast<uint32_t>(va.size()));
+      if (v == va.size()) {
+        va.push_back(a);
+        vb.push_back(b);
+      }
+      return 2 * v + (swapped ? 1 : 0);  // the literal "first argument before the second"
+    };
+    for (const Constraint& c : sat_.open) {
+      if (c.y & kConflictFlag) {
+        const uint32_t w1 = c.x, w2 = c.y & ~kConflictFlag;
+        const Lit l = var_for(w1, w2);
+        tagged.push_back({l, w1, w2 - 1});
+        tagged.push_back({negate(l), w2, w1 - 1});
+      } else {
+        const uint32_t t1 = p_.reads[c.x].writer, t3 = sat_.reader[c.x], t2 = c.y;
+        const Lit l = var_for(t1, t2);
+        tagged.push_back({l, t3, t2});
+        tagged.push_back({negate(l), t2, t1});
+      }
+    }
+    num_vars_ = static_cast<uint32_t>(va.size());
+    for (uint32_t v = 0; v < num_vars_; ++v) {
+      tagged.push_back({2 * v, va[v], vb[v]});
+      tagged.push_back({2 * v + 1, vb[v], va[v]});
+    }
+    std::sort(tagged.begin(), tagged.end(), [](const Tagged& x, const Tagged& y) {
+      return x.lit != y.lit ? x.lit < y.lit : x.from != y.from ? x.from < y.from : x.to < y.to;
+    });
+    tagged.erase(std::unique(tagged.begin(), tagged.end(),
+                             [](const Tagged& x, const Tagged& y) {
+                               return x.lit == y.lit && x.from == y.from && x.to == y.to;
+                             }),
+                 tagged.end());
+    edge_begin_.assign(2 * num_vars_ + 1, 0);
+    edges_.reserve(tagged.size());
+    edge_lit_.reserve(tagged.size());
+    for (const Tagged& t : tagged) {
+      ++edge_begin_[t.lit + 1];
+      edges_.push_back({t.from, t.to});
+      edge_lit_.push_back(t.lit);
+    }
+    for (uint32_t l = 0; l < 2 * num_vars_; ++l) edge_begin_[l + 1] += edge_begin_[l];
+    va_ = std::move(va);
+    vb_ = std::move(vb);
+
+    value_.assign(num_vars_, -1);
+    level_.assign(num_vars_, 0);
+    reason_.assign(num_vars_, kNone);
+    activity_.assign(num_vars_, 0.0);
+    seen_.assign(num_vars_, 0);
+    heap_pos_.assign(num_vars_, kNone);
+    watches_.assign(2 * num_vars_, {});
+    for (uint32_t v = 0; v < num_vars_; ++v) heap_insert(v);
+  }
+
+  bool is_true(Lit l) const { return value_[var_of(l)] == static_cast<int8_t>(!(l & 1)); }
+  bool is_false(Lit l) const { return value_[var_of(l)] == static_cast<int8_t>(l & 1); }
+  uint32_t level() const { return static_cast<uint32_t>(trail_lim_.size()); }
+  size_t open_vars() const {
+    size_t fixed = 0;
+    for (size_t i = 0; i < trail_.size() && (trail_lim_.empty() || i < trail_lim_[0]); ++i) ++fixed;
+    return num_vars_ - fixed;
+  }
+
+  void assign(Lit l, uint32_t reason) {
+    const uint32_t v = var_of(l);
+    value_[v] = static_cast<int8_t>(!(l & 1));
+    level_[v] = level();
+    reason_[v] = reason;
+    trail_.push_back(l);
+  }
+
+  // Propagates the trail: each true literal's edges into the graph (theory), then the clauses
+  // watching its negation. Returns false on a conflict, left in conflict_.
+  bool propagate() {
+    while (qhead_ < trail_.size()) {
+      const Lit p = trail_[qhead_];
+      edge_mark_.resize(qhead_ + 1);
+      edge_mark_[qhead_] = graph_.added();
+      ++qhead_;
+      for (uint32_t e = edge_begin_[p]; e < edge_begin_[p + 1]; ++e)
+        if (!graph_.add(edges_[e].from, edges_[e].to, e)) {
+          theory_conflict(p);
+          return false;
+        }
+      // Clauses watching ~p: find another literal to watch, or propagate / conflict.
+      const Lit fl = negate(p);
+      std::vector<uint32_t>& ws = watches_[fl];
+      size_t keep = 0;
+      for (size_t i = 0; i < ws.size(); ++i) {
+        const uint32_t c = ws[i];
+        uint32_t* L = &lits_[clause_begin_[c]];
+        const uint32_t size = clause_size(c);
+        if (L[0] == fl) std::swap(L[0], L[1]);
+        if (is_true(L[0])) {
+          ws[keep++] = c;
+          continue;
+        }
+        bool moved = false;
+        for (uint32_t k = 2; k < size; ++k)
+          if (!is_false(L[k])) {
+            std::swap(L[1], L[k]);
+            watches_[L[1]].push_back(c);
+            moved = true;
+            break;
+          }
+        if (moved) continue;
+        ws[keep++] = c;
+        if (is_false(L[0])) {
+          for (size_t j = i + 1; j < ws.size(); ++j) ws[keep++] = ws[j];
+          ws.resize(keep);
+          conflict_.assign(L, L + size);
+          return false;
+        }
+        assign(L[0], c);
+      }
+      ws.resize(keep);
+    }
+    return true;
+  }
+
+  // The cycle the literal p's edge would close: the conflict clause is the negation of p and
+  // of every literal whose edge lies on the cycle.
+  void theory_conflict(Lit p) {
+    conflict_.assign(1, negate(p));
+    for (uint32_t ref : graph_.cycle_refs)
+      if (ref != kKnownEdge) conflict_.push_back(negate(edge_lit_[ref]));
+    std::sort(conflict_.begin(), conflict_.end());
+    conflict_.erase(std::unique(conflict_.begin(), conflict_.end()), conflict_.end());
+    for (uint32_t v : graph_.cycle_nodes) core_[v] = 1;
+  }
+
+  uint32_t clause_size(uint32_t c) const {
+    const size_t end = c + 1 < clause_begin_.size() ? clause_begin_[c + 1] : lits_.size();
+    return static_cast<uint32_t>(end - clause_begin_[c]);
+  }
+
+  // First-UIP learning from conflict_; returns the backjump level, learnt_[0] asserting.
+  uint32_t analyze() {
+    learnt_.assign(1, 0);
+    uint32_t path = 0;
+    Lit p = kNone;
+    size_t idx = trail_.size();
+    std::vector<Lit> lits = conflict_;
+    while (true) {
+      for (Lit q : lits) {
+        if (p != kNone && var_of(q) == var_of(p)) continue;
+        const uint32_t v = var_of(q);
+        if (seen_[v] || level_[v] == 0) continue;
+        seen_[v] = 1;
+        bump(v);
+        if (level_[v] == level()) ++path;
+        else learnt_.push_back(q);
+      }
+      while (!seen_[var_of(trail_[--idx])]) {
+      }
+      p = trail_[idx];
+      seen_[var_of(p)] = 0;
+      if (--path == 0) break;
+      const uint32_t c = reason_[var_of(p)];
+      lits.assign(&lits_[clause_begin_[c]], &lits_[clause_begin_[c]] + clause_size(c));
+    }
+    learnt_[0] = negate(p);
+    for (size_t i = 1; i < learnt_.size(); ++i) seen_[var_of(learnt_[i])] = 0;
+    uint32_t back = 0;
+    if (learnt_.size() > 1) {
+      size_t best = 1;
+      for (size_t i = 2; i < learnt_.size(); ++i)
+        if (level_[var_of(learnt_[i])] > level_[var_of(learnt_[best])]) best = i;
+      std::swap(learnt_[1], learnt_[best]);
+      back = level_[var_of(learnt_[1])];
+    }
+    var_inc_ /= 0.95;
+    return back;
+  }
+
+  void backtrack(uint32_t lvl) {
+    if (level() <= lvl) return;
+    const size_t keep = trail_lim_[lvl];
+    if (keep < qhead_) {
+      const size_t target = edge_mark_[keep];
+      while (graph_.added() > target) graph_.pop();
+      qhead_ = keep;
+    }
+    for (size_t i = trail_.size(); i-- > keep;) {
+      const uint32_t v = var_of(trail_[i]);
+      value_[v] = -1;
+      reason_[v] = kNone;
+      if (heap_pos_[v] == kNone) heap_insert(v);
+    }
+    trail_.resize(keep);
+    trail_lim_.resize(lvl);
+  }
+
+  uint32_t add_learnt() {
+    const uint32_t c = static_cast<uint32_t>(clause_begin_.size());
+    clause_begin_.push_back(lits_.size());
+    lits_.insert(lits_.end(), learnt_.begin(), learnt_.end());
+    watches_[learnt_[0]].push_back(c);
+    watches_[learnt_[1]].push_back(c);
+    return c;
+  }
+
+  // The phase of a decision: the literal whose edges agree with the current order.
+  Lit phase(uint32_t v) {
+    auto forward_edges = [&](Lit l) {
+      uint32_t bad = 0;
+      for (uint32_t e = edge_begin_[l]; e < edge_begin_[l + 1]; ++e)
+        bad += graph_.ord(edges_[e].from) > graph_.ord(edges_[e].to);
+      return bad;
+    };
+    const uint32_t pos = forward_edges(2 * v), neg = forward_edges(2 * v + 1);
+    return pos <= neg ? 2 * v : 2 * v + 1;
+  }
+
+  Verdict search(SolveResult& res) {
+    uint64_t restart_at = 100, luby_index = 0, conflicts_here = 0;
+    double last_progress = now_ms();
+    while (true) {
+      if (!propagate()) {
+        ++conflicts_;
+        ++conflicts_here;
+        if (level() == 0) return Verdict::Fail;
+        const uint32_t back = analyze();
+        backtrack(back);
+        if (learnt_.size() == 1) {
+          assign(learnt_[0], kNone);
+        } else {
+          assign(learnt_[0], add_learnt());
+        }
+        continue;
+      }
+      if ((++steps_ & 255) == 0) {
+        if (budget_.expired()) return Verdict::Unknown;
+        const double now = now_ms();
+        if (now - last_progress > 50) {
+          last_progress = now;
+          const size_t open = open_vars();
+          budget_.report_progress(sat_.constraints - open, open);
+        }
+      }
+      if (conflicts_here >= restart_at) {
+        conflicts_here = 0;
+        restart_at = 100 * luby(++luby_index);
+        backtrack(0);
+        continue;
+      }
+      uint32_t v = kNone;
+      while (!heap_.empty()) {
+        const uint32_t top = heap_pop();
+        if (value_[top] < 0) {
+          v = top;
+          break;
+        }
+      }
+      if (v == kNone) return Verdict::Pass;
+      ++decisions_;
+      trail_lim_.push_back(trail_.size());
+      assign(phase(v), kNone);
+    }
+  }
+
+  static uint64_t luby(uint64_t i) {
+    // 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ...
+    uint64_t size = 1, seq = 0;
+    while (size < i + 1) size = 2 * size + 1, ++seq;
+    while (size - 1 != i) {
+      size = (size - 1) >> 1;
+      --seq;
+      i %= size;
+    }
+    return uint64_t(1) << seq;
+  }
+
+  // VSIDS.
+  void bump(uint32_t v) {
+    if ((activity_[v] += var_inc_) > 1e100) {
+      for (double& a : activity_) a *= 1e-100;
+      var_inc_ *= 1e-100;
+    }
+    if (heap_pos_[v] != kNone) sift_up(heap_pos_[v]);
+  }
+  bool before(uint32_t a, uint32_t b) const {
+    return activity_[a] != activity_[b] ? activity_[a] > activity_[b] : a < b;
+  }
+  void heap_insert(uint32_t v) {
+    heap_pos_[v] = static_cast<uint32_t>(heap_.size());
+    heap_.push_back(v);
+    sift_up(heap_pos_[v]);
+  }
+  uint32_t heap_pop() {
+    const uint32_t top = heap_[0];
+    heap_pos_[top] = kNone;
+    const uint32_t last = heap_.back();
+    heap_.pop_back();
+    if (!heap_.empty()) {
+      heap_[0] = last;
+      heap_pos_[last] = 0;
+      sift_down(0);
+    }
+    return top;
+  }
+  void sift_up(uint32_t i) {
+    const uint32_t v = heap_[i];
+    while (i > 0) {
+      const uint32_t parent = (i - 1) / 2;
+      if (!before(v, heap_[parent])) break;
+      heap_[i] = heap_[parent];
+      heap_pos_[heap_[i]] = i;
+      i = parent;
+    }
+    heap_[i] = v;
+    heap_pos_[v] = i;
+  }
+  void sift_down(uint32_t i) {
+    const uint32_t v = heap_[i], n = static_cast<uint32_t>(heap_.size());
+    while (true) {
+      uint32_t child = 2 * i + 1;
+      if (child >= n) break;
+      if (child + 1 < n && before(heap_[child + 1], heap_[child])) ++child;
+      if (!before(heap_[child], v)) break;
+      heap_[i] = heap_[child];
+      heap_pos_[heap_[i]] = i;
+      i = child;
+    }
+    heap_[i] = v;
+    heap_pos_[v] = i;
+  }
+
+  const Problem& p_;
+  const Saturation& sat_;
+  const CheckBudget& budget_;
+  TopoGraph graph_;
+  uint32_t num_vars_ = 0;
+  std::vector<uint32_t> va_, vb_;
+  std::vector<uint32_t> edge_begin_;
+  std::vector<LitEdge> edges_;
+  std::vector<Lit> edge_lit_;
+  std::vector<int8_t> value_;
+  std::vector<uint32_t> level_, reason_, heap_pos_, heap_;
+  std::vector<double> activity_;
+  std::vector<char> seen_, core_;
+  double var_inc_ = 1;
+  std::vector<Lit> trail_;
+  std::vector<size_t> trail_lim_, edge_mark_;
+  size_t qhead_ = 0;
+  std::vector<size_t> clause_begin_;
+  std::vector<Lit> lits_, conflict_, learnt_;
+  std::vector<std::vector<uint32_t>> watches_;
+  uint64_t conflicts_ = 0, decisions_ = 0, steps_ = 0;
+};
+
+}  // namespace
+
+SolveResult solve(const Problem& p, const Saturation& sat, const CheckBudget& budget) {
+  return Solver(p, sat, budget).run();
+}
+
+}  // namespace isoscope::strong
