@@ -263,3 +263,65 @@ TEST(StrongDifferential, CheckHistoryUsesTheStrongCheckers) {
   for (Level l : kStrong) EXPECT_EQ(rep.results[static_cast<int>(l)].verdict, Verdict::Pass) << level_name(l);
   EXPECT_GE(progress.size(), 8u);
 }
+
+// The polygraph solver against the session-antichain search on mid-size histories (too large
+// for the brute-force reference): wherever the search decides within its budget, both agree,
+// and the solver's witnesses verify. Causal-mode histories with many sessions are the shape the
+// solver is for (the search is exponential in the number of sessions there).
+TEST(StrongDifferential, SolverAgreesWithTheSearchOnMidSizeHistories) {
+  int compared = 0, by_solver = 0, disagreements = 0, witness_errors = 0, search_unknown = 0;
+  std::array<int, 2> verdicts{};
+  for (uint64_t i = 0; i < 400; ++i) {
+    Rng rng(7700000 + i);
+    GenParams p;
+    p.seed = 7700000 + i;
+    p.sessions = 3 + rng.below(6);
+    p.txns_per_session = 6 + rng.below(20);
+    p.min_ops = 1;
+    p.max_ops = 3 + rng.below(5);
+    p.keys = 3 + rng.below(30);
+    p.read_ratio = 0.3 + 0.5 * rng.uniform();
+    const uint32_t m = rng.below(10);
+    p.mode = m < 3 ? GenMode::Serial : m < 8 ? GenMode::Causal : GenMode::Random;
+    p.sync_ratio = 0.5 + 0.5 * rng.uniform();
+    p.stale_ratio = 0.02 + 0.1 * rng.uniform();
+    p.wild_ratio = 0;
+    p.timestamps = rng.chance(0.3);
+    p.overlap = rng.below(6);
+    Expected<History> eh = generate_history(p);
+    ASSERT_TRUE(eh.ok());
+    for (Level l : kStrong) {
+      StrongOptions solver_opts, search_opts;
+      solver_opts.minimize = search_opts.minimize = false;
+      search_opts.solver = false;
+      search_opts.ser_first = solver_opts.ser_first = false;
+      solver_opts.force = i % 2 == 0;  // half without forced edges: the solver meets everything
+      CheckBudget budget;
+      budget.deadline_ms = now_ms() + 200;
+      StrongReport s = check_strong(*eh, l, budget, search_opts);
+      StrongReport r = check_strong(*eh, l, CheckBudget{}, solver_opts);
+      by_solver += r.stats.by_solver;
+      ASSERT_NE(r.result.verdict, Verdict::Unknown) << level_name(l) << " seed " << p.seed;
+      const std::string bad = verify_strong_report(*eh, l, r, false);
+      if (!bad.empty() && ++witness_errors <= 5)
+        ADD_FAILURE() << level_name(l) << " witness: " << bad << " (seed " << p.seed << ")";
+      if (s.result.verdict == Verdict::Unknown) {
+        ++search_unknown;
+        continue;
+      }
+      ++compared;
+      if (r.result.verdict == Verdict::Pass) ++verdicts[0];
+      if (r.result.verdict == Verdict::Fail) ++verdicts[1];
+      if (s.result.verdict != r.result.verdict && ++disagreements <= 5)
+        ADD_FAILURE() << level_name(l) << ": solver " << verdict_name(r.result.verdict) << ", search "
+                      << verdict_name(s.result.verdict) << " (seed " << p.seed << ")";
+    }
+  }
+  std::printf("  compared %d (pass %d, fail %d); decided by the solver %d; search unknown %d\n",
+              compared, verdicts[0], verdicts[1], by_solver, search_unknown);
+  EXPECT_EQ(disagreements, 0);
+  EXPECT_EQ(witness_errors, 0);
+  EXPECT_GT(by_solver, 200);
+  EXPECT_GT(verdicts[0], 100);
+  EXPECT_GT(verdicts[1], 100);
+}
