@@ -125,7 +125,7 @@ struct SolveResult {
   std::string reason;
   std::vector<uint32_t> order;       // Pass: every node in a valid serial order (node 0 first)
   std::vector<char> core_nodes;      // Fail: the nodes of every conflict cycle met
-  size_t vars = 0, conflicts = 0, decisions = 0, learned = 0;
+  size_t vars = 0, conflicts = 0, decisions = 0, learned = 0, restarts = 0;
 };
 SolveResult solve(const Problem& p, const Saturation& sat, const CheckBudget& budget);
 
