@@ -12,6 +12,7 @@
 
 #include "checkers/check.h"
 #include "formats/formats.h"
+#include "generate/db_sim.h"
 #include "generate/inject.h"
 #include "generate/list_append.h"
 #include "generate/mt_history.h"
@@ -37,6 +38,9 @@ const char* kUsage =
     "                 [--target serial|level=L|inject=ANOMALY|random] [--seed S]\n"
     "                 [--list-append]\n"
     "                 [--format isoscope|plume] OUT|-\n"
+    "  isoscope generate --engine ser|si|rc [--mix cobra|polysi|random|RO,WO,RMW]\n"
+    "                 [--inject ANOMALY] [--sessions N] [--txns N] [--ops N|MIN-MAX] ... OUT|-\n"
+    "                 a concurrent database (OCC / snapshot isolation / read committed), with timestamps\n"
     "  isoscope generate --mt serial|si|rc|stale [--sessions N] [--txns N] [--keys N] ... OUT|-\n"
     "                 mini-transactions (MTC's MT workload), with timestamps\n"
     "  isoscope generate --lwt [--stale-ratio R] [--sessions N] [--txns N] [--keys N] ... OUT|-\n"
@@ -274,12 +278,24 @@ int run_convert(int argc, char** argv) {
   return kExitPass;
 }
 
+// The key parameters of the concurrent generators, from the generic ones.
+MtKeyParams mt_key_params(const GenParams& p) {
+  MtKeyParams key;
+  key.keys = p.keys;
+  key.dist = p.key_dist == KeyDist::Zipf      ? MtKeyDist::Zipf
+             : p.key_dist == KeyDist::Hotspot ? MtKeyDist::Hotspot
+                                              : MtKeyDist::Uniform;
+  key.zipf_s = p.zipf_s;
+  return key;
+}
+
 // `isoscope generate`: streams a seeded random history in the chosen format.
 int run_generate(int argc, char** argv) {
   GenParams p;
   p.sessions = 4;
   p.txns_per_session = 10;
-  std::string format = "isoscope", target = "serial", out_path, mt_engine;
+  std::string format = "isoscope", target = "serial", out_path, mt_engine, db_engine;
+  WorkloadMix mix;
   bool have_out = false, lwt = false, list_append = false;
   double stale_ratio = -1;  // unset: each generator's own default
   auto number = [&](const char* s, double lo, double hi, double& out) {
@@ -345,6 +361,25 @@ int run_generate(int argc, char** argv) {
       ++i;
       if (mt_engine != "serial" && mt_engine != "si" && mt_engine != "rc" && mt_engine != "stale")
         return usage_error("--mt needs serial, si, rc or stale");
+    } else if (a == "--engine") {
+      db_engine = v ? v : "";
+      ++i;
+      if (db_engine != "ser" && db_engine != "si" && db_engine != "rc")
+        return usage_error("--engine needs ser, si or rc");
+    } else if (a == "--mix") {
+      if (!v || !parse_workload_mix(v, mix)) {
+        // Explicit fractions: read-only,write-only,read-modify-write (the rest mixed).
+        double f[3] = {0, 0, 0};
+        if (!v || std::sscanf(v, "%lf,%lf,%lf", &f[0], &f[1], &f[2]) != 3 || f[0] < 0 || f[1] < 0 ||
+            f[2] < 0 || f[0] + f[1] + f[2] > 1)
+          return usage_error("--mix needs cobra, polysi, random or RO,WO,RMW fractions summing to at most 1");
+        mix = {f[0], f[1], f[2]};
+      }
+      ++i;
+    } else if (a == "--inject") {
+      if (!v) return usage_error("--inject needs an anomaly name");
+      target = std::string("inject=") + v;
+      ++i;
     } else if (a == "--lwt") {
       lwt = true;
     } else if (a == "--list-append") {
@@ -428,12 +463,27 @@ int run_generate(int argc, char** argv) {
     if (out != stdout) std::fclose(out);
     return usage_error("generate writes --format isoscope or plume");
   }
-  if (!mt_engine.empty() || lwt) {
+  if (!db_engine.empty()) {
+    if (!mt_engine.empty() || lwt || list_append || (target != "serial" && !inject))
+      return usage_error("--engine runs alone (with --inject ANOMALY at most)");
+    DbSimParams q;
+    q.seed = p.seed;
+    q.engine = db_engine == "ser" ? DbEngine::Serializable : db_engine == "si" ? DbEngine::SnapshotIsolation
+                                                                               : DbEngine::ReadCommitted;
+    q.sessions = p.sessions;
+    q.txns_per_session = p.txns_per_session;
+    q.min_ops = p.min_ops;
+    q.max_ops = p.max_ops;
+    q.key = mt_key_params(p);
+    q.read_ratio = p.read_ratio;
+    q.mix = mix;
+    q.abort_ratio = p.abort_ratio;
+    q.inject = inject;
+    q.labels = p.labels;
+    simulate_database(q, *sink);
+  } else if (!mt_engine.empty() || lwt) {
     // Mini-transaction and lightweight-transaction workloads (MTC) share the key parameters.
-    MtKeyParams key;
-    key.keys = p.keys;
-    key.dist = p.key_dist == KeyDist::Zipf ? MtKeyDist::Zipf : p.key_dist == KeyDist::Hotspot ? MtKeyDist::Hotspot : MtKeyDist::Uniform;
-    key.zipf_s = p.zipf_s;
+    const MtKeyParams key = mt_key_params(p);
     if (lwt) {
       LwtGenParams q;
       q.seed = p.seed;

@@ -31,27 +31,16 @@ const InjectableAnomaly* find_injectable(std::string_view name) {
   return nullptr;
 }
 
-InjectingSink::InjectingSink(GenSink& out, const InjectableAnomaly& what, const GenParams& p)
-    : out_(out),
-      what_(what),
-      // The generator's times are execution steps: every generated interval ends before this.
-      time_base_(static_cast<double>(p.sessions) * p.txns_per_session + p.overlap + 2) {
-  const uint32_t sessions = p.sessions;
-  const int64_t key_base = p.keys, value_base = int64_t{1} << 40;
-  // Pick distinct sessions for the pattern's roles.
-  Rng rng(p.seed ^ 0x9e3779b97f4a7c15ULL);
-  std::vector<uint32_t> all(sessions);
-  for (uint32_t i = 0; i < sessions; ++i) all[i] = i;
-  for (uint32_t i = 0; i < sessions; ++i) std::swap(all[i], all[i + rng.below(sessions - i)]);
-  session_of_role_.assign(all.begin(), all.begin() + std::min(what.sessions, sessions));
-
+std::vector<PatternTxn> anomaly_pattern(const InjectableAnomaly& what, int64_t key_base,
+                                        int64_t value_base) {
+  std::vector<PatternTxn> pattern;
   const int64_t x = key_base, y = key_base + 1;
   const int64_t v1 = value_base, v2 = value_base + 1;
-  auto txn = [&](uint32_t role, std::vector<POp> ops, TxnStatus st = TxnStatus::Committed, int rt = -1) {
-    pattern_.push_back({role, std::move(ops), st, rt});
+  auto txn = [&](uint32_t role, std::vector<PatternOp> ops, TxnStatus st = TxnStatus::Committed, int rt = -1) {
+    pattern.push_back({role, std::move(ops), st, rt});
   };
-  auto r = [](int64_t k, int64_t v) { return POp{false, k, v}; };
-  auto w = [](int64_t k, int64_t v) { return POp{true, k, v}; };
+  auto r = [](int64_t k, int64_t v) { return PatternOp{false, k, v}; };
+  auto w = [](int64_t k, int64_t v) { return PatternOp{true, k, v}; };
   const std::string_view n = what.name;
   if (n == "ThinAirRead") txn(0, {r(x, v1)});
   else if (n == "AbortedRead") txn(0, {w(x, v1)}, TxnStatus::Aborted), txn(1, {r(x, v1)});
@@ -66,6 +55,28 @@ InjectingSink::InjectingSink(GenSink& out, const InjectableAnomaly& what, const 
   else if (n == "LostUpdate") txn(0, {r(x, 0), w(x, v1)}), txn(1, {r(x, 0), w(x, v2)});
   else if (n == "WriteSkew") txn(0, {r(x, 0), r(y, 0), w(x, v1)}), txn(1, {r(x, 0), r(y, 0), w(y, v1)});
   else if (n == "StaleRead") txn(0, {w(x, v1)}, TxnStatus::Committed, 0), txn(1, {r(x, 0)}, TxnStatus::Committed, 1);
+  return pattern;
+}
+
+std::vector<uint32_t> pick_role_sessions(uint32_t sessions, uint32_t roles, uint64_t seed) {
+  Rng rng(seed ^ 0x9e3779b97f4a7c15ULL);
+  std::vector<uint32_t> all(sessions);
+  for (uint32_t i = 0; i < sessions; ++i) all[i] = i;
+  for (uint32_t i = 0; i < sessions; ++i) std::swap(all[i], all[i + rng.below(sessions - i)]);
+  all.resize(std::min(roles, sessions));
+  return all;
+}
+
+InjectingSink::InjectingSink(GenSink& out, const InjectableAnomaly& what, const GenParams& p)
+    : out_(out),
+      what_(what),
+      // The generator's times are execution steps: every generated interval ends before this.
+      time_base_(static_cast<double>(p.sessions) * p.txns_per_session + p.overlap + 2) {
+  const uint32_t sessions = p.sessions;
+  const int64_t key_base = p.keys, value_base = int64_t{1} << 40;
+  session_of_role_ = pick_role_sessions(sessions, what.sessions, p.seed);
+
+  pattern_ = anomaly_pattern(what, key_base, value_base);
 }
 
 void InjectingSink::begin_session() {
@@ -81,10 +92,10 @@ void InjectingSink::begin_txn(uint32_t session, uint32_t index) {
 }
 
 void InjectingSink::flush_session(uint32_t s) {
-  for (const PTxn& t : pattern_) {
-    if (t.role_session >= session_of_role_.size() || session_of_role_[t.role_session] != s) continue;
+  for (const PatternTxn& t : pattern_) {
+    if (t.role >= session_of_role_.size() || session_of_role_[t.role] != s) continue;
     out_.begin_txn(s, next_index_++);
-    for (const POp& o : t.ops) o.write ? out_.write(o.key, o.value) : out_.read(o.key, o.value);
+    for (const PatternOp& o : t.ops) o.write ? out_.write(o.key, o.value) : out_.read(o.key, o.value);
     // Real-time slots come after every generated transaction and do not overlap.
     const double start = time_base_ + 2.0 * t.rt_slot;
     out_.end_txn(t.status, t.rt_slot >= 0, start, start + 1);

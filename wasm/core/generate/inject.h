@@ -23,6 +23,26 @@ struct InjectableAnomaly {
 std::span<const InjectableAnomaly> injectable_anomalies();
 const InjectableAnomaly* find_injectable(std::string_view name);
 
+// The pattern of an anomaly: transactions of the pattern's roles (distinct sessions) over keys
+// key_base and key_base + 1 with values from value_base, in the order each role runs them.
+// rt_slot >= 0: the transaction must run in that real-time slot (slots do not overlap);
+// -1: untimed, or free to overlap the other roles' transactions.
+struct PatternOp {
+  bool write;
+  int64_t key, value;
+};
+struct PatternTxn {
+  uint32_t role;
+  std::vector<PatternOp> ops;
+  TxnStatus status = TxnStatus::Committed;
+  int rt_slot = -1;
+};
+std::vector<PatternTxn> anomaly_pattern(const InjectableAnomaly& what, int64_t key_base,
+                                        int64_t value_base);
+
+// Distinct sessions for a pattern's roles, chosen by seed.
+std::vector<uint32_t> pick_role_sessions(uint32_t sessions, uint32_t roles, uint64_t seed);
+
 // A sink that forwards everything to `out` and appends the pattern's transactions to its
 // sessions. Call finish() after the generator returns.
 class InjectingSink final : public GenSink {
@@ -40,21 +60,11 @@ class InjectingSink final : public GenSink {
   void finish();
 
  private:
-  struct POp {
-    bool write;
-    int64_t key, value;
-  };
-  struct PTxn {
-    uint32_t role_session;  // which of the pattern's sessions
-    std::vector<POp> ops;
-    TxnStatus status = TxnStatus::Committed;
-    int rt_slot = -1;  // real-time position after the rest of the history (-1: untimed)
-  };
   void flush_session(uint32_t s);
 
   GenSink& out_;
   const InjectableAnomaly& what_;
-  std::vector<PTxn> pattern_;
+  std::vector<PatternTxn> pattern_;
   std::vector<uint32_t> session_of_role_;
   uint32_t current_ = 0, next_index_ = 0;
   bool started_ = false;
