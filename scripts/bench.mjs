@@ -6,6 +6,10 @@
 //   node scripts/bench.mjs --full     also 10^7 operations
 //   node scripts/bench.mjs --quick    a small smoke run (used by the tests of this script)
 //   node scripts/bench.mjs --parse-only   refresh only the parse-throughput section
+//   node scripts/bench.mjs --strong-only  refresh only the section on strong levels over concurrent
+//                                         histories (the database simulator); with
+//                                         ISOSCOPE_BASELINE=path/to/older/isoscope it adds that
+//                                         binary's native figures as "before"
 //
 // Each level runs alone (no lattice shortcut) with a budget, so a row shows that level's own
 // cost; `unknown` means the budget ran out.
@@ -26,6 +30,8 @@ const quick = args.has('--quick');
 const outFile = quick ? path.join(work, 'benchmarks.md') : path.join(root, 'docs/benchmarks.md');
 
 const WEAK = ['RC', 'RR', 'RA', 'CC'];
+const mb = (b) => (b / 1048576).toFixed(0);
+const ms = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
 const STRONG = ['PC', 'SI', 'SER', 'SSER'];
 const BUDGET_MS = quick ? 2000 : 20000;
 
@@ -72,8 +78,8 @@ function generate(c) {
   return file;
 }
 
-function runNative(file, level) {
-  const r = spawnSync(cli, ['check', '--json', '--level', level, '--budget-ms', String(BUDGET_MS), file],
+function runNative(file, level, binary = cli, budget = BUDGET_MS) {
+  const r = spawnSync(binary, ['check', '--json', '--level', level, '--budget-ms', String(budget), file],
     { encoding: 'utf8', maxBuffer: 1 << 28 });
   if (r.status === 2) throw new Error(r.stderr);
   const j = JSON.parse(r.stdout);
@@ -107,6 +113,82 @@ async function runWasm(file, levels) {
     out[level] = { verdict: r.levels[level].verdict, ms: r.levels[level].ms };
   }
   return { parse_ms: parseMs, levels: out, mem: mod.memoryBytes() };
+}
+
+// Replaces (or appends) one "## title" section of the existing report.
+function refreshSection(title, section) {
+  const old = existsSync(outFile) ? readFileSync(outFile, 'utf8') : '# Benchmarks\n\n';
+  const at = old.indexOf(`## ${title}`);
+  const next = at < 0 ? old.indexOf('\n## ') + 1 : old.indexOf('\n## ', at + 1) + 1;
+  const out = at >= 0 ? old.slice(0, at) + section + (next > 0 ? old.slice(next) : '')
+    : next > 0 ? old.slice(0, next) + section + old.slice(next) : old + section;
+  writeFileSync(outFile, out);
+  console.log(`updated the "${title}" section of ${outFile}`);
+}
+
+// ---- strong levels on concurrent histories (isoscope generate --engine) ------------------------
+const STRONG_TITLE = 'Strong levels on concurrent histories';
+function concurrentSet() {
+  const set = [];
+  const add = (engine, sessions, txns, extra = []) => set.push({
+    name: `${engine}, ${sessions} sessions x ${txns} txns`, engine, sessions, txns: sessions * txns,
+    gen: ['--engine', engine, '--sessions', sessions, '--txns', txns, '--ops', 8, '--keys', Math.max(1000, sessions * txns / 10),
+      '--seed', 1, ...extra] });
+  if (quick) {
+    add('ser', 10, 50);
+    add('si', 10, 50);
+    return set;
+  }
+  for (const engine of ['ser', 'si', 'rc']) add(engine, 50, 200);  // the headline: ~10,000 transactions
+  add('ser', 50, 200, ['--mix', 'cobra']);
+  for (const sessions of [10, 20, 100]) add('ser', sessions, 10000 / sessions);  // growth with sessions
+  for (const txns of [1000, 100000]) add('ser', 50, txns / 50);  // growth with transactions
+  add('si', 100, 1000);  // 100 sessions, 100,000 transactions
+  add('ser', 100, 1000);
+  return set;
+}
+async function strongConcurrent() {
+  const baseline = process.env.ISOSCOPE_BASELINE;
+  const rows = [];
+  for (const c of concurrentSet()) {
+    const file = path.join(work, `sim-${c.name.replace(/[^a-z0-9]+/gi, '_')}-${c.gen.join('_').replace(/[^a-z0-9]+/gi, '')}.json`);
+    if (!existsSync(file)) {
+      const r = spawnSync(cli, ['generate', ...c.gen.map(String), file], { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`generate failed: ${r.stderr}`);
+    }
+    const native = {}, before = {};
+    let input = null, nativeMem = 0;
+    for (const level of STRONG) {
+      const r = runNative(file, level);
+      native[level] = r;
+      input = r.input;
+      nativeMem = Math.max(nativeMem, r.mem);
+      if (baseline && c.txns <= 10000) before[level] = runNative(file, level, baseline, 30000);
+    }
+    const wasm = await runWasm(file, STRONG);
+    rows.push({ ...c, input, native, nativeMem, wasm, before });
+    console.log(`${c.name}: ${STRONG.map((l) => `${l} ${native[l].verdict} ${native[l].ms.toFixed(0)}/${wasm.levels[l].ms.toFixed(0)}ms` +
+      (before[l] ? ` (before ${before[l].verdict} ${before[l].ms.toFixed(0)})` : '')).join('  ')}`);
+  }
+  let md = `## ${STRONG_TITLE}\n\nHistories of the database simulator (\`isoscope generate --engine ser|si|rc\`, 8 operations per ` +
+    'transaction, keys = transactions / 10, at least 1000): every session runs its transactions concurrently with all the others, ' +
+    'as in real isolation tests. `ser` (optimistic concurrency control) passes every level, `si` (first committer wins) passes SI ' +
+    'and fails SER by write skew, `rc` fails above RC. Each level runs alone with a ' + `${BUDGET_MS / 1000} s budget; times are ` +
+    'native CLI / wasm (Node) in milliseconds. "before" is the previous release (session-antichain search only, 30 s budget). ' +
+    'Memory: native peak RSS / wasm heap, MB.\n\n';
+  md += `| history | committed | ${STRONG.join(' | ')} | memory |\n|${'---|'.repeat(STRONG.length + 3)}\n`;
+  for (const r of rows) {
+    const cells = STRONG.map((l) => {
+      const n = r.native[l], w = r.wasm.levels[l], b = r.before[l];
+      return `${n.verdict} ${ms(n.ms)} / ${ms(w.ms)}` + (b ? ` (before: ${b.verdict} ${ms(b.ms)})` : '');
+    });
+    md += `| ${r.name} | ${r.input.committed} | ${cells.join(' | ')} | ${mb(r.nativeMem)} / ${mb(r.wasm.mem)} |\n`;
+  }
+  return md + '\n';
+}
+if (args.has('--strong-only')) {
+  refreshSection(STRONG_TITLE, await strongConcurrent());
+  process.exit(0);
 }
 
 const rows = [];
@@ -200,21 +282,11 @@ function parseSection(parseRows) {
 }
 const parseRows = await parseThroughput();
 if (args.has('--parse-only')) {
-  // Refresh only this section of the existing report.
-  const old = existsSync(outFile) ? readFileSync(outFile, 'utf8') : '# Benchmarks\n\n';
-  const at = old.indexOf('## Parse throughput');
-  const next = at < 0 ? old.indexOf('\n## ') + 1 : old.indexOf('\n## ', at + 1) + 1;
-  const section = parseSection(parseRows);
-  const out = at >= 0 ? old.slice(0, at) + section + (next > 0 ? old.slice(next) : '')
-    : next > 0 ? old.slice(0, next) + section + old.slice(next) : old + section;
-  writeFileSync(outFile, out);
-  console.log(`updated the parse-throughput section of ${outFile}`);
+  refreshSection('Parse throughput', parseSection(parseRows));
   process.exit(0);
 }
 
 // ---- report ----------------------------------------------------------------------------------
-const mb = (b) => (b / 1048576).toFixed(0);
-const ms = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
 let md = `# Benchmarks\n\nProduced by \`npm run bench\` (scripts/bench.mjs) on ${new Date().toISOString().slice(0, 10)}, ` +
   `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GB, Node ${process.version}.\n` +
   `Histories come from \`isoscope generate\` (seeded) and ../shared/corpus. Each level runs alone with a ${BUDGET_MS / 1000} s budget. ` +
