@@ -131,7 +131,7 @@ const STRONG_TITLE = 'Strong levels on concurrent histories';
 function concurrentSet() {
   const set = [];
   const add = (engine, sessions, txns, extra = []) => set.push({
-    name: `${engine}, ${sessions} sessions x ${txns} txns`, engine, sessions, txns: sessions * txns,
+    name: `${engine}${extra.length ? ` (${extra.join(' ')})` : ''}, ${sessions} sessions x ${txns} txns`, engine, sessions, txns: sessions * txns,
     gen: ['--engine', engine, '--sessions', sessions, '--txns', txns, '--ops', 8, '--keys', Math.max(1000, sessions * txns / 10),
       '--seed', 1, ...extra] });
   if (quick) {

@@ -79,13 +79,23 @@ CheckOptions options(double budget_ms, int max_anomalies) {
   return opts;
 }
 
-// checkLevel(level, budgetMs, maxAnomalies) -> the per-level result object
-std::string check_level(std::string level, double budget_ms, int max_anomalies) {
+// checkLevel(level, budgetMs, maxAnomalies, onProgress?) -> the per-level result object;
+// onProgress(settled, open) is called from inside long levels (the strong solver).
+std::string check_level(std::string level, double budget_ms, int max_anomalies, val on_progress) {
   if (!g_loaded) return no_history();
   Level l;
   if (!parse_level(level, l)) return "{\"verdict\": \"n/a\", \"ms\": 0, \"reason\": \"unknown level\"}";
-  const LevelResult& r = decide_level(g_loaded->history, l, options(budget_ms, max_anomalies), g_loaded->decided);
+  CheckOptions opts = options(budget_ms, max_anomalies);
+  if (on_progress.typeOf().as<std::string>() == "function")
+    opts.on_progress = [&on_progress](Level, size_t settled, size_t open) {
+      on_progress(static_cast<double>(settled), static_cast<double>(open));
+    };
+  const LevelResult& r = decide_level(g_loaded->history, l, opts, g_loaded->decided);
   return level_result_json(g_loaded->history, r);
+}
+
+std::string check_level_quiet(std::string level, double budget_ms, int max_anomalies) {
+  return check_level(std::move(level), budget_ms, max_anomalies, val::undefined());
 }
 
 // check(levelsCsv, budgetMs, maxAnomalies) -> the whole result JSON, as the CLI prints it
@@ -148,6 +158,7 @@ EMSCRIPTEN_BINDINGS(isoscope) {
   emscripten::function("load", &load);
   emscripten::function("levels", &levels);
   emscripten::function("checkLevel", &check_level);
+  emscripten::function("checkLevel", &check_level_quiet);
   emscripten::function("check", &check);
   emscripten::function("transactions", &transactions);
   emscripten::function("sessions", &sessions);

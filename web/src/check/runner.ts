@@ -88,7 +88,8 @@ export class Checker {
       let timer = 0;
       try {
         const res = await Promise.race([
-          w.call<LevelResult>({ op: 'checkLevel', level, budgetMs: o.budgetMs, maxAnomalies: o.maxAnomalies }),
+          w.call<LevelResult>({ op: 'checkLevel', level, budgetMs: o.budgetMs, maxAnomalies: o.maxAnomalies }, [],
+            (progress) => o.onUpdate(level, { verdict: 'running', progress })),
           new Promise<never>((_, rej) => { timer = window.setTimeout(() => rej(new Error('watchdog')), watchdogMs); }),
         ]);
         o.onUpdate(level, res);

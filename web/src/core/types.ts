@@ -92,7 +92,8 @@ export interface SessionRange {
 export interface IsoscopeModule {
   load(names: string[], blobs: Uint8Array[], format: string): string;
   levels(): string;
-  checkLevel(level: string, budgetMs: number, maxAnomalies: number): string;
+  /** onProgress(settled, open): progress inside long levels (the strong solver). */
+  checkLevel(level: string, budgetMs: number, maxAnomalies: number, onProgress?: (settled: number, open: number) => void): string;
   check(levelsCsv: string, budgetMs: number, maxAnomalies: number): string;
   transactions(begin: number, end: number): string;
   sessions(): string;

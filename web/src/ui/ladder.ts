@@ -3,7 +3,10 @@ import type { LevelResult } from '../core/types';
 import { formatMs, LEVEL_DOCS, ladderGroups, strongestSatisfied, VERDICT_LABEL } from '../model/levels';
 import { h } from './dom';
 
-export type LevelState = Omit<LevelResult, 'verdict'> & { verdict: LevelResult['verdict'] | 'pending' | 'running' };
+export type LevelState = Omit<LevelResult, 'verdict'> & {
+  verdict: LevelResult['verdict'] | 'pending' | 'running';
+  progress?: { settled: number; open: number };  // inside a long level (the strong solver)
+};
 
 export function pillClass(v: LevelState['verdict']) {
   return v === 'n/a' ? 'na' : v;
@@ -37,7 +40,9 @@ export function renderLadder(opts: {
       const r = opts.results[level] ?? { verdict: 'pending' };
       const doc = LEVEL_DOCS[level];
       const n = r.anomalies?.length ?? 0;
-      const meta = r.verdict === 'fail' ? `${n} anomal${n === 1 ? 'y' : 'ies'}${r.ms !== undefined ? ' \u00b7 ' + formatMs(r.ms) : ''}`
+      const meta = r.verdict === 'running' && r.progress
+        ? `${r.progress.settled.toLocaleString('en-US')} of ${(r.progress.settled + r.progress.open).toLocaleString('en-US')} choices settled`
+        : r.verdict === 'fail' ? `${n} anomal${n === 1 ? 'y' : 'ies'}${r.ms !== undefined ? ' \u00b7 ' + formatMs(r.ms) : ''}`
         : r.reason ? r.reason : r.ms !== undefined ? formatMs(r.ms) : '';
       const row = h('button', {
         class: `level v-${pillClass(r.verdict)}${best.has(level) ? ' best' : ''}${opts.selected === level ? ' selected' : ''}`,

@@ -1,7 +1,7 @@
 // Promise-based RPC to a core worker, with termination (cancel) and crash reporting.
-import type { Envelope, InFile, Reply, Request } from './protocol';
+import type { Envelope, InFile, Progress, Reply, Request } from './protocol';
 
-type Pending = { resolve: (v: any) => void; reject: (e: Error) => void };
+type Pending = { resolve: (v: any) => void; reject: (e: Error) => void; onProgress?: (p: Progress) => void };
 
 export class CancelledError extends Error {
   constructor(msg = 'cancelled') { super(msg); this.name = 'CancelledError'; }
@@ -19,6 +19,10 @@ export class CoreWorker {
       const r = ev.data;
       const p = this.pending.get(r.id);
       if (!p) return;
+      if ('progress' in r) {
+        p.onProgress?.(r.progress);
+        return;
+      }
       this.pending.delete(r.id);
       if (r.ok) p.resolve(r.result);
       else p.reject(new Error(r.error));
@@ -36,11 +40,11 @@ export class CoreWorker {
     this.pending.clear();
   }
 
-  call<T = unknown>(req: Request, transfer: Transferable[] = []): Promise<T> {
+  call<T = unknown>(req: Request, transfer: Transferable[] = [], onProgress?: (p: Progress) => void): Promise<T> {
     if (this.dead) return Promise.reject(new Error(`the ${this.name} worker is gone`));
     const id = this.next++;
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, onProgress });
       this.worker.postMessage({ id, ...req } as Envelope, transfer);
     });
   }

@@ -13,7 +13,14 @@ const core = () => (mod ??= createCore());
 
 async function handle(m: Envelope): Promise<unknown> {
   if (m.op === 'kind') return coreKind;
-  return handleRequest(await core(), m);
+  // Progress goes out at most every 100 ms: the solver reports every 50 ms.
+  let last = 0;
+  return handleRequest(await core(), m, (progress) => {
+    const now = performance.now();
+    if (now - last < 100) return;
+    last = now;
+    (self as unknown as Worker).postMessage({ id: m.id, progress });
+  });
 }
 
 self.onmessage = async (ev: MessageEvent<Envelope>) => {

@@ -46,3 +46,19 @@ describe('one archive implementation', () => {
     expect(users).toEqual(['../share/share.ts']);
   });
 });
+
+describe('progress inside a level', () => {
+  it("forwards the core's (settled, open) reports and returns the result", () => {
+    const core = {
+      checkLevel: (_l: string, _b: number, _m: number, onProgress?: (settled: number, open: number) => void) => {
+        onProgress?.(3, 7);
+        onProgress?.(10, 0);
+        return JSON.stringify({ verdict: 'pass', ms: 1 });
+      },
+    } as unknown as IsoscopeModule;
+    const seen: unknown[] = [];
+    const res = handleRequest(core, { op: 'checkLevel', level: 'SER', budgetMs: 0, maxAnomalies: 1 }, (p) => seen.push(p));
+    expect(res).toEqual({ verdict: 'pass', ms: 1 });
+    expect(seen).toEqual([{ settled: 3, open: 7 }, { settled: 10, open: 0 }]);
+  });
+});

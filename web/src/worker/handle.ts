@@ -3,7 +3,7 @@
 // the C++ core expands them (wasm/core/formats/archive.cpp), the one implementation the command
 // line and the app share, with the same limits and error messages.
 import type { IsoscopeModule } from '../core/types';
-import type { Request } from './protocol';
+import type { Progress, Request } from './protocol';
 
 function parse(s: string): unknown {
   return JSON.parse(s);
@@ -15,12 +15,13 @@ function notError(v: any): unknown {
   return v;
 }
 
-export function handleRequest(c: IsoscopeModule, m: Exclude<Request, { op: 'kind' }>): unknown {
+export function handleRequest(c: IsoscopeModule, m: Exclude<Request, { op: 'kind' }>, onProgress?: (p: Progress) => void): unknown {
   switch (m.op) {
     // {"ok": false, "error": {...}} from load is a result the page shows (file, position, message)
     case 'load': return parse(c.load(m.files.map((f) => f.name), m.files.map((f) => new Uint8Array(f.data)), m.format));
     case 'levels': return parse(c.levels());
-    case 'checkLevel': return notError(parse(c.checkLevel(m.level, m.budgetMs, m.maxAnomalies)));
+    case 'checkLevel': return notError(parse(c.checkLevel(m.level, m.budgetMs, m.maxAnomalies,
+      onProgress && ((settled: number, open: number) => onProgress({ settled, open })))));
     case 'transactions': return parse(c.transactions(m.begin, m.end));
     case 'sessions': return parse(c.sessions());
     case 'convert': {

@@ -11,4 +11,9 @@ export type Request =
   | { op: 'kind' };
 
 export type Envelope = { id: number } & Request;
-export type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };
+/** Progress inside a long level (the strong solver): constraints settled and still open. */
+export interface Progress { settled: number; open: number }
+export type Reply =
+  | { id: number; ok: true; result: unknown }
+  | { id: number; ok: false; error: string }
+  | { id: number; progress: Progress };

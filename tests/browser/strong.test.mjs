@@ -1,0 +1,54 @@
+// Strong levels at the scale of real test runs, in the page: 10,000-transaction histories of
+// 50 concurrent sessions from the database simulator (`isoscope generate --engine`) check
+// every level with the right verdicts while no main-thread task takes over 100 ms.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { repo, setup } from './_helpers.mjs';
+
+function simulate(engine) {
+  const file = join(mkdtempSync(join(tmpdir(), 'isoscope-')), `${engine}.json`);
+  const r = spawnSync(join(repo, 'build/isoscope'), ['generate', '--engine', engine, '--sessions', '50', '--txns', '200',
+    '--ops', '8', '--keys', '1000', '--seed', '7', file], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return readFileSync(file, 'utf8');
+}
+
+let env;
+before(async () => {
+  env = await setup({ '/ser.json': ['application/json', simulate('ser')], '/si.json': ['application/json', simulate('si')] });
+});
+after(async () => { await env?.close(); });
+
+const expected = {
+  ser: { RC: 'pass', RR: 'pass', RA: 'pass', CC: 'pass', PC: 'pass', SI: 'pass', SER: 'pass', SSER: 'pass' },
+  si: { RC: 'pass', RR: 'pass', RA: 'pass', CC: 'pass', PC: 'pass', SI: 'pass', SER: 'fail', SSER: 'fail' },
+};
+
+for (const engine of ['ser', 'si']) {
+  test(`${engine} engine, 50 sessions x 200 transactions: every level decided, no main-thread task over 100 ms`, async () => {
+    const page = await env.page();
+    await page.addInitScript(() => {
+      window.__longTasks = [];
+      new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push(e.duration); })
+        .observe({ type: 'longtask', buffered: true });
+    });
+    const t0 = Date.now();
+    await page.goto(`${env.server.url}?src=/${engine}.json`);
+    await page.waitForSelector('body[data-checked="true"]', { timeout: 120_000 });
+    const totalMs = Date.now() - t0;
+    const verdicts = await page.$$eval('#ladder .level', (els) =>
+      Object.fromEntries(els.map((e) => [e.getAttribute('data-level'), e.getAttribute('data-verdict')])));
+    for (const [level, verdict] of Object.entries(expected[engine])) assert.equal(verdicts[level], verdict, `${level}: ${verdicts[level]}`);
+    const longTasks = await page.evaluate(() => window.__longTasks);
+    const longest = Math.max(0, ...longTasks);
+    console.log(`# strong in the page: ${engine} 10,000 txns / 50 sessions, every level decided after ${totalMs} ms; ` +
+      `${longTasks.length} long tasks, longest ${longest.toFixed(0)} ms`);
+    assert.ok(longest < 100, `a main-thread task took ${longest.toFixed(0)} ms`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}
