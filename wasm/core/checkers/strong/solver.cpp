@@ -90,14 +90,24 @@ class TopoGraph {
     return o;
   }
 
+  // Whether from -> to would close a cycle (without adding it); cycle_refs then hold the path.
+  bool closes_cycle(uint32_t from, uint32_t to) {
+    if (from == to) {
+      cycle_refs.clear();
+      cycle_nodes.assign(1, from);
+      return true;
+    }
+    return ord_[from] > ord_[to] && !forward(from, to);
+  }
+
   std::vector<uint32_t> cycle_refs, cycle_nodes;
 
  private:
-  // Pearce-Kelly for a new edge from -> to with ord[to] < ord[from].
-  bool reorder(uint32_t from, uint32_t to) {
-    const uint32_t lb = ord_[to], ub = ord_[from];
+  // Forward from `to` through nodes ordered before `from` (collected in fwd_); reaching `from`
+  // is a cycle: returns false with cycle_refs / cycle_nodes set.
+  bool forward(uint32_t from, uint32_t to) {
+    const uint32_t ub = ord_[from];
     ++epoch_;
-    // Forward from `to` through nodes ordered before `from`; reaching `from` is a cycle.
     fwd_.clear();
     work_.assign(1, to);
     mark_[to] = epoch_;
@@ -126,6 +136,13 @@ class TopoGraph {
         }
       }
     }
+    return true;
+  }
+
+  // Pearce-Kelly for a new edge from -> to with ord[to] < ord[from].
+  bool reorder(uint32_t from, uint32_t to) {
+    if (!forward(from, to)) return false;
+    const uint32_t lb = ord_[to];
     // Backward from `from` through nodes ordered after `to`.
     bwd_.clear();
     work_.assign(1, from);
@@ -399,6 +416,29 @@ class Solver {
     trail_lim_.resize(lvl);
   }
 
+  // Whether one of l's edges would close a cycle; the cycle is left in graph_.cycle_refs.
+  bool closing_cycle(Lit l) {
+    for (uint32_t e = edge_begin_[l]; e < edge_begin_[l + 1]; ++e)
+      if (graph_.closes_cycle(edges_[e].from, edges_[e].to)) return true;
+    return false;
+  }
+  // The reason clause of `implied` from the cycle in graph_.cycle_refs: implied first, then the
+  // negations of the cycle's literals, the one assigned last (highest level) second.
+  uint32_t add_reason(Lit implied) {
+    learnt_.assign(1, implied);
+    for (uint32_t ref : graph_.cycle_refs)
+      if (ref != kKnownEdge) learnt_.push_back(negate(edge_lit_[ref]));
+    std::sort(learnt_.begin() + 1, learnt_.end());
+    learnt_.erase(std::unique(learnt_.begin() + 1, learnt_.end()), learnt_.end());
+    for (uint32_t v : graph_.cycle_nodes) core_[v] = 1;
+    if (learnt_.size() == 1) return kNone;  // known edges alone: a fact
+    size_t best = 1;
+    for (size_t i = 2; i < learnt_.size(); ++i)
+      if (level_[var_of(learnt_[i])] > level_[var_of(learnt_[best])]) best = i;
+    std::swap(learnt_[1], learnt_[best]);
+    return add_learnt();
+  }
+
   uint32_t add_learnt() {
     const uint32_t c = static_cast<uint32_t>(clause_begin_.size());
     clause_begin_.push_back(lits_.size());
@@ -462,9 +502,19 @@ class Solver {
         }
       }
       if (v == kNone) return Verdict::Pass;
+      const Lit l = phase(v);
+      if (closing_cycle(l)) {
+        // Theory propagation: l's edge would close a cycle of true literals' edges, so its
+        // negation holds; the reason is the clause "not l, or not one of the cycle's literals"
+        // (a cycle of known edges alone makes it a fact, asserted at level 0).
+        const uint32_t reason = add_reason(negate(l));
+        if (reason == kNone) backtrack(0);
+        assign(negate(l), reason);
+        continue;
+      }
       ++decisions_;
       trail_lim_.push_back(trail_.size());
-      assign(phase(v), kNone);
+      assign(l, kNone);
     }
   }
 
