@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "checkers/check.h"
+#include "checkers/counterexample.h"
 #include "formats/formats.h"
 #include "report/json.h"
 #include "report/result_json.h"
@@ -139,6 +140,29 @@ std::string convert(std::string to) {
   return "{\"ok\": false, \"error\": {\"message\": \"unknown output format\", \"text\": \"unknown output format\"}}";
 }
 
+// counterexample(level, anomalyIndex, budgetMs) -> {"ok": true, "history": "<canonical JSON>",
+// "transactions": n, "reproduces": bool, "minimal": bool}: the part of the loaded history that
+// the level's anomaly needs, re-checked (reproduces) and shrunk (minimal). The level must have
+// been decided by checkLevel or check first.
+std::string counterexample(std::string level, int index, double budget_ms) {
+  if (!g_loaded) return no_history();
+  Level l;
+  auto error = [](const std::string& m) {
+    return "{\"ok\": false, \"error\": {\"message\": " + json_quote(m) + ", \"text\": " + json_quote(m) + "}}";
+  };
+  if (!parse_level(level, l)) return error("unknown level '" + level + "'");
+  const LevelResult& r = g_loaded->decided.results[static_cast<int>(l)];
+  if (r.verdict != Verdict::Fail || index < 0 || static_cast<size_t>(index) >= r.anomalies.size())
+    return error("no such anomaly: check the level first");
+  CheckBudget budget;
+  budget.deadline_ms = budget_ms > 0 ? now_ms() + budget_ms : 0;
+  const Counterexample c = make_counterexample(g_loaded->history, l, r.anomalies[index], budget);
+  return "{\"ok\": true, \"history\": " + json_quote(write_isoscope_json(c.history)) +
+         ", \"transactions\": " + std::to_string(c.txns.size()) +
+         ", \"reproduces\": " + (c.reproduces ? "true" : "false") +
+         ", \"minimal\": " + (c.minimal ? "true" : "false") + "}";
+}
+
 std::string formats() {
   std::string s = "[";
   bool first = true;
@@ -164,5 +188,6 @@ EMSCRIPTEN_BINDINGS(isoscope) {
   emscripten::function("sessions", &sessions);
   emscripten::function("convert", &convert);
   emscripten::function("formats", &formats);
+  emscripten::function("counterexample", &counterexample);
   emscripten::function("memoryBytes", &memory_bytes);
 }

@@ -1,0 +1,163 @@
+// Counterexamples that reproduce (checkers/counterexample.h): the history a share link carries
+// fails the same level when read back, keeps the user's initial value, ids and timestamps, and
+// is minimal (the brute-force reference confirms that leaving out any transaction passes).
+#include <gtest/gtest.h>
+
+#include <array>
+#include <string>
+
+#include "checkers/check.h"
+#include "checkers/counterexample.h"
+#include "formats/formats.h"
+#include "generate/db_sim.h"
+#include "generate/inject.h"
+#include "reference.h"
+
+using namespace isoscope;
+
+namespace {
+
+constexpr std::array<Level, 8> kTransactional = {Level::RC, Level::RR, Level::RA, Level::CC,
+                                                 Level::PC, Level::SI, Level::SER, Level::SSER};
+
+Expected<History> parse(const std::string& text) {
+  std::vector<InputFile> in(1);
+  in[0].name = "counterexample.json";
+  in[0].bytes = text;
+  return read_history(in);
+}
+
+// The counterexample of the first anomaly of the weakest failing level, written and read back.
+struct RoundTrip {
+  Level level = Level::RC;
+  Counterexample c;
+  Verdict reread = Verdict::Unknown;
+};
+RoundTrip round_trip(const History& h) {
+  RoundTrip rt;
+  CheckOptions o;
+  o.levels.assign(kTransactional.begin(), kTransactional.end());
+  const CheckReport r = check_history(h, o);
+  for (Level l : kTransactional) {
+    const LevelResult& res = r.results[static_cast<int>(l)];
+    if (res.verdict != Verdict::Fail) continue;
+    rt.level = l;
+    rt.c = make_counterexample(h, l, res.anomalies.at(0), CheckBudget{});
+    const std::string text = write_isoscope_json(rt.c.history);
+    Expected<History> back = parse(text);
+    EXPECT_TRUE(back.ok()) << text;
+    if (back.ok()) rt.reread = checker_for(l)(*back, CheckBudget{}).verdict;
+    return rt;
+  }
+  ADD_FAILURE() << "no level fails";
+  return rt;
+}
+
+}  // namespace
+
+// Injected anomalies in large histories (10^3 to 10^5 transactions, 10 to 100 sessions):
+// a counterexample of at most 6 transactions that fails the same level when read back.
+TEST(Counterexample, InjectedAnomaliesReproduceWithAHandfulOfTransactions) {
+  struct Shape {
+    uint32_t sessions, txns;
+  };
+  for (Shape shape : {Shape{10, 100}, Shape{100, 10}, Shape{100, 100}, Shape{10, 10000}}) {
+    for (const InjectableAnomaly& a : injectable_anomalies()) {
+      if (shape.txns == 10000 && a.weakest_failing != Level::SER && a.weakest_failing != Level::RA) continue;
+      GenParams p;
+      p.seed = shape.sessions * 7 + shape.txns;
+      p.sessions = shape.sessions;
+      p.txns_per_session = shape.txns;
+      p.keys = 50;
+      p.mode = GenMode::Serial;
+      p.timestamps = a.needs_timestamps;
+      HistorySink sink(false);
+      generate_with_anomaly(p, &a, sink);
+      Expected<History> h = sink.builder().finish("generated");
+      ASSERT_TRUE(h.ok());
+      const RoundTrip rt = round_trip(*h);
+      EXPECT_EQ(rt.level, a.weakest_failing) << a.name;
+      EXPECT_TRUE(rt.c.reproduces) << a.name;
+      EXPECT_EQ(rt.reread, Verdict::Fail) << a.name << " at " << shape.sessions << " x " << shape.txns;
+      EXPECT_LE(rt.c.txns.size(), 6u) << a.name << " at " << shape.sessions << " x " << shape.txns;
+      EXPECT_TRUE(rt.c.minimal) << a.name;
+    }
+  }
+}
+
+// The simulator's concurrent histories too (anomalies planted as overlapping transactions).
+TEST(Counterexample, PlantedInConcurrentRuns) {
+  for (const InjectableAnomaly& a : injectable_anomalies()) {
+    DbSimParams p;
+    p.seed = 99;
+    p.sessions = 50;
+    p.txns_per_session = 40;
+    p.key.keys = 500;
+    p.inject = &a;
+    Expected<History> h = simulate_database(p);
+    ASSERT_TRUE(h.ok());
+    const RoundTrip rt = round_trip(*h);
+    EXPECT_EQ(rt.level, a.weakest_failing) << a.name;
+    EXPECT_EQ(rt.reread, Verdict::Fail) << a.name;
+    EXPECT_LE(rt.c.txns.size(), 6u) << a.name;
+  }
+}
+
+// Random failing histories: the counterexample fails by the reference, and leaving out any one
+// of its transactions makes the reference pass (minimal).
+TEST(Counterexample, MinimalByTheReference) {
+  int checked = 0;
+  for (uint64_t seed = 1; seed <= 400 && checked < 150; ++seed) {
+    GenParams p;
+    p.seed = 5100000 + seed;
+    p.sessions = 2 + seed % 3;
+    p.txns_per_session = 2 + seed % 3;
+    p.max_ops = 3;
+    p.keys = 3;
+    p.mode = seed % 2 ? GenMode::Causal : GenMode::Random;
+    p.wild_ratio = 0;
+    p.timestamps = seed % 3 == 0;
+    Expected<History> h = generate_history(p);
+    ASSERT_TRUE(h.ok());
+    CheckOptions o;
+    o.levels.assign(kTransactional.begin(), kTransactional.end());
+    const CheckReport r = check_history(*h, o);
+    for (Level l : kTransactional) {
+      const LevelResult& res = r.results[static_cast<int>(l)];
+      if (res.verdict != Verdict::Fail) continue;
+      const Counterexample c = make_counterexample(*h, l, res.anomalies.at(0), CheckBudget{});
+      ASSERT_TRUE(c.reproduces) << level_name(l) << " seed " << p.seed;
+      ASSERT_TRUE(c.minimal);
+      EXPECT_EQ(reference_check(c.history, l), Verdict::Fail) << level_name(l) << " seed " << p.seed;
+      for (uint32_t drop : c.txns) {
+        std::vector<char> keep(h->txns.size(), 0);
+        for (uint32_t t : c.txns) keep[t] = t != drop;
+        EXPECT_EQ(reference_check(project_history(*h, keep), l), Verdict::Pass)
+            << level_name(l) << " seed " << p.seed << ": T" << drop << " can be left out";
+      }
+      ++checked;
+      break;
+    }
+  }
+  EXPECT_GE(checked, 100);
+}
+
+// The user's initial value, ids, statuses and timestamps survive.
+TEST(Counterexample, KeepsInitialValueIdsAndTimes) {
+  const std::string text = R"({"format": "isoscope/1", "initial": 5, "sessions": [
+    [{"id": "a1", "ops": [["r", "x", 5], ["r", "y", 5], ["w", "x", 6]], "start": 1, "end": 4},
+     {"id": "a2", "ops": [["w", "z", 1]], "start": 5, "end": 6}],
+    [{"id": "b1", "ops": [["r", "x", 5], ["r", "y", 5], ["w", "y", 6]], "start": 2, "end": 3}],
+    [{"id": "c1", "ops": [["w", "q", 1]], "status": "aborted", "start": 7, "end": 8}]]})";
+  Expected<History> h = parse(text);
+  ASSERT_TRUE(h.ok()) << h.error().to_string();
+  const RoundTrip rt = round_trip(*h);
+  EXPECT_EQ(rt.level, Level::SER);
+  EXPECT_EQ(rt.reread, Verdict::Fail);
+  EXPECT_EQ(rt.c.txns.size(), 2u);
+  const std::string out = write_isoscope_json(rt.c.history);
+  EXPECT_NE(out.find("\"initial\": 5"), std::string::npos) << out;
+  EXPECT_NE(out.find("\"a1\""), std::string::npos) << out;
+  EXPECT_NE(out.find("\"b1\""), std::string::npos) << out;
+  EXPECT_EQ(out.find("\"a2\""), std::string::npos) << out;
+}

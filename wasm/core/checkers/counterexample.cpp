@@ -1,0 +1,156 @@
+#include "checkers/counterexample.h"
+
+#include <algorithm>
+
+#include "checkers/check.h"
+
+namespace isoscope {
+
+History project_history(const History& h, const std::vector<char>& keep) {
+  HistoryBuilder b;
+  b.keys() = h.keys;
+  b.values() = h.values;
+  b.set_initial(h.initial);
+  auto writer_kept = [&](uint32_t op) {
+    // A thin-air read stays one (it reads nobody's write in the whole history either).
+    const uint32_t w = h.writer_txn(op);
+    return w == kInitialTxn || w == kThinAir || keep[w];
+  };
+  for (size_t s = 0; s < h.num_sessions(); ++s) {
+    bool any = false;
+    for (uint32_t t = h.session_begin[s]; t < h.session_begin[s + 1]; ++t) {
+      if (!keep[t]) continue;
+      if (!any) b.begin_session();
+      any = true;
+      b.begin_txn();
+      const Txn& x = h.txns[t];
+      for (uint32_t o = x.op_begin; o < x.op_end; ++o) {
+        const Op& op = h.ops[o];
+        switch (op.kind) {
+          case OpKind::Read:
+            if (writer_kept(o)) b.read(op.key, op.value);
+            break;
+          case OpKind::ListRead:
+            if (writer_kept(o)) {
+              const ListSpan& l = h.lists[op.list];
+              b.list_read(op.key, std::span<const uint32_t>(h.list_values.data() + l.begin, l.size));
+            }
+            break;
+          case OpKind::Write: b.write(op.key, op.value); break;
+          case OpKind::Append: b.append(op.key, op.value); break;
+        }
+      }
+      if (x.status != TxnStatus::Committed) b.set_status(x.status);
+      if (x.has_time()) b.set_time(x.start, x.end);
+      if (x.label != kNone) b.set_label(h.labels[x.label]);
+      b.end_txn();
+    }
+  }
+  Expected<History> r = b.finish(h.format);
+  return r.ok() ? std::move(*r) : History{};
+}
+
+namespace {
+
+// Whether the projection on keep fails the level.
+bool fails(const History& h, const std::vector<char>& keep, Level level, const CheckBudget& budget) {
+  const History p = project_history(h, keep);
+  if (p.txns.empty()) return false;
+  std::string reason;
+  if (!level_applies(p, level, reason)) return false;
+  const LevelChecker checker = checker_for(level);
+  return checker && checker(p, budget).verdict == Verdict::Fail;
+}
+
+void add_readers_writers(const History& h, std::vector<char>& keep) {
+  std::vector<uint32_t> writers;
+  for (uint32_t t = 1; t < h.txns.size(); ++t) {
+    if (!keep[t]) continue;
+    for (uint32_t o = h.txns[t].op_begin; o < h.txns[t].op_end; ++o) {
+      if (!h.ops[o].is_read()) continue;
+      const uint32_t w = h.writer_txn(o);
+      if (w != kInitialTxn && w != kThinAir) writers.push_back(w);
+    }
+  }
+  for (uint32_t w : writers) keep[w] = 1;
+}
+
+}  // namespace
+
+Counterexample make_counterexample(const History& h, Level level, const Anomaly& a,
+                                   const CheckBudget& budget) {
+  Counterexample c;
+  const uint32_t n = static_cast<uint32_t>(h.txns.size());
+  std::vector<char> keep(n, 0);
+  auto mark = [&](uint32_t t) {
+    if (t != kInitialTxn && t < n) keep[t] = 1;
+  };
+  for (uint32_t t : a.txns) mark(t);
+  for (uint32_t op : a.ops)
+    if (op < h.ops.size()) mark(h.op_txn[op]);
+  for (const AnomalyEdge& e : a.edges) {
+    mark(e.from_txn);
+    mark(e.to_txn);
+    if (e.from_op < h.ops.size()) mark(h.op_txn[e.from_op]);
+    if (e.to_op < h.ops.size()) mark(h.op_txn[e.to_op]);
+  }
+  add_readers_writers(h, keep);
+  bool ok = fails(h, keep, level, budget);
+  if (!ok && !budget.expired()) {
+    // Widen to the transactions that share keys with it, transitively, then to everything:
+    // the level fails on the whole history, so the shrinking below always starts from a
+    // failing history.
+    std::vector<char> key_used(h.keys.size(), 0);
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (uint32_t t = 1; t < n; ++t)
+        if (keep[t])
+          for (uint32_t o = h.txns[t].op_begin; o < h.txns[t].op_end; ++o) key_used[h.ops[o].key] = 1;
+      for (uint32_t t = 1; t < n; ++t)
+        for (uint32_t o = h.txns[t].op_begin; o < h.txns[t].op_end && !keep[t]; ++o)
+          if (key_used[h.ops[o].key]) keep[t] = 1, grew = true;
+      add_readers_writers(h, keep);
+    }
+    ok = fails(h, keep, level, budget);
+    if (!ok && !budget.expired()) {
+      std::fill(keep.begin() + 1, keep.end(), 1);
+      ok = fails(h, keep, level, budget);
+    }
+  }
+  if (ok) {
+    // Shrink (delta debugging: chunks, then single transactions); every accepted step fails.
+    std::vector<uint32_t> items;
+    for (uint32_t t = 1; t < n; ++t)
+      if (keep[t]) items.push_back(t);
+    size_t chunk = std::max<size_t>(1, items.size() / 2);
+    bool complete = false;
+    while (!budget.expired()) {
+      bool removed = false;
+      for (size_t i = 0; i < items.size() && !budget.expired();) {
+        const size_t e = std::min(items.size(), i + chunk);
+        for (size_t j = i; j < e; ++j) keep[items[j]] = 0;
+        if (fails(h, keep, level, budget)) {
+          items.erase(items.begin() + i, items.begin() + e);
+          removed = true;
+        } else {
+          for (size_t j = i; j < e; ++j) keep[items[j]] = 1;
+          i = e;
+        }
+      }
+      if (budget.expired()) break;
+      if (!removed && chunk == 1) {
+        complete = true;
+        break;
+      }
+      chunk = removed ? std::min(chunk, std::max<size_t>(1, items.size() / 2)) : std::max<size_t>(1, chunk / 2);
+    }
+    c.minimal = complete;
+  }
+  c.reproduces = ok;
+  for (uint32_t t = 1; t < n; ++t)
+    if (keep[t]) c.txns.push_back(t);
+  c.history = project_history(h, keep);
+  return c;
+}
+
+}  // namespace isoscope

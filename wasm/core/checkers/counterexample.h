@@ -1,0 +1,31 @@
+// Counterexamples that reproduce: the part of a history that a reported anomaly needs, as a
+// history of its own that fails the same level when checked again, shrunk so that no
+// transaction can be left out. Share links and downloads carry this history, so whoever opens
+// one sees the violation the page showed.
+#pragma once
+#include <vector>
+
+#include "checkers/result.h"
+
+namespace isoscope {
+
+// The transactions with keep[t], in their sessions and order, with their ids, statuses and
+// timestamps. A read whose writer is left out is dropped too (it would otherwise read from thin
+// air); reads of the initial value and thin-air reads stay. The initial value is the history's.
+History project_history(const History& h, const std::vector<char>& keep);
+
+struct Counterexample {
+  History history;
+  std::vector<uint32_t> txns;  // the kept transactions (ids of the original history)
+  bool reproduces = false;     // checking `history` at the level fails
+  bool minimal = false;        // leaving out any one transaction makes it pass
+};
+
+// Starts from the anomaly's transactions, the endpoints of its edges, the owners of its
+// operations and the writers they read from; widens to the transactions sharing keys with them
+// (transitively), then to the whole history, when that does not reproduce; then drops
+// transactions while the level still fails (within the budget). level: the level whose checker reported the anomaly.
+Counterexample make_counterexample(const History& h, Level level, const Anomaly& a,
+                                   const CheckBudget& budget);
+
+}  // namespace isoscope
