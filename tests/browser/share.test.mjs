@@ -43,3 +43,46 @@ test('a damaged share link shows an error', async () => {
   assert.match(await page.textContent('#load-error'), /share link/i);
   await page.context().close();
 });
+
+// A history too large for a link (100,000 transactions, an injected write skew): Share offers
+// the core's counterexample, re-checked before it is offered; opening that link shows the same
+// failing level and the same anomaly, with the handful of transactions the anomaly needs.
+test('a counterexample link from a large history reproduces the violation', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const { mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { repo } = await import('./_helpers.mjs');
+  const file = join(mkdtempSync(join(tmpdir(), 'isoscope-')), 'ws.json');
+  const g = spawnSync(join(repo, 'build/isoscope'), ['generate', '--sessions', '10', '--txns', '10000', '--target', 'inject=WriteSkew', '--seed', '3', file], { encoding: 'utf8' });
+  assert.equal(g.status, 0, g.stderr);
+  const big = await setup({ '/ws.json': ['application/json', readFileSync(file, 'utf8')] });
+  try {
+    const page = await big.page();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: big.server.url.replace(/\/$/, '') });
+    await page.goto(`${big.server.url}?levels=SER&src=/ws.json`);
+    await waitChecked(page, 120_000);
+    assert.equal((await ladder(page)).SER, 'fail');
+    await page.click('#ladder .level[data-level="SER"]');
+    const kind = await page.textContent('#explanation h3');
+    await page.click('#share');
+    await page.waitForFunction(() => document.getElementById('share')?.dataset.link, null, { timeout: 60_000 });
+    const link = await page.$eval('#share', (b) => b.dataset.link);
+    assert.match(link, /&c=1/);
+    assert.ok(link.length < 20_000, `a counterexample link of ${link.length} characters`);
+
+    const other = await big.page();
+    await other.goto(link);
+    await waitChecked(other);
+    assert.equal((await ladder(other)).SER, 'fail');
+    assert.equal(await other.getAttribute('#ladder .level.selected', 'data-level'), 'SER');
+    const shared = await other.textContent('#explanation h3');
+    assert.equal(shared.split('\u00b7')[0].trim(), kind.split('\u00b7')[0].trim());
+    const n = Number(/(\d+) transactions?/.exec(shared)?.[1]);
+    assert.ok(n >= 2 && n <= 6, shared);
+    assert.deepEqual(other.errors, []);
+    await page.context().close();
+    await other.context().close();
+  } finally {
+    await big.close();
+  }
+});

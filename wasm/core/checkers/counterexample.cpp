@@ -47,7 +47,8 @@ History project_history(const History& h, const std::vector<char>& keep) {
     }
   }
   Expected<History> r = b.finish(h.format);
-  return r.ok() ? std::move(*r) : History{};
+  if (r.ok()) return std::move(*r);
+  return History();  // cannot happen: a projection keeps the unique writes
 }
 
 namespace {

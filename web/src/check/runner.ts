@@ -1,6 +1,6 @@
 // Orchestrates the core workers: a data worker (stats, history view, conversion) and a check
 // worker (checkLevel, level by level). Cancelling terminates the check worker and respawns it.
-import type { LevelInfo, LevelResult, LoadResult, Txn, SessionRange } from '../core/types';
+import type { Counterexample, LevelInfo, LevelResult, LoadResult, Txn, SessionRange } from '../core/types';
 import { CancelledError, copyFiles, CoreWorker } from '../worker/client';
 import type { InFile } from '../worker/protocol';
 import type { LevelState } from '../ui/ladder';
@@ -58,6 +58,14 @@ export class Checker {
   }
   convert(to: 'isoscope' | 'plume'): Promise<string> {
     return this.reader.call<string>({ op: 'convert', to });
+  }
+  /**
+   * The reproducing counterexample of a level's anomaly, from the check worker (which holds the
+   * decided levels): the core re-checks it (reproduces) and shrinks it (minimal).
+   */
+  async counterexample(level: string, index: number, budgetMs = 5000): Promise<Counterexample> {
+    if (!this.check) throw new Error('the check is no longer loaded: check again first');
+    return this.check.call<Counterexample>({ op: 'counterexample', level, index, budgetMs });
   }
 
   get isRunning() {

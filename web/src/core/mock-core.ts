@@ -121,6 +121,10 @@ export class MockIsoscope implements IsoscopeModule {
     return JSON.stringify(this.sessionRanges);
   }
 
+  counterexample(): string {
+    return JSON.stringify({ ok: false, error: { message: 'the mock core builds no counterexamples', text: 'the mock core builds no counterexamples' } });
+  }
+
   convert(to: string): string {
     if (to !== 'isoscope') return '';
     const sessions = this.sessionRanges.map((r) => this.txns.slice(r.first, r.first + r.count).map((t) => {

@@ -66,6 +66,15 @@ export interface LevelResult {
   anomalies?: Anomaly[];
 }
 
+/** What the core's counterexample() answers: a history of its own that fails the same level. */
+export interface Counterexample {
+  ok: true;
+  history: string;  // canonical JSON
+  transactions: number;
+  reproduces: boolean;  // re-checked: the level fails on it
+  minimal: boolean;     // no transaction can be left out
+}
+
 export interface CheckResult {
   input: InputStats;
   levels: Record<string, LevelResult>;
@@ -98,6 +107,8 @@ export interface IsoscopeModule {
   transactions(begin: number, end: number): string;
   sessions(): string;
   convert(to: string): string;
+  /** The reproducing counterexample of a decided level's anomaly (see wasm/bindings/embind.cpp). */
+  counterexample(level: string, index: number, budgetMs: number): string;
 }
 
 /** What the worker needs: a way to instantiate a module. */

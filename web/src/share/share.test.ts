@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deflateSync } from 'fflate';
-import { counterexample, decodeFragment, encodeFragment, fromBase64Url, inflateLimited, toBase64Url } from './share';
+import { decodeFragment, encodeFragment, fromBase64Url, inflateLimited, toBase64Url } from './share';
 
 describe('share links', () => {
   it('round-trips base64url', () => {
@@ -29,17 +29,5 @@ describe('share links', () => {
     const big = deflateSync(new Uint8Array(3 * 1024 * 1024));
     expect(() => inflateLimited(big, 2 * 1024 * 1024)).toThrow(/more than 2 MB/);
     expect(inflateLimited(big).length).toBe(3 * 1024 * 1024);
-  });
-  it('builds a well-formed minimal counterexample', () => {
-    const txns: any[] = [
-      { txn: 7, session: 1, index: 3, ops: [['r', 'x', 0], ['r', 'z', 99], ['w', 'x', 2]] },
-      { txn: 2, session: 0, index: 1, id: 't2', status: 'committed', ops: [['r', 'x', 0], ['w', 'x', 1]], start: 1, end: 2 },
-    ];
-    const h = JSON.parse(counterexample(txns, 0));
-    expect(h.initial).toBe(0);
-    expect(h.sessions).toEqual([
-      [{ ops: [['r', 'x', 0], ['w', 'x', 1]], id: 't2', start: 1, end: 2 }],
-      [{ ops: [['r', 'x', 0], ['w', 'x', 2]] }],
-    ]);
   });
 });

@@ -1,7 +1,6 @@
 // Share links: the history travels in the URL fragment (never sent to any server), deflated
 // with fflate and base64url-encoded. Pure logic; the page does the clipboard work.
 import { deflateSync, Inflate } from 'fflate';
-import type { Op, Txn, Value } from '../core/types';
 
 /** Longest link we hand out; beyond it we share a minimal counterexample or refuse. */
 export const MAX_LINK_CHARS = 512 * 1024;
@@ -82,41 +81,4 @@ export function decodeFragment(fragment: string): SharePayload | null {
   const t = params.get('t');
   if (t && /^[a-z]{1,16}$/.test(t)) view.tab = t;
   return { history, view, counterexample: params.get('c') === '1' };
-}
-
-function sameValue(a: Value, b: Value): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-/**
- * A minimal counterexample: only the witness transactions, in their sessions and order.
- * Reads of values that no kept transaction writes (and that are not the initial value) are
- * dropped, so the result is a well-formed history on its own; the page re-checks it.
- */
-export function counterexample(txns: Txn[], initial: Value): string {
-  const byKeyValue = new Set<string>();
-  const kv = (k: string | number, v: Value) => `${typeof k}:${k}\u0000${JSON.stringify(v)}`;
-  const sorted = [...txns].filter((t) => t.txn !== 0).sort((a, b) => a.session - b.session || a.index - b.index);
-  for (const t of sorted)
-    for (const op of t.ops) {
-      if (op[0] === 'w') byKeyValue.add(kv(op[1], op[2]));
-      if (op[0] === 'append') byKeyValue.add(kv(op[1], op[2]));
-    }
-  const keepRead = (op: Op) => {
-    const v = op[2];
-    if (Array.isArray(v)) return v.every((e) => byKeyValue.has(kv(op[1], e)));
-    return byKeyValue.has(kv(op[1], v)) || sameValue(v, initial);
-  };
-  const sessions: unknown[][] = [];
-  let last = Number.NaN;
-  for (const t of sorted) {
-    if (t.session !== last) { sessions.push([]); last = t.session; }
-    const o: Record<string, unknown> = { ops: t.ops.filter((op) => op[0] !== 'r' || keepRead(op)) };
-    if (t.id !== undefined) o.id = t.id;
-    if (t.status && t.status !== 'committed') o.status = t.status;
-    if (t.start !== undefined) o.start = t.start;
-    if (t.end !== undefined) o.end = t.end;
-    sessions[sessions.length - 1].push(o);
-  }
-  return JSON.stringify({ format: 'isoscope/1', initial, sessions });
 }

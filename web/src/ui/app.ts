@@ -9,7 +9,7 @@ import { buildDiagram, EDGE_TYPES, toDot, type Diagram } from '../diagram/model'
 import { layout } from '../diagram/layout';
 import { attachPanZoom, palette, pngBlob, renderSvg, svgText } from '../diagram/render';
 import { HistoryView } from '../history/view';
-import { counterexample, decodeFragment, encodeFragment, MAX_LINK_CHARS, type ViewState } from '../share/share';
+import { decodeFragment, encodeFragment, MAX_LINK_CHARS, type ViewState } from '../share/share';
 import { clear, download, h, toast } from './dom';
 import { pill, renderLadder, type LevelState } from './ladder';
 import { icon } from './icons';
@@ -524,13 +524,12 @@ export class App {
       if (!link || link.length > MAX_LINK_CHARS) {
         const a = this.selected ? this.results[this.selected]?.anomalies?.[this.anomalyIndex] : undefined;
         if (!a) { toast('This history is too large to share in a link, and there is no anomaly to share instead.', 'error'); return; }
-        const ids = [...new Set(a.transactions.map((t) => t.txn).filter((t): t is number => t !== undefined))];
-        const txns: Txn[] = [];
-        for (const id of ids) { const [t] = await this.checker.transactions(id, id + 1); if (t) txns.push(t); }
-        const [t0] = await this.checker.transactions(0, 1);
-        const initial = (t0?.ops.find((o) => o[0] === 'w')?.[2] ?? 0) as any;
-        link = `${base}#${encodeFragment({ history: counterexample(txns, initial), view: { level: view.level, anomaly: 0, tab: 'anomaly' }, counterexample: true })}`;
-        note = `The history is too large for a link; copied a minimal counterexample (${txns.length} transactions) instead.`;
+        // The core builds it (the anomaly's transactions and what they depend on, shrunk) and
+        // checks it again: a link is offered only when it reproduces the failure.
+        const c = await this.checker.counterexample(this.selected!, this.anomalyIndex);
+        if (!c.reproduces) { toast('This history is too large for a link, and no smaller history reproduces this anomaly within the time allowed.', 'error'); return; }
+        link = `${base}#${encodeFragment({ history: c.history, view: { level: view.level, anomaly: 0, tab: 'anomaly' }, counterexample: true })}`;
+        note = `The history is too large for a link; copied a ${c.minimal ? 'minimal ' : ''}counterexample (${c.transactions} transactions) that fails ${this.selected} again.`;
         if (link.length > MAX_LINK_CHARS) { toast('Too large to share: even the counterexample exceeds the link size limit.', 'error'); return; }
       }
       this.els.share.dataset.link = link;

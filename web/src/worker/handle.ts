@@ -24,6 +24,7 @@ export function handleRequest(c: IsoscopeModule, m: Exclude<Request, { op: 'kind
       onProgress && ((settled: number, open: number) => onProgress({ settled, open })))));
     case 'transactions': return parse(c.transactions(m.begin, m.end));
     case 'sessions': return parse(c.sessions());
+    case 'counterexample': return notError(parse(c.counterexample(m.level, m.index, m.budgetMs)));
     case 'convert': {
       const text = c.convert(m.to);
       // the core answers {"ok": false, "error": ...} when the history cannot be expressed

@@ -8,6 +8,7 @@ export type Request =
   | { op: 'transactions'; begin: number; end: number }
   | { op: 'sessions' }
   | { op: 'convert'; to: string }
+  | { op: 'counterexample'; level: string; index: number; budgetMs: number }
   | { op: 'kind' };
 
 export type Envelope = { id: number } & Request;
