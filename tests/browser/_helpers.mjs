@@ -1,5 +1,7 @@
 // Shared setup for the browser tests: build check, server, Chromium (playwright-core only).
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -64,4 +66,25 @@ export async function ladder(page) {
 
 export async function waitChecked(page, timeout = 60_000) {
   await page.waitForSelector('body[data-checked="true"]', { timeout });
+}
+
+/** Records main-thread long tasks (over 50 ms) from before the page's own scripts run. */
+export async function observeLongTasks(page) {
+  await page.addInitScript(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push(e.duration); })
+      .observe({ type: 'longtask', buffered: true });
+  });
+}
+/** The long tasks recorded so far (milliseconds each). */
+export async function longTasks(page) {
+  return page.evaluate(() => window.__longTasks);
+}
+
+/** A history from `isoscope generate` (the native CLI of this build), as text. */
+export function generateHistory(args) {
+  const file = join(mkdtempSync(join(tmpdir(), 'isoscope-')), 'generated.json');
+  const r = spawnSync(join(repo, 'build/isoscope'), ['generate', ...args.map(String), file], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`isoscope generate failed: ${r.stderr}`);
+  return readFileSync(file, 'utf8');
 }

@@ -3,19 +3,9 @@
 // every level with the right verdicts while no main-thread task takes over 100 ms.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { readFileSync, mkdtempSync } from 'node:fs';
-import { join } from 'node:path';
-import { tmpdir } from 'node:os';
-import { repo, setup } from './_helpers.mjs';
+import { generateHistory, longTasks, observeLongTasks, setup } from './_helpers.mjs';
 
-function simulate(engine) {
-  const file = join(mkdtempSync(join(tmpdir(), 'isoscope-')), `${engine}.json`);
-  const r = spawnSync(join(repo, 'build/isoscope'), ['generate', '--engine', engine, '--sessions', '50', '--txns', '200',
-    '--ops', '8', '--keys', '1000', '--seed', '7', file], { encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-  return readFileSync(file, 'utf8');
-}
+const simulate = (engine) => generateHistory(['--engine', engine, '--sessions', 50, '--txns', 200, '--ops', 8, '--keys', 1000, '--seed', 7]);
 
 let env;
 before(async () => {
@@ -31,11 +21,7 @@ const expected = {
 for (const engine of ['ser', 'si']) {
   test(`${engine} engine, 50 sessions x 200 transactions: every level decided, no main-thread task over 100 ms`, async () => {
     const page = await env.page();
-    await page.addInitScript(() => {
-      window.__longTasks = [];
-      new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push(e.duration); })
-        .observe({ type: 'longtask', buffered: true });
-    });
+    await observeLongTasks(page);
     const t0 = Date.now();
     await page.goto(`${env.server.url}?src=/${engine}.json`);
     await page.waitForSelector('body[data-checked="true"]', { timeout: 120_000 });
@@ -43,10 +29,10 @@ for (const engine of ['ser', 'si']) {
     const verdicts = await page.$$eval('#ladder .level', (els) =>
       Object.fromEntries(els.map((e) => [e.getAttribute('data-level'), e.getAttribute('data-verdict')])));
     for (const [level, verdict] of Object.entries(expected[engine])) assert.equal(verdicts[level], verdict, `${level}: ${verdicts[level]}`);
-    const longTasks = await page.evaluate(() => window.__longTasks);
-    const longest = Math.max(0, ...longTasks);
+    const tasks = await longTasks(page);
+    const longest = Math.max(0, ...tasks);
     console.log(`# strong in the page: ${engine} 10,000 txns / 50 sessions, every level decided after ${totalMs} ms; ` +
-      `${longTasks.length} long tasks, longest ${longest.toFixed(0)} ms`);
+      `${tasks.length} long tasks, longest ${longest.toFixed(0)} ms`);
     assert.ok(longest < 100, `a main-thread task took ${longest.toFixed(0)} ms`);
     assert.deepEqual(page.errors, []);
     await page.context().close();

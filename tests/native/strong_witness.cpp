@@ -1,5 +1,7 @@
 #include "strong_witness.h"
 
+#include "checkers/counterexample.h"
+
 #include <algorithm>
 
 #include "reference.h"
@@ -96,33 +98,7 @@ std::string verify_commit_order(const History& h, Level level, const std::vector
 History project_history(const History& h, const std::vector<uint32_t>& txns) {
   std::vector<char> keep(h.txns.size(), 0);
   for (uint32_t t : txns) keep[t] = 1;
-  HistoryBuilder b;
-  b.keys() = h.keys;
-  b.values() = h.values;
-  b.set_initial(h.initial);
-  for (size_t s = 0; s < h.num_sessions(); ++s) {
-    bool any = false;
-    for (uint32_t t = h.session_begin[s]; t < h.session_begin[s + 1]; ++t) {
-      if (!keep[t]) continue;
-      if (!any) b.begin_session();
-      any = true;
-      b.begin_txn();
-      for (uint32_t o = h.txns[t].op_begin; o < h.txns[t].op_end; ++o) {
-        const Op& op = h.ops[o];
-        if (op.is_read()) {
-          const uint32_t w = writer_of(h, o);
-          if (w != kInitialTxn && w != kNone && !keep[w]) continue;
-          b.read(op.key, op.value);
-        } else {
-          b.write(op.key, op.value);
-        }
-      }
-      if (h.txns[t].has_time()) b.set_time(h.txns[t].start, h.txns[t].end);
-      b.end_txn();
-    }
-  }
-  Expected<History> r = b.finish("projected");
-  return r.ok() ? std::move(*r) : History{};
+  return isoscope::project_history(h, keep);
 }
 
 std::string verify_strong_report(const History& h, Level level, const StrongReport& r,
