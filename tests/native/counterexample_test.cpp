@@ -30,6 +30,7 @@ Expected<History> parse(const std::string& text) {
 // The counterexample of the first anomaly of the weakest failing level, written and read back.
 struct RoundTrip {
   Level level = Level::RC;
+  Anomaly anomaly;  // the first one the weakest failing level reports
   Counterexample c;
   Verdict reread = Verdict::Unknown;
 };
@@ -42,6 +43,7 @@ RoundTrip round_trip(const History& h) {
     const LevelResult& res = r.results[static_cast<int>(l)];
     if (res.verdict != Verdict::Fail) continue;
     rt.level = l;
+    rt.anomaly = res.anomalies.at(0);
     rt.c = make_counterexample(h, l, res.anomalies.at(0), CheckBudget{});
     const std::string text = write_isoscope_json(rt.c.history);
     Expected<History> back = parse(text);
@@ -55,8 +57,9 @@ RoundTrip round_trip(const History& h) {
 
 }  // namespace
 
-// Injected anomalies in large histories (10^3 to 10^5 transactions, 10 to 100 sessions):
-// a counterexample of at most 6 transactions that fails the same level when read back.
+// Injected anomalies in large histories (10^3 to 10^5 transactions, 10 to 100 sessions): the
+// weakest failing level reports the anomaly by its own name with at most 6 transactions, and
+// its counterexample fails the same level when read back.
 TEST(Counterexample, InjectedAnomaliesReproduceWithAHandfulOfTransactions) {
   struct Shape {
     uint32_t sessions, txns;
@@ -77,6 +80,9 @@ TEST(Counterexample, InjectedAnomaliesReproduceWithAHandfulOfTransactions) {
       ASSERT_TRUE(h.ok());
       const RoundTrip rt = round_trip(*h);
       EXPECT_EQ(rt.level, a.weakest_failing) << a.name;
+      EXPECT_EQ(rt.anomaly.kind, a.name) << shape.sessions << " x " << shape.txns;
+      EXPECT_LE(rt.anomaly.txns.size(), 6u) << a.name << " at " << shape.sessions << " x " << shape.txns << ": "
+                                            << rt.anomaly.explanation;
       EXPECT_TRUE(rt.c.reproduces) << a.name;
       EXPECT_EQ(rt.reread, Verdict::Fail) << a.name << " at " << shape.sessions << " x " << shape.txns;
       EXPECT_LE(rt.c.txns.size(), 6u) << a.name << " at " << shape.sessions << " x " << shape.txns;
@@ -98,6 +104,8 @@ TEST(Counterexample, PlantedInConcurrentRuns) {
     ASSERT_TRUE(h.ok());
     const RoundTrip rt = round_trip(*h);
     EXPECT_EQ(rt.level, a.weakest_failing) << a.name;
+    EXPECT_EQ(rt.anomaly.kind, a.name);
+    EXPECT_LE(rt.anomaly.txns.size(), 6u) << a.name << ": " << rt.anomaly.explanation;
     EXPECT_EQ(rt.reread, Verdict::Fail) << a.name;
     EXPECT_LE(rt.c.txns.size(), 6u) << a.name;
   }

@@ -50,6 +50,8 @@ std::string name_cycle(const Instance& in, const std::vector<AnomalyEdge>& edges
     }
     if (rw == 2 && so == 0 && level == Level::SER) return "WriteSkew";
   }
+  // A stale read: a transaction misses a write that finished before it began.
+  if (rt == 1 && rw == 1 && txns.size() == 2) return "StaleRead";
   if (rt > 0) return "RealTimeViolation";
   if (txns.size() == 4 && rw == 2 && wr == 2 && so == 0 && ww == 0 && co == 0) return "LongFork";
   if (co > 0) return "WriteConflict";

@@ -263,15 +263,47 @@ void report_cycles(const History& h, const Digraph& g, const std::vector<CoWhy>&
     done[c] = 1;
     ++total;
     if (reported >= kMaxCycles) continue;
-    if (cycle.empty()) cycle = shortest_cycle_through(g, comp, u);
-    if (cycle.empty()) continue;
+    // The cycle as (from, to, tag) steps. Through the initial transaction, the shortest one is
+    // T0 -> v -> T0 for an edge v -> T0 (the initial transaction precedes every transaction,
+    // not only the first of each session); elsewhere, the shortest of a few BFS cycles.
+    struct Step {
+      uint32_t from, to, tag;
+    };
+    std::vector<Step> steps;
+    if (cycle.empty() && comp[kInitialTxn] == c)
+      for (uint32_t v = 1; v < g.n && steps.empty(); ++v)
+        for (uint32_t e = g.begin(v); e < g.end(v); ++e)
+          if (g.targets[e] == kInitialTxn && comp[v] == c) {
+            steps = {{kInitialTxn, v, kTagSO}, {v, kInitialTxn, g.tags[e]}};
+            break;
+          }
+    if (steps.empty()) {
+      if (cycle.empty()) {
+        size_t tries = 0;
+        for (uint32_t v = u; v < g.n && tries < 8; ++v) {
+          if (comp[v] != c) continue;
+          ++tries;
+          std::vector<uint32_t> cv = shortest_cycle_through(g, comp, v);
+          if (!cv.empty() && (cycle.empty() || cv.size() < cycle.size())) cycle = std::move(cv);
+          if (cycle.size() == 2) break;
+        }
+      }
+      if (cycle.empty()) continue;
+      uint32_t at = kNone;  // the source of the first edge: the node whose out-edge it is
+      for (uint32_t v = 0; v < g.n && at == kNone; ++v)
+        if (cycle[0] >= g.begin(v) && cycle[0] < g.end(v)) at = v;
+      for (uint32_t e : cycle) {
+        steps.push_back({at, g.targets[e], g.tags[e]});
+        at = g.targets[e];
+      }
+    }
     ++reported;
 
     Anomaly a;
     bool any_so = false, any_co = false, any_ra_wr = false;
-    uint32_t from = u;
-    for (uint32_t e : cycle) {
-      const uint32_t to = g.targets[e], tag = g.tags[e];
+    std::vector<uint32_t> context;  // transactions the inferred edges depend on (readers, paths)
+    for (const Step& step : steps) {
+      const uint32_t from = step.from, to = step.to, tag = step.tag;
       AnomalyEdge ed;
       ed.from_txn = from;
       ed.to_txn = to;
@@ -300,6 +332,7 @@ void report_cycles(const History& h, const Digraph& g, const std::vector<CoWhy>&
         ed.to_op = h.read_from[rx] < kThinAir ? h.read_from[rx] : kNone;
         if (w.r != kNone) a.ops.push_back(w.r);
         a.ops.push_back(rx);
+        context.push_back(t3);
         const std::string T1 = h.txn_name(to), T2 = h.txn_name(from), T3 = h.txn_name(t3);
         const std::string X = h.keys.display(x);
         const std::string must = ": so " + T2 + " must commit before " + T1;
@@ -324,6 +357,7 @@ void report_cycles(const History& h, const Digraph& g, const std::vector<CoWhy>&
             std::vector<uint32_t> p = hb.path(from, t3);
             for (uint32_t pe : p) {
               const uint32_t ptag = g.tags[pe], pt = g.targets[pe];
+              context.push_back(pt);
               via += via.empty() ? " (" : ", then ";
               if (ptag == kTagSO)
                 via += "session order to " + short_name(pt);
@@ -340,8 +374,9 @@ void report_cycles(const History& h, const Digraph& g, const std::vector<CoWhy>&
         }
       }
       a.edges.push_back(std::move(ed));
-      from = to;
     }
+    for (uint32_t t : context)
+      if (std::find(a.txns.begin(), a.txns.end(), t) == a.txns.end()) a.txns.push_back(t);
     if (!any_co)
       a.kind = any_so ? "CausalityCycle" : "CyclicInformationFlow";
     else if (ax == Axiom::RC)
