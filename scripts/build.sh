@@ -10,6 +10,10 @@ echo "build: native"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "$JOBS"
 
+# The anomaly vocabulary for the web app, from the core (one source of truth).
+mkdir -p web/generated
+build/isoscope anomalies --json > web/generated/anomaly-kinds.json
+
 echo "build: wasm"
 # Debian's Emscripten 3.1.6 loads Debian's acorn through NODE_PATH.
 export NODE_PATH=/usr/share/nodejs

@@ -1,7 +1,7 @@
 // Screenshots of the main views (docs/screenshots/) and keyboard/theme behaviour.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, shot, waitChecked } from './_helpers.mjs';
+import { ladder, longTasks, observeLongTasks, setup, shot, waitChecked } from './_helpers.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -68,4 +68,56 @@ test('the Content-Security-Policy forbids requests to other hosts', async () => 
   const blocked = await page.evaluate(() => fetch('http://example.com/x', { method: 'POST', body: 'history' }).then(() => false, () => true));
   assert.ok(blocked);
   await page.context().close();
+});
+
+// A witness too large to draw (a 300-transaction cycle of reads-from): the page shows a summary
+// and a download instead of a diagram, lists every anomaly's count, and stays responsive.
+test('a witness of hundreds of transactions is summarised, not drawn', async () => {
+  const n = 300;
+  // Ti reads T(i-1)'s write of key i-1 and writes key i; T0 reads the last one: a cycle.
+  const sessions = Array.from({ length: n }, (_, i) => [[['r', (i + n - 1) % n, 1000 + ((i + n - 1) % n)], ['w', i, 1000 + i]]]);
+  const text = JSON.stringify({ format: 'isoscope/1', initial: 0, sessions });
+  const big = await setup({ '/cycle.json': ['application/json', text] });
+  try {
+    const page = await big.page();
+    await observeLongTasks(page);
+    await page.goto(`${big.server.url}?levels=RC&src=/cycle.json`);
+    await waitChecked(page);
+    assert.equal((await ladder(page)).RC, 'fail');
+    await page.click('#ladder .level[data-level="RC"]');
+    await page.waitForSelector('#diagram-summary');
+    assert.equal(await page.$('#diagram'), null);
+    assert.match(await page.textContent('#diagram-summary'), /300 transactions/);
+    assert.ok(await page.$('#download-witness'));
+    const longest = Math.max(0, ...(await longTasks(page)));
+    assert.ok(longest < 200, `a main-thread task took ${longest.toFixed(0)} ms`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    await big.close();
+  }
+});
+
+// Every anomaly is reachable: the ladder counts all of them, and "Show all" re-checks the level
+// alone and pages through every one.
+test('all 65 anomalies of a level are counted and reachable', async () => {
+  const sessions = Array.from({ length: 65 }, (_, i) => [[['r', `k${i}`, 7]]]);  // 65 thin-air reads
+  const many = await setup({ '/many.json': ['application/json', JSON.stringify({ format: 'isoscope/1', initial: 0, sessions })] });
+  try {
+    const page = await many.page();
+    await page.goto(`${many.server.url}?levels=RC&src=/many.json`);
+    await waitChecked(page);
+    assert.match(await page.textContent('#ladder .level[data-level="RC"]'), /65 anomalies/);
+    await page.click('#ladder .level[data-level="RC"]');
+    assert.match(await page.textContent('#anomaly-count'), /of 65 anomalies/);
+    await page.click('#all-anomalies');
+    await page.waitForFunction(() => document.querySelectorAll('.anomaly-tab[aria-pressed]').length === 20);
+    assert.match(await page.textContent('#anomaly-count'), /1\u201320 of 65/);
+    await page.click('.anomaly-tab[aria-label="Next anomalies"]');
+    assert.match(await page.textContent('#anomaly-count'), /21\u201340 of 65/);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    await many.close();
+  }
 });

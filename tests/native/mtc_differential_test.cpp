@@ -32,7 +32,7 @@ std::string witness_problem(const LevelResult& r) {
     if (a.kind.empty() || a.explanation.empty()) return "anomaly without kind or explanation";
     static const std::set<std::string> kCycles = {
         "SessionGuaranteeViolation", "NonMonotonicRead", "FracturedRead", "CausalityViolation",
-        "LongFork", "WriteSkew", "CyclicInformationFlow", "CausalityCycle", "RealTimeViolation"};
+        "LongFork", "WriteSkew", "G1c", "CausalityCycle", "RealTimeViolation"};
     if (!kCycles.count(a.kind)) continue;
     if (a.edges.empty()) return a.kind + " without edges";
     for (size_t i = 0; i < a.edges.size(); ++i)
@@ -320,7 +320,7 @@ TEST(MtcDifferential, LinAgreesWithReference) {
     if (r.verdict == Verdict::Fail && r.anomalies.empty() && ++witness_errors <= 5)
       ADD_FAILURE() << "LIN fail without anomalies (" << what << ")";
     for (const Anomaly& a : r.anomalies)
-      if (a.kind == "RealTimeViolation" || a.kind == "CyclicInformationFlow")
+      if (a.kind == "RealTimeViolation" || a.kind == "G1c")
         for (size_t i = 0; i < a.edges.size(); ++i)
           if (a.edges[i].to_txn != a.edges[(i + 1) % a.edges.size()].from_txn && ++witness_errors <= 5)
             ADD_FAILURE() << a.kind << " edges do not close a cycle (" << what << ")\n" << dump(h);

@@ -96,7 +96,7 @@ std::string verify_weak_witnesses(const History& h, Level l, const LevelResult& 
         return where + "the two reads are not a non-repeatable read";
       continue;
     }
-    const bool cycle_kind = a.kind == "CausalityCycle" || a.kind == "CyclicInformationFlow" ||
+    const bool cycle_kind = a.kind == "CausalityCycle" || a.kind == "G1c" ||
                             a.kind == "NonMonotonicRead" || a.kind == "FracturedRead" ||
                             a.kind == "SessionGuaranteeViolation" ||
                             a.kind == "CausalityViolation";

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "checkers/anomaly_kinds.h"
 #include "checkers/check.h"
 #include "formats/formats.h"
 #include "generate/db_sim.h"
@@ -32,6 +33,7 @@ const char* kUsage =
     "  isoscope check [--level L[,L...]] [--format F] [--json] [--budget-ms N]\n"
     "                 [--max-anomalies N] PATH|-\n"
     "  isoscope convert --to isoscope|plume [--format F] PATH|- OUT|-\n"
+    "  isoscope anomalies [--json]   the anomaly vocabulary: every kind the checkers report\n"
     "  isoscope generate [--sessions N] [--txns N] [--ops N|MIN-MAX] [--keys N]\n"
     "                 [--read-ratio R] [--dist uniform|zipf|hotspot] [--abort-ratio R]\n"
     "                 [--unknown-ratio R] [--timestamps] [--single-op] [--labels]\n"
@@ -520,6 +522,19 @@ int run_generate(int argc, char** argv) {
   return kExitPass;
 }
 
+// `isoscope anomalies`: the anomaly vocabulary, as a table or (--json) as the web app reads it.
+int run_anomalies(int argc, char** argv) {
+  const bool json = argc == 1 && std::string(argv[0]) == "--json";
+  if (argc > 1 || (argc == 1 && !json)) return usage_error("anomalies takes only --json");
+  if (json) {
+    std::printf("%s\n", anomaly_kinds_json().c_str());
+    return kExitPass;
+  }
+  for (const AnomalyKindInfo& k : anomaly_kinds())
+    std::printf("%-26s %-5s %-30s %s\n", k.name, level_name(k.weakest), family_name(k.family), k.description);
+  return kExitPass;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -532,5 +547,6 @@ int main(int argc, char** argv) {
   if (cmd == "check") return run_check(argc - 2, argv + 2);
   if (cmd == "convert") return run_convert(argc - 2, argv + 2);
   if (cmd == "generate") return run_generate(argc - 2, argv + 2);
+  if (cmd == "anomalies") return run_anomalies(argc - 2, argv + 2);
   return usage_error("unknown command '" + cmd + "'");
 }

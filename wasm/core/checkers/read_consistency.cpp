@@ -1,5 +1,6 @@
 #include "checkers/read_consistency.h"
 
+#include "checkers/anomaly_kinds.h"
 #include "checkers/list_order.h"
 #include "graph/digraph.h"
 
@@ -72,7 +73,7 @@ std::vector<Anomaly> check_read_consistency(const History& h) {
       const uint32_t w = h.read_from[r];
       if (w == kThinAir) {
         out.push_back(read_anomaly(
-            h, "ThinAirRead", r,
+            h, kind_name(AnomalyKind::ThinAirRead), r,
             h.txn_name(t) + " reads " + h.op_text(r) + ", a value no transaction wrote" +
                 (h.initial ? " and not the initial value " + h.values.display(*h.initial)
                            : std::string(" (this history has no implicit initial value)")) +
@@ -81,7 +82,7 @@ std::vector<Anomaly> check_read_consistency(const History& h) {
       }
       if (w == kReadsInitial) {
         if (mine != kNone)
-          out.push_back(read_anomaly(h, "NotMyOwnWrite", r,
+          out.push_back(read_anomaly(h, kind_name(AnomalyKind::NotMyOwnWrite), r,
                                      h.txn_name(t) + " writes " + h.op_text(mine) + " and later reads " +
                                          h.op_text(r) + ", the initial value, instead of its own write"));
         continue;
@@ -89,11 +90,11 @@ std::vector<Anomaly> check_read_consistency(const History& h) {
       const uint32_t writer = h.op_txn[w];
       if (writer == t) {
         if (w > r)
-          out.push_back(read_anomaly(h, "FutureRead", r,
+          out.push_back(read_anomaly(h, kind_name(AnomalyKind::FutureRead), r,
                                      h.txn_name(t) + " reads " + h.op_text(r) + " from its own " +
                                          h.op_text(w) + ", which comes later in the transaction"));
         else if (w != mine)
-          out.push_back(read_anomaly(h, "NotMyLastWrite", r,
+          out.push_back(read_anomaly(h, kind_name(AnomalyKind::NotMyLastWrite), r,
                                      h.txn_name(t) + " reads " + h.op_text(r) + " from its own earlier " +
                                          h.op_text(w) + ", but its last write before the read is " +
                                          h.op_text(mine)));
@@ -101,21 +102,21 @@ std::vector<Anomaly> check_read_consistency(const History& h) {
       }
       if (!h.txns[writer].committed) {
         out.push_back(read_anomaly(
-            h, "AbortedRead", r,
+            h, kind_name(AnomalyKind::AbortedRead), r,
             h.txn_name(t) + " reads " + h.op_text(r) + " written by " + h.txn_name(writer) + ", which " +
                 (h.txns[writer].status == TxnStatus::Aborted ? "aborted" : "never committed") +
                 ": a dirty read of data that never existed"));
         continue;
       }
       if (mine != kNone) {
-        out.push_back(read_anomaly(h, "NotMyOwnWrite", r,
+        out.push_back(read_anomaly(h, kind_name(AnomalyKind::NotMyOwnWrite), r,
                                    h.txn_name(t) + " writes " + h.op_text(mine) + " and later reads " +
                                        h.op_text(r) + " from " + h.txn_name(writer) +
                                        " instead of its own write"));
         continue;
       }
       if (!is_last[w])
-        out.push_back(read_anomaly(h, "IntermediateRead", r,
+        out.push_back(read_anomaly(h, kind_name(AnomalyKind::IntermediateRead), r,
                                    h.txn_name(t) + " reads " + h.op_text(r) + " from " + h.txn_name(writer) +
                                        ", which overwrites that value later in the same "
                                        "transaction: an intermediate state was visible"));
@@ -187,7 +188,7 @@ std::vector<Anomaly> find_causality_cycles(const History& h, size_t max_cycles) 
                    h.txn_name(edge.from_txn);
       because += (i ? "; " : "") + edge.why;
     }
-    a.kind = only_wr ? "CyclicInformationFlow" : "CausalityCycle";
+    a.kind = only_wr ? kind_name(AnomalyKind::G1c) : kind_name(AnomalyKind::CausalityCycle);
     a.explanation = because + ". Each transaction must observe or follow the one before it, so " +
                     h.txn_name(a.txns.front()) + " would have to precede itself: a contradiction";
     out.push_back(std::move(a));

@@ -3,30 +3,47 @@
 #include <algorithm>
 #include <cstring>
 
+#include "checkers/anomaly_kinds.h"
+
 namespace isoscope {
 
 namespace {
-constexpr InjectableAnomaly kAnomalies[] = {
-    {"ThinAirRead", Level::RC, 1, false},
-    {"AbortedRead", Level::RC, 2, false},
-    {"FutureRead", Level::RC, 1, false},
-    {"IntermediateRead", Level::RC, 2, false},
-    {"NonMonotonicRead", Level::RC, 2, false},
-    {"NonRepeatableRead", Level::RR, 3, false},
-    {"FracturedRead", Level::RA, 2, false},
-    {"SessionGuaranteeViolation", Level::RA, 1, false},
-    {"CausalityViolation", Level::CC, 3, false},
-    {"LongFork", Level::PC, 4, false},
-    {"LostUpdate", Level::SI, 2, false},
-    {"WriteSkew", Level::SER, 2, false},
-    {"StaleRead", Level::SSER, 2, true},
+// Which anomalies can be planted; their names and the levels that forbid them come from the
+// anomaly vocabulary (checkers/anomaly_kinds.h).
+struct Plantable {
+  AnomalyKind kind;
+  uint32_t sessions;
+  bool needs_timestamps;
+};
+constexpr Plantable kPlantable[] = {
+    {AnomalyKind::ThinAirRead, 1, false},
+    {AnomalyKind::AbortedRead, 2, false},
+    {AnomalyKind::FutureRead, 1, false},
+    {AnomalyKind::IntermediateRead, 2, false},
+    {AnomalyKind::NonMonotonicRead, 2, false},
+    {AnomalyKind::NonRepeatableRead, 3, false},
+    {AnomalyKind::FracturedRead, 2, false},
+    {AnomalyKind::SessionGuaranteeViolation, 1, false},
+    {AnomalyKind::CausalityViolation, 3, false},
+    {AnomalyKind::LongFork, 4, false},
+    {AnomalyKind::LostUpdate, 2, false},
+    {AnomalyKind::WriteSkew, 2, false},
+    {AnomalyKind::StaleRead, 2, true},
 };
 }  // namespace
 
-std::span<const InjectableAnomaly> injectable_anomalies() { return kAnomalies; }
+std::span<const InjectableAnomaly> injectable_anomalies() {
+  static const std::vector<InjectableAnomaly> all = [] {
+    std::vector<InjectableAnomaly> v;
+    for (const Plantable& p : kPlantable)
+      v.push_back({kind_name(p.kind), kind_info(p.kind).weakest, p.sessions, p.needs_timestamps});
+    return v;
+  }();
+  return all;
+}
 
 const InjectableAnomaly* find_injectable(std::string_view name) {
-  for (const InjectableAnomaly& a : kAnomalies)
+  for (const InjectableAnomaly& a : injectable_anomalies())
     if (name == a.name) return &a;
   return nullptr;
 }

@@ -1,5 +1,7 @@
 #include "report/result_json.h"
 
+#include "checkers/anomaly_kinds.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -180,6 +182,17 @@ std::string report_text(const History& h, const CheckReport& report) {
     }
   }
   return s;
+}
+
+std::string anomaly_kinds_json() {
+  std::string out = "[";
+  for (const AnomalyKindInfo& i : anomaly_kinds()) {
+    out += out.size() > 1 ? ",\n " : "";
+    out += "{\"name\": " + json_quote(i.name) + ", \"family\": " + json_quote(family_name(i.family)) +
+           ", \"weakest\": " + json_quote(level_name(i.weakest)) + ", \"title\": " + json_quote(i.title) +
+           ", \"description\": " + json_quote(i.description) + "}";
+  }
+  return out + "]";
 }
 
 }  // namespace isoscope

@@ -64,6 +64,7 @@ export interface LevelResult {
   ms?: number;
   reason?: string;
   anomalies?: Anomaly[];
+  anomalies_total?: number;  // before truncation to the reported ones
 }
 
 /** What the core's counterexample() answers: a history of its own that fails the same level. */

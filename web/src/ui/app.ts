@@ -18,6 +18,12 @@ interface ExampleInfo { file: string; title: string; note?: string; expect?: Rec
 
 const FORMATS = ['', 'isoscope', 'plume', 'awdit-test', 'dbcop-bincode', 'dbcop-json', 'dbcop-text', 'cobra', 'elle'];
 const TX_LIMIT_FULL_SHARE = 200_000;
+/** Anomaly tabs per page, and the most anomalies one level reports on request. */
+const ANOMALY_PAGE = 20;
+const MAX_ANOMALIES_SHOWN = 1000;
+/** Witnesses larger than this are summarised with a download instead of drawn. */
+const MAX_DRAWN_TXNS = 200;
+const MAX_EXPLANATION_CHARS = 20_000;
 
 export class App {
   private main: HTMLElement;
@@ -381,18 +387,63 @@ export class App {
     if (r.verdict === 'fail' && anomalies.length === 0) body.append(h('p', { class: 'reason' }, 'The checker found a violation but reported no witness.'));
     if (anomalies.length === 0) return;
     const idx = Math.min(this.anomalyIndex, anomalies.length - 1);
-    if (anomalies.length > 1) {
-      body.append(h('div', { class: 'anomalies', role: 'group', 'aria-label': 'Anomalies' }, anomalies.map((a, i) => {
-        const b = h('button', { class: 'anomaly-tab', type: 'button', 'aria-pressed': String(i === idx) }, `${i + 1}. ${describeKind(a.kind).title}`);
-        b.addEventListener('click', () => { this.anomalyIndex = i; this.renderDetail(); });
-        return b;
-      })));
-    }
+    const total = Math.max(r.anomalies_total ?? 0, anomalies.length);
+    if (anomalies.length > 1 || total > anomalies.length) body.append(this.anomalyPager(level, anomalies, idx, total));
     this.renderAnomaly(body, anomalies[idx], level, idx);
+  }
+
+  /**
+   * The anomalies of a level, a page of tabs at a time; when the check reported fewer than it
+   * found, a button re-checks this level alone and reports them all.
+   */
+  private anomalyPager(level: string, anomalies: Anomaly[], idx: number, total: number): HTMLElement {
+    const page = Math.floor(idx / ANOMALY_PAGE);
+    const first = page * ANOMALY_PAGE, last = Math.min(anomalies.length, first + ANOMALY_PAGE);
+    const box = h('div', { class: 'anomalies', role: 'group', 'aria-label': 'Anomalies' });
+    const go = (i: number) => { this.anomalyIndex = i; this.renderDetail(); };
+    if (anomalies.length > ANOMALY_PAGE) {
+      const prev = h('button', { class: 'anomaly-tab', type: 'button', 'aria-label': 'Previous anomalies', disabled: page === 0 ? '' : null }, '\u2039');
+      prev.addEventListener('click', () => go(first - ANOMALY_PAGE));
+      box.append(prev);
+    }
+    for (let i = first; i < last; i++) {
+      const b = h('button', { class: 'anomaly-tab', type: 'button', 'aria-pressed': String(i === idx) }, `${i + 1}. ${describeKind(anomalies[i].kind).title}`);
+      b.addEventListener('click', () => go(i));
+      box.append(b);
+    }
+    if (anomalies.length > ANOMALY_PAGE) {
+      const next = h('button', { class: 'anomaly-tab', type: 'button', 'aria-label': 'Next anomalies', disabled: last >= anomalies.length ? '' : null }, '\u203a');
+      next.addEventListener('click', () => go(last));
+      box.append(next);
+    }
+    const note = h('span', { class: 'muted', id: 'anomaly-count' }, ` ${first + 1}\u2013${last} of ${total} anomal${total === 1 ? 'y' : 'ies'}`);
+    box.append(note);
+    if (total > anomalies.length && !this.checker.isRunning) {
+      const more = h('button', { class: 'btn', type: 'button', id: 'all-anomalies' }, `Show all ${total}`);
+      more.addEventListener('click', () => void this.recheckLevel(level, Math.min(total, MAX_ANOMALIES_SHOWN)));
+      box.append(more);
+    }
+    return box;
+  }
+
+  /** Checks one level again, reporting up to maxAnomalies anomalies. */
+  private async recheckLevel(level: string, maxAnomalies: number) {
+    this.updateControls(true);
+    await this.checker.run({
+      levels: [level], budgetMs: Math.round(this.budgetS * 1000), maxAnomalies,
+      onUpdate: (l, st) => {
+        this.results[l] = st;
+        this.renderLadderBox();
+        if (st.verdict !== 'running' && st.verdict !== 'pending') this.renderDetail();
+      },
+    });
+    this.updateControls(false);
   }
 
   private renderAnomaly(body: HTMLElement, a: Anomaly, level: string, idx: number) {
     const k = describeKind(a.kind);
+    // the initial transaction is not one of the user's
+    const userTxns = new Set(a.transactions.map((t) => t.txn).filter((t) => t !== 0)).size;
     const txLink = (i: number) => {
       const w = a.transactions[i];
       if (!w) return h('span', {}, '?');
@@ -403,9 +454,23 @@ export class App {
       return b;
     };
     body.append(h('div', { class: 'explain', id: 'explanation' },
-      h('h3', {}, k.title, h('span', { class: 'muted' }, ` \u00b7 ${a.transactions.length} transaction${a.transactions.length === 1 ? '' : 's'}`)),
+      h('h3', {}, k.title, h('span', { class: 'muted' }, ` \u00b7 ${userTxns} transaction${userTxns === 1 ? '' : 's'}`)),
       k.summary ? h('p', {}, k.summary) : null,
-      a.explanation ? h('p', { class: 'core' }, a.explanation) : null));
+      a.explanation ? h('p', { class: 'core' }, a.explanation.length > MAX_EXPLANATION_CHARS
+        ? `${a.explanation.slice(0, MAX_EXPLANATION_CHARS)}\u2026 (the whole explanation is in the download)` : a.explanation) : null));
+    const name = `isoscope-${level}-${a.kind}-${idx + 1}`;
+    const edges = a.edges ?? [];
+    const downloadWitness = () => download(`${name}.json`, new Blob([JSON.stringify(a, null, 1)], { type: 'application/json' }));
+    if (a.transactions.length > MAX_DRAWN_TXNS) {
+      // Too large to draw or list: a summary and the whole witness as a download.
+      const b = h('button', { class: 'btn', type: 'button', id: 'download-witness' }, icon('download'), 'Download the witness (JSON)');
+      b.addEventListener('click', downloadWitness);
+      body.append(h('div', { class: 'witness-summary', id: 'diagram-summary' },
+        h('p', {}, `This witness has ${a.transactions.length.toLocaleString('en-US')} transactions and ${edges.length.toLocaleString('en-US')} dependencies: too many to draw. `,
+          'A share link carries its smallest reproducing part.'), b));
+      delete this.els.diagram;
+      return;
+    }
     const legend = h('div', { class: 'legend', 'aria-label': 'Edge legend' }, EDGE_TYPES.map((t) => {
       const i = h('i', { class: t === 'SO' ? 'dash' : '' });
       i.style.borderTopColor = `var(--edge-${t.toLowerCase()})`;
@@ -418,13 +483,11 @@ export class App {
     };
     const zoomBox = h('div', { class: 'diagram-box', id: 'diagram', tabindex: 0, role: 'figure', 'aria-label': `Diagram of the ${k.title} anomaly. Use + and - to zoom, arrows to pan, 0 to reset.` },
       h('div', { class: 'loading muted' }, h('div', { class: 'spinner' }), 'Laying out\u2026'));
-    const name = `isoscope-${level}-${a.kind}-${idx + 1}`;
     body.append(h('div', { class: 'diagram-tools' },
       tool('', 'zoomin', () => this.pz?.zoomIn()), tool('', 'zoomout', () => this.pz?.zoomOut()), tool('Fit', 'fit', () => this.pz?.reset()),
       tool('SVG', 'download', () => this.exportDiagram('svg', name), 'export-svg'), tool('PNG', 'download', () => this.exportDiagram('png', name), 'export-png'), tool('DOT', 'download', () => this.exportDiagram('dot', name), 'export-dot'),
       this.embed ? null : tool('Show in history', 'list', () => this.showInHistory(a, a.transactions.find((t) => (t.txn ?? 0) > 0)?.txn)),
       legend), zoomBox);
-    const edges = a.edges ?? [];
     if (edges.length) body.append(h('ol', { class: 'edges', 'aria-label': 'Dependencies' }, edges.map((e) => {
       const t = h('span', { class: 'etype' }, e.type);
       t.style.background = `var(--edge-${String(e.type).toLowerCase()}, var(--muted))`;

@@ -39,7 +39,7 @@ export function renderLadder(opts: {
     for (const level of g.levels) {
       const r = opts.results[level] ?? { verdict: 'pending' };
       const doc = LEVEL_DOCS[level];
-      const n = r.anomalies?.length ?? 0;
+      const n = Math.max(r.anomalies_total ?? 0, r.anomalies?.length ?? 0);
       const meta = r.verdict === 'running' && r.progress
         ? `${r.progress.settled.toLocaleString('en-US')} of ${(r.progress.settled + r.progress.open).toLocaleString('en-US')} choices settled`
         : r.verdict === 'fail' ? `${n} anomal${n === 1 ? 'y' : 'ies'}${r.ms !== undefined ? ' \u00b7 ' + formatMs(r.ms) : ''}`

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "checkers/mtc/mtc.h"
+#include "checkers/anomaly_kinds.h"
 #include "checkers/mtc/mtc_witness.h"
 #include "checkers/read_consistency.h"
 
@@ -83,7 +84,7 @@ struct Lin {
 
   void divergence(uint32_t src, uint32_t t1, uint32_t t2) {
     Anomaly a;
-    a.kind = "LostUpdate";
+    a.kind = kind_name(AnomalyKind::LostUpdate);
     const uint32_t key = key_of(t2);
     a.txns = {src, t1, t2};
     for (uint32_t t : {t1, t2}) {
@@ -112,7 +113,7 @@ struct Lin {
     if (u == kNone || u == kInitialTxn || pos[u] != kNone) return;
     // u is on a cycle: collect it.
     Anomaly a;
-    a.kind = "CyclicInformationFlow";
+    a.kind = kind_name(AnomalyKind::G1c);
     std::vector<uint32_t> cyc{u};
     for (uint32_t v = source[u]; v != u; v = source[v]) cyc.push_back(v);
     std::string because;
@@ -132,7 +133,7 @@ struct Lin {
   // a's slot is before b's, but b ended before a started. chain: the key's writers in order.
   void realtime(uint32_t a_txn, uint32_t b_txn, const std::vector<uint32_t>& chain) {
     Anomaly an;
-    an.kind = "RealTimeViolation";
+    an.kind = kind_name(AnomalyKind::RealTimeViolation);
     const uint32_t key = key_of(a_txn);
     auto cluster = [&](uint32_t t) -> int64_t {  // chain index of the version t writes / reads
       if (is_writer(t)) return pos[t];
@@ -285,7 +286,7 @@ LevelResult check_lin(const History& h, const CheckBudget& budget) {
     const Txn& x = h.txns[t];
     if (!x.committed || !x.has_time() || !(x.end < x.start)) continue;
     Anomaly a;
-    a.kind = "RealTimeViolation";
+    a.kind = kind_name(AnomalyKind::RealTimeViolation);
     a.txns = {t};
     a.edges.push_back(anomaly_edge(h, {t, t, EdgeKind::RT, kNone}));
     a.explanation = h.txn_name(t) + " ends before it starts, so real time orders it before itself";

@@ -50,7 +50,7 @@ bool is_lightweight_history(const History& h);
 // value its predecessor wrote); reads belong between the write they read and the next write;
 // and no operation may end before an operation that the chain puts before it starts.
 // Real time: T1 precedes T2 iff T1.end < T2.start; aborted transactions take no part.
-// Witnesses: LostUpdate (divergence), CyclicInformationFlow (writers reading each other in a
+// Witnesses: LostUpdate (divergence), G1c (writers reading each other in a
 // loop), RealTimeViolation (the chain link or read and the operation that ended before it).
 // NotApplicable when !is_lightweight_history(h).
 LevelResult check_lin(const History& h, const CheckBudget& budget);

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "checkers/anomaly_kinds.h"
+
 namespace isoscope {
 
 namespace {
@@ -77,7 +79,7 @@ AnomalyEdge anomaly_edge(const History& h, const DepEdge& e) {
 
 Anomaly non_repeatable_reads(const History& h, uint32_t read1, uint32_t read2) {
   Anomaly a;
-  a.kind = "NonRepeatableRead";
+  a.kind = kind_name(AnomalyKind::NonRepeatableRead);
   const uint32_t t = h.op_txn[read1], w1 = h.writer_txn(read1), w2 = h.writer_txn(read2);
   a.txns = {w1, w2, t};
   a.ops = {read1, read2};
@@ -93,7 +95,7 @@ Anomaly non_repeatable_reads(const History& h, uint32_t read1, uint32_t read2) {
 
 Anomaly lost_update(const History& h, uint32_t w, uint32_t r1, uint32_t r2) {
   Anomaly a;
-  a.kind = "LostUpdate";
+  a.kind = kind_name(AnomalyKind::LostUpdate);
   const uint32_t t1 = h.op_txn[r1], t2 = h.op_txn[r2], x = h.ops[r1].key;
   a.txns = {w, t1, t2};
   a.ops = {r1, r2};
@@ -122,23 +124,23 @@ Anomaly cycle_anomaly(const History& h, const std::vector<DepEdge>& cycle, Level
     if (e.kind == EdgeKind::RW && cycle[(i + 1) % k].kind == EdgeKind::RW) adjacent_rw = true;
   }
   if (n_rt > 0) {
-    a.kind = "RealTimeViolation";
+    a.kind = kind_name(AnomalyKind::RealTimeViolation);
   } else if (n_rw == 0) {
-    a.kind = n_so > 0 ? "CausalityCycle" : "CyclicInformationFlow";
+    a.kind = n_so > 0 ? kind_name(AnomalyKind::CausalityCycle) : kind_name(AnomalyKind::G1c);
   } else if (adjacent_rw) {
-    a.kind = "WriteSkew";
+    a.kind = kind_name(AnomalyKind::WriteSkew);
   } else if (n_rw >= 2) {
-    a.kind = "LongFork";
+    a.kind = kind_name(AnomalyKind::LongFork);
   } else if (n_so + 1 == k) {
-    a.kind = "SessionGuaranteeViolation";
+    a.kind = kind_name(AnomalyKind::SessionGuaranteeViolation);
   } else if (k == 2) {
     // W -WR(y)-> R -RW(x)-> W: R sees W's y but an older x. Reading W's y first and the older x
     // later is non-monotonic; the other way round, R saw only part of W (fractured).
     const DepEdge& wr = cycle[0].kind == EdgeKind::WR ? cycle[0] : cycle[1];
     const DepEdge& rw = cycle[0].kind == EdgeKind::RW ? cycle[0] : cycle[1];
-    a.kind = wr.op < rw.op ? "NonMonotonicRead" : "FracturedRead";
+    a.kind = wr.op < rw.op ? kind_name(AnomalyKind::NonMonotonicRead) : kind_name(AnomalyKind::FracturedRead);
   } else {
-    a.kind = "CausalityViolation";
+    a.kind = kind_name(AnomalyKind::CausalityViolation);
   }
   std::string because;
   for (size_t i = 0; i < k; ++i) {

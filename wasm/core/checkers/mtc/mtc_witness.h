@@ -25,7 +25,7 @@ Anomaly non_repeatable_reads(const History& h, uint32_t read1, uint32_t read2);
 Anomaly lost_update(const History& h, uint32_t w, uint32_t r1, uint32_t r2);
 // A dependency cycle (edges in cycle order) that refutes `level`, named by its shape:
 // SessionGuaranteeViolation, NonMonotonicRead, FracturedRead, CausalityViolation, LongFork,
-// WriteSkew, CyclicInformationFlow / CausalityCycle (no RW edge), RealTimeViolation.
+// WriteSkew, G1c / CausalityCycle (no RW edge), RealTimeViolation.
 Anomaly cycle_anomaly(const History& h, const std::vector<DepEdge>& cycle, Level level);
 
 // Text of one edge, as used in explanations.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "checkers/anomaly_kinds.h"
 #include "checkers/strong/internal.h"
 
 namespace isoscope::strong {
@@ -45,19 +46,19 @@ std::string name_cycle(const Instance& in, const std::vector<AnomalyEdge>& edges
         if (hh.writer_txn(a) != hh.writer_txn(b)) continue;
         if (hh.last_write_of(txns[0], hh.ops[a].key) != kNone &&
             hh.last_write_of(txns[1], hh.ops[a].key) != kNone)
-          return "LostUpdate";
+          return kind_name(AnomalyKind::LostUpdate);
       }
     }
-    if (rw == 2 && so == 0 && level == Level::SER) return "WriteSkew";
+    if (rw == 2 && so == 0 && level == Level::SER) return kind_name(AnomalyKind::WriteSkew);
   }
   // A stale read: a transaction misses a write that finished before it began.
-  if (rt == 1 && rw == 1 && txns.size() == 2) return "StaleRead";
-  if (rt > 0) return "RealTimeViolation";
-  if (txns.size() == 4 && rw == 2 && wr == 2 && so == 0 && ww == 0 && co == 0) return "LongFork";
-  if (co > 0) return "WriteConflict";
-  if (rw == 0) return wr == 0 ? "G0" : "G1c";
-  if (rw == 1) return "G-single";
-  return "G2";
+  if (rt == 1 && rw == 1 && txns.size() == 2) return kind_name(AnomalyKind::StaleRead);
+  if (rt > 0) return kind_name(AnomalyKind::RealTimeViolation);
+  if (txns.size() == 4 && rw == 2 && wr == 2 && so == 0 && ww == 0 && co == 0) return kind_name(AnomalyKind::LongFork);
+  if (co > 0) return kind_name(AnomalyKind::WriteConflict);
+  if (rw == 0) return wr == 0 ? kind_name(AnomalyKind::G0) : kind_name(AnomalyKind::G1c);
+  if (rw == 1) return kind_name(AnomalyKind::GSingle);
+  return kind_name(AnomalyKind::G2);
 }
 
 }  // namespace
@@ -200,15 +201,15 @@ Anomaly core_anomaly(const Instance& core, Level level, const CheckBudget& budge
   }
   const uint32_t m = core.n() - 1;
   if (level == Level::SSER)
-    a.kind = "RealTimeViolation";
+    a.kind = kind_name(AnomalyKind::RealTimeViolation);
   else if (level == Level::SER && m == 2)
-    a.kind = "WriteSkew";
+    a.kind = kind_name(AnomalyKind::WriteSkew);
   else if (level == Level::SI && m == 2)
-    a.kind = "LostUpdate";
+    a.kind = kind_name(AnomalyKind::LostUpdate);
   else if (level == Level::PC && m == 4)
-    a.kind = "LongFork";
+    a.kind = kind_name(AnomalyKind::LongFork);
   else
-    a.kind = std::string(level_name(level)) + "Violation";
+    a.kind = kind_name(violation_of(level));
   std::string s = "These transactions form " + core_text + ": ";
   for (size_t i = 0; i < a.edges.size(); ++i) s += (i ? "; " : "") + a.edges[i].why;
   s += std::string(". No commit order of them satisfies ") + level_name(level) +

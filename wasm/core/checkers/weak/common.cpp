@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "checkers/anomaly_kinds.h"
 #include "checkers/read_consistency.h"
 
 namespace isoscope::weak {
@@ -120,7 +121,7 @@ LevelResult begin_result(const History& h, const Reads& reads) {
   if (reads.inconsistent > 0 && r.anomalies_total == 0) {
     // Cannot happen while both follow the spec; never let a disagreement turn into a pass.
     Anomaly a;
-    a.kind = "ReadConsistency";
+    a.kind = kind_name(AnomalyKind::ReadConsistency);
     a.explanation = std::to_string(reads.inconsistent) + " read(s) break read consistency";
     r.anomalies.push_back(std::move(a));
     r.anomalies_total = 1;
@@ -156,7 +157,7 @@ size_t report_non_repeatable(const History& h, const Reads& R, LevelResult& out,
       any = true;
       ++count;
       Anomaly a;
-      a.kind = "NonRepeatableRead";
+      a.kind = kind_name(AnomalyKind::NonRepeatableRead);
       const uint32_t w1 = R.writer[f], w2 = R.writer[i];
       a.txns = {t, w1, w2};
       a.ops = {R.op[f], R.op[i]};
@@ -378,13 +379,13 @@ void report_cycles(const History& h, const Digraph& g, const std::vector<CoWhy>&
     for (uint32_t t : context)
       if (std::find(a.txns.begin(), a.txns.end(), t) == a.txns.end()) a.txns.push_back(t);
     if (!any_co)
-      a.kind = any_so ? "CausalityCycle" : "CyclicInformationFlow";
+      a.kind = any_so ? kind_name(AnomalyKind::CausalityCycle) : kind_name(AnomalyKind::G1c);
     else if (ax == Axiom::RC)
-      a.kind = "NonMonotonicRead";
+      a.kind = kind_name(AnomalyKind::NonMonotonicRead);
     else if (ax == Axiom::RA)
-      a.kind = any_ra_wr ? "FracturedRead" : "SessionGuaranteeViolation";
+      a.kind = any_ra_wr ? kind_name(AnomalyKind::FracturedRead) : kind_name(AnomalyKind::SessionGuaranteeViolation);
     else
-      a.kind = "CausalityViolation";
+      a.kind = kind_name(AnomalyKind::CausalityViolation);
     std::string s;
     for (size_t i = 0; i < a.edges.size(); ++i) {
       const AnomalyEdge& ed = a.edges[i];
