@@ -3,6 +3,7 @@
 // planted anomaly is reported under its own name at the weakest level the vocabulary gives.
 #include <gtest/gtest.h>
 
+#include <regex>
 #include <set>
 #include <string>
 
@@ -38,6 +39,8 @@ TEST(AnomalyKinds, PlantableAnomaliesUseTheVocabulary) {
 // single-operation histories (every level, every checker) is in the vocabulary.
 TEST(AnomalyKinds, EveryReportedKindIsInTheVocabulary) {
   std::set<std::string> seen, unknown;
+  int incomplete = 0;
+  const std::regex txn_ref("\\bT([0-9]+)\\b");
   auto scan = [&](const History& h) {
     CheckOptions o;  // every level that applies
     const CheckReport r = check_history(h, o);
@@ -45,6 +48,15 @@ TEST(AnomalyKinds, EveryReportedKindIsInTheVocabulary) {
       for (const Anomaly& a : r.results[i].anomalies) {
         seen.insert(a.kind);
         if (!find_anomaly_kind(a.kind)) unknown.insert(a.kind + " (" + level_name(static_cast<Level>(i)) + ")");
+        // Complete and plain: every transaction the explanation names is in the witness, and
+        // no reasoning is hidden behind "otherwise a cycle follows".
+        EXPECT_EQ(a.explanation.find("otherwise a cycle"), std::string::npos) << a.explanation;
+        for (std::sregex_iterator m(a.explanation.begin(), a.explanation.end(), txn_ref), end; m != end; ++m) {
+          const uint32_t t = static_cast<uint32_t>(std::stoul((*m)[1].str()));
+          if (t != kInitialTxn && std::find(a.txns.begin(), a.txns.end(), t) == a.txns.end() && ++incomplete <= 5)
+            ADD_FAILURE() << a.kind << " at " << level_name(static_cast<Level>(i)) << " names T" << t
+                          << " but does not list it: " << a.explanation;
+        }
       }
   };
   for (uint64_t seed = 1; seed <= 240; ++seed) {

@@ -189,5 +189,6 @@ EMSCRIPTEN_BINDINGS(isoscope) {
   emscripten::function("convert", &convert);
   emscripten::function("formats", &formats);
   emscripten::function("counterexample", &counterexample);
+  emscripten::function("anomalyKinds", &anomaly_kinds_json);
   emscripten::function("memoryBytes", &memory_bytes);
 }

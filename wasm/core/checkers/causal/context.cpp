@@ -126,6 +126,7 @@ bool Ctx::build_co() {
     const std::string X = h.keys.display(h.ops[r].key);
     if (thin_air_aborted[r]) {
       const uint32_t w = h.read_from[r];
+      a.txns.push_back(h.op_txn[w]);
       a.explanation = name(r) + " reads a value of " + X + " that only " + name(w) +
                       " writes, and that operation's transaction did not take effect (aborted): "
                       "the read returns a value no operation of the history wrote";

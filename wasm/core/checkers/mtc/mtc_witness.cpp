@@ -1,5 +1,6 @@
 #include "checkers/mtc/mtc_witness.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -143,12 +144,17 @@ Anomaly cycle_anomaly(const History& h, const std::vector<DepEdge>& cycle, Level
     a.kind = kind_name(AnomalyKind::CausalityViolation);
   }
   std::string because;
+  std::vector<uint32_t> context;
   for (size_t i = 0; i < k; ++i) {
     a.edges.push_back(anomaly_edge(h, cycle[i]));
     a.txns.push_back(cycle[i].from);
     if (cycle[i].op != kNone) a.ops.push_back(cycle[i].op);
     because += (i ? "; " : "") + a.edges.back().why;
+    // The writer of the version an anti-dependency read: the explanation names it.
+    if (cycle[i].kind == EdgeKind::RW) context.push_back(h.writer_txn(cycle[i].op));
   }
+  for (uint32_t t : context)
+    if (t < h.txns.size() && std::find(a.txns.begin(), a.txns.end(), t) == a.txns.end()) a.txns.push_back(t);
   const std::string first = k ? h.txn_name(cycle[0].from) : std::string("?");
   a.explanation = because + ". Each of these orders the first transaction before the second" +
                   (level == Level::SI ? " (and no two anti-dependencies (RW) are consecutive)"

@@ -68,6 +68,9 @@ struct Problem {
     uint32_t key = kNone;
     uint32_t a = kNone, b = kNone;  // WR: read op; WW/RW forced: reader node, read op; CO (SI
                                     // conflict): the other node; RT: unused
+    // Forced edges: how many of saturation's edges were known when this one was forced (the
+    // path that rules out the alternative uses only those); kNone for the others.
+    uint32_t basis = kNone;
   };
   std::vector<Edge> fixed;  // real time
   uint32_t chain_pred(uint32_t v) const {

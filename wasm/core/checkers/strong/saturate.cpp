@@ -285,13 +285,13 @@ Saturation saturate(const Problem& p, bool polygraph, bool force, const CheckBud
       // Force the side that does not close a cycle (both: the next round finds the cycle).
       if (c.y & kConflictFlag) {
         const uint32_t w1 = c.x, w2 = c.y & ~kConflictFlag;
-        if (first_cycles) E.push_back({w1, w2, EdgeType::CO, kNone, w2 - 1, kNone});
-        if (second_cycles) E.push_back({w2, w1 - 1, EdgeType::CO, kNone, w1, kNone});
+        if (first_cycles) E.push_back({w1, w2, EdgeType::CO, kNone, w2 - 1, kNone, static_cast<uint32_t>(before)});
+        if (second_cycles) E.push_back({w2, w1 - 1, EdgeType::CO, kNone, w1, kNone, static_cast<uint32_t>(before)});
       } else {
         const Problem::Read& r = p.reads[c.x];
         const uint32_t t3 = reader[c.x], t1 = r.writer, t2 = c.y;
-        if (first_cycles) E.push_back({t3, t2, EdgeType::RW, r.key, t1, r.op});
-        if (second_cycles) E.push_back({t2, t1, EdgeType::WW, r.key, t3, r.op});
+        if (first_cycles) E.push_back({t3, t2, EdgeType::RW, r.key, t1, r.op, static_cast<uint32_t>(before)});
+        if (second_cycles) E.push_back({t2, t1, EdgeType::WW, r.key, t3, r.op, static_cast<uint32_t>(before)});
       }
     }
     C.resize(keep);

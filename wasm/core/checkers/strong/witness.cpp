@@ -6,6 +6,7 @@
 
 #include "checkers/anomaly_kinds.h"
 #include "checkers/strong/internal.h"
+#include "graph/digraph.h"
 
 namespace isoscope::strong {
 
@@ -56,9 +57,37 @@ std::string name_cycle(const Instance& in, const std::vector<AnomalyEdge>& edges
   if (rt > 0) return kind_name(AnomalyKind::RealTimeViolation);
   if (txns.size() == 4 && rw == 2 && wr == 2 && so == 0 && ww == 0 && co == 0) return kind_name(AnomalyKind::LongFork);
   if (co > 0) return kind_name(AnomalyKind::WriteConflict);
-  if (rw == 0) return wr == 0 ? kind_name(AnomalyKind::G0) : kind_name(AnomalyKind::G1c);
-  if (rw == 1) return kind_name(AnomalyKind::GSingle);
+  // A write-write edge here is inferred from a read (a reader of one write that the other
+  // write cannot precede), so it counts with the anti-dependencies: such a cycle is not a G0.
+  const size_t anti = rw + ww;
+  if (anti == 0) return wr == 0 ? kind_name(AnomalyKind::G0) : kind_name(AnomalyKind::G1c);
+  if (anti == 1) return kind_name(AnomalyKind::GSingle);
   return kind_name(AnomalyKind::G2);
+}
+
+// The shortest path from `from` to `to` over saturation's first `basis` edges (the ones known
+// when an edge was forced), as edge indexes; empty when there is none.
+std::vector<uint32_t> known_path(const Saturation& sat, const Digraph& g, uint32_t from, uint32_t to,
+                                 uint32_t basis) {
+  std::vector<uint32_t> via(g.n, kNone);  // the edge index that reached each node
+  std::vector<char> seen(g.n, 0);
+  std::vector<uint32_t> queue = {from};
+  seen[from] = 1;
+  for (size_t qi = 0; qi < queue.size() && !seen[to]; ++qi) {
+    const uint32_t u = queue[qi];
+    for (uint32_t e = g.begin(u); e < g.end(u); ++e) {
+      const uint32_t v = g.targets[e], idx = g.tags[e];
+      if (idx >= basis || seen[v]) continue;
+      seen[v] = 1;
+      via[v] = idx;
+      queue.push_back(v);
+    }
+  }
+  std::vector<uint32_t> path;
+  if (!seen[to] || from == to) return path;
+  for (uint32_t v = to; v != from; v = sat.edges[via[v]].from) path.push_back(via[v]);
+  std::reverse(path.begin(), path.end());
+  return path;
 }
 
 }  // namespace
@@ -67,6 +96,30 @@ Anomaly cycle_anomaly(const Instance& in, const Problem& p, const Saturation& sa
   const History& h = *in.h;
   Anomaly a;
   auto T = [&](uint32_t node) { return in.orig[p.txn[node]]; };
+  // Why the alternative of a forced edge is impossible: the path of known orderings it would
+  // close into a cycle, in words, with its transactions added to the witness.
+  DigraphBuilder gb(p.n);
+  for (uint32_t i = 0; i < sat.edges.size(); ++i) gb.add(sat.edges[i].from, sat.edges[i].to, i);
+  const Digraph g = gb.build();
+  std::vector<uint32_t> context;
+  auto explain_path = [&](uint32_t from_node, uint32_t to_node, uint32_t basis) {
+    const std::vector<uint32_t> path = known_path(sat, g, from_node, to_node, basis);
+    std::string s;
+    for (uint32_t ei : path) {
+      const Problem::Edge& P = sat.edges[ei];
+      const uint32_t u = T(P.from), v = T(P.to);
+      if (u == v) continue;  // read half -> write half
+      if (s.empty()) s = short_name(u);
+      context.push_back(u);
+      context.push_back(v);
+      const std::string X = P.key == kNone ? std::string() : " " + h.keys.display(P.key);
+      const char* what = P.type == EdgeType::SO ? "session order" : P.type == EdgeType::WR ? "reads"
+                         : P.type == EdgeType::RT ? "real time" : P.type == EdgeType::CO ? "write conflict"
+                         : P.type == EdgeType::WW ? "overwrites" : "anti-dependency on";
+      s += " -> " + short_name(v) + " (" + what + (P.type == EdgeType::SO || P.type == EdgeType::RT || P.type == EdgeType::CO ? "" : X) + ")";
+    }
+    return s;
+  };
   for (uint32_t ei : sat.cycle) {
     const Problem::Edge& E = sat.edges[ei];
     const uint32_t from = T(E.from), to = T(E.to);
@@ -99,12 +152,15 @@ Anomaly cycle_anomaly(const Instance& in, const Problem& p, const Saturation& sa
         ed.from_op = E.b;
         ed.to_op = h.last_write_of(to, E.key);
         a.ops.push_back(E.b);
+        // Forced: the alternative, Tn's write before t1's, would close a cycle with the known
+        // orderings from t1 to Tn.
+        const std::string path = t1 == kInitialTxn || E.basis == kNone ? std::string() : explain_path(E.a, E.to, E.basis);
         ed.why = F + " reads " + h.read_text(E.b, t1) + ", which " + Tn + " overwrites" +
                  (t1 == kInitialTxn
                       ? std::string(": so " + F + " must commit before " + Tn)
                       : ", and " + h.txn_name(t1) + " must commit before " + Tn +
-                            " (otherwise a cycle follows): so " + F + " must read before " + Tn +
-                            " commits (anti-dependency)");
+                            (path.empty() ? std::string() : " (" + path + ")") + ": so " + F +
+                            " must read before " + Tn + " commits (anti-dependency)");
         break;
       }
       case EdgeType::WW: {
@@ -113,10 +169,14 @@ Anomaly cycle_anomaly(const Instance& in, const Problem& p, const Saturation& sa
         ed.from_op = h.last_write_of(from, E.key);
         ed.to_op = h.last_write_of(to, E.key);
         a.ops.push_back(E.b);
+        // Forced: the alternative, t3 reading before F commits, would close a cycle with the
+        // known orderings from F to t3.
+        const std::string path = E.basis == kNone ? std::string() : explain_path(E.from, E.a, E.basis);
+        context.push_back(t3);
         ed.why = h.txn_name(t3) + " reads " + h.read_text(E.b, to) + ", and " + F +
                  " also writes " + h.keys.display(E.key) + " and must commit before " +
-                 h.txn_name(t3) + " reads (otherwise a cycle follows): so " + F +
-                 "'s write must come before " + Tn + "'s";
+                 h.txn_name(t3) + " reads" + (path.empty() ? std::string() : " (" + path + ")") +
+                 ": so " + F + "'s write must come before " + Tn + "'s";
         break;
       }
       case EdgeType::CO: {
@@ -142,6 +202,8 @@ Anomaly cycle_anomaly(const Instance& in, const Problem& p, const Saturation& sa
     a.edges.push_back(std::move(ed));
   }
   a.kind = name_cycle(in, a.edges, level);
+  for (uint32_t t : context)
+    if (std::find(a.txns.begin(), a.txns.end(), t) == a.txns.end()) a.txns.push_back(t);
   std::string s;
   for (size_t i = 0; i < a.edges.size(); ++i) {
     const AnomalyEdge& ed = a.edges[i];
