@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anchor, buildDiagram, chooseRows, fmtOp, placeInLanes, toDot } from './model';
+import { anchor, buildDiagram, chooseRows, fmtOp, placeInLanes, toDot, placeLabels } from './model';
 
 const anomaly: any = {
   kind: 'LostUpdate',
@@ -54,5 +54,19 @@ describe('anomaly diagram model', () => {
     expect(d.lanes.map((l) => l.session)).toEqual([-1, 0]);
     expect(d.nodes[0].sub).toBe('initial state');
     expect(d.nodes[0].rows[0].kind).toBe('gap');
+  });
+});
+
+describe('edge labels', () => {
+  it('never overlap, however many share an anchor', () => {
+    const boxes = Array.from({ length: 12 }, (_, i) => ({ x: 100 + (i % 3) * 10, y: 50, w: 40 + i, h: 18 }));
+    const placed = placeLabels(boxes);
+    for (let i = 0; i < placed.length; i++)
+      for (let j = i + 1; j < placed.length; j++) {
+        const [a, b] = [placed[i], placed[j]];
+        const overlap = Math.abs(a.x - b.x) * 2 < a.w + b.w && Math.abs(a.y - b.y) * 2 < a.h + b.h;
+        expect(overlap, `labels ${i} and ${j}`).toBe(false);
+      }
+    expect(placed[0]).toEqual(boxes[0]);  // a free label stays at its anchor
   });
 });

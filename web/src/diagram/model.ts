@@ -231,3 +231,25 @@ export function toDot(d: Diagram, title = 'anomaly'): string {
   lines.push('}');
   return lines.join('\n') + '\n';
 }
+
+/** A label's box: centre (x, y), width and height. */
+export interface LabelBox { x: number; y: number; w: number; h: number }
+
+/**
+ * Moves edge labels apart so that no two overlap: each label, in order, goes to the nearest free
+ * spot above or below its anchor (the anchor first). Pure, O(n^2) for the few dozen labels a
+ * witness has.
+ */
+export function placeLabels(boxes: LabelBox[], gap = 2): LabelBox[] {
+  const placed: LabelBox[] = [];
+  const hits = (b: LabelBox) => placed.some((p) => Math.abs(p.x - b.x) * 2 < p.w + b.w + gap && Math.abs(p.y - b.y) * 2 < p.h + b.h + gap);
+  for (const b of boxes) {
+    let at = b;
+    for (let step = 1; hits(at); step++) {
+      const dy = Math.ceil(step / 2) * (b.h + gap) * (step % 2 ? 1 : -1);
+      at = { ...b, y: b.y + dy };
+    }
+    placed.push(at);
+  }
+  return placed;
+}

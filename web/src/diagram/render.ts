@@ -1,5 +1,5 @@
 // Draws a laid-out anomaly diagram as SVG with pan/zoom, and exports SVG/PNG/DOT.
-import { anchor, EDGE_TYPES, HEADER_H, LANE_LABEL_W, ROW_H, type DEdge, type Diagram } from './model';
+import { anchor, EDGE_TYPES, HEADER_H, LANE_LABEL_W, placeLabels, ROW_H, type DEdge, type Diagram, type LabelBox } from './model';
 import { s } from '../ui/dom';
 
 export interface Palette {
@@ -82,6 +82,7 @@ export function renderSvg(d: Diagram, pal: Palette, title: string): SVGSVGElemen
   d.edges.forEach((e, k) => { const key = `${Math.min(e.from, e.to)}-${Math.max(e.from, e.to)}`; groups.set(key, [...(groups.get(key) ?? []), k]); });
   const offsets: number[] = [];
   for (const ks of groups.values()) ks.forEach((k, r) => { offsets[k] = (r - (ks.length - 1) / 2) * 26; });
+  const pending: { text: string; col: string; box: LabelBox }[] = [];
   d.edges.forEach((e, k) => {
     const { path, lx, ly } = edgePath(d, e, k, offsets[k]);
     const col = pal.edge[e.type] ?? pal.text;
@@ -93,10 +94,14 @@ export function renderSvg(d: Diagram, pal: Palette, title: string): SVGSVGElemen
     if (mm) g.append(s('circle', { cx: mm[1], cy: mm[2], r: 3, fill: col }));
     root.append(g);
     const text = e.key !== undefined ? `${e.type} ${e.key}` : e.type;
-    const w = 8 + text.length * 6.6;
+    pending.push({ text, col, box: { x: lx, y: ly, w: 8 + text.length * 6.6, h: 18 } });
+  });
+  // labels never overlap: each moves to the nearest free spot along its edge's vertical
+  placeLabels(pending.map((p) => p.box)).forEach(({ x, y, w, h }, i) => {
+    const { text, col } = pending[i];
     labels.append(s('g', {},
-      s('rect', { x: lx - w / 2, y: ly - 9, width: w, height: 18, rx: 9, fill: pal.bg, stroke: col, 'stroke-width': 1 }),
-      s('text', { x: lx, y: ly + 4, 'text-anchor': 'middle', fill: col, 'font-size': 11, 'font-weight': 600 }, text)));
+      s('rect', { x: x - w / 2, y: y - h / 2, width: w, height: h, rx: 9, fill: pal.bg, stroke: col, 'stroke-width': 1 }),
+      s('text', { x, y: y + 4, 'text-anchor': 'middle', fill: col, 'font-size': 11, 'font-weight': 600 }, text)));
   });
   root.append(labels);
   void LANE_LABEL_W;

@@ -102,6 +102,10 @@ Anomaly lost_update(const History& h, uint32_t w, uint32_t r1, uint32_t r2) {
   a.ops = {r1, r2};
   a.edges.push_back(anomaly_edge(h, {w, t1, EdgeKind::WR, r1}));
   a.edges.push_back(anomaly_edge(h, {w, t2, EdgeKind::WR, r2}));
+  // The conflict: each read the version the other overwrote, so each must come before the
+  // other (the cycle the diagram draws).
+  a.edges.push_back(anomaly_edge(h, {t1, t2, EdgeKind::RW, r1}));
+  a.edges.push_back(anomaly_edge(h, {t2, t1, EdgeKind::RW, r2}));
   const uint32_t w1 = last_write(h, t1, x), w2 = last_write(h, t2, x);
   a.explanation = h.txn_name(t1) + " and " + h.txn_name(t2) + " both read " + h.op_text(r1) +
                   " from " + h.txn_name(w) + " and both overwrite it (" +
