@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "checkers/anomaly_kinds.h"
+#include "checkers/cycle_names.h"
 
 namespace isoscope {
 
@@ -119,34 +120,6 @@ Anomaly lost_update(const History& h, uint32_t w, uint32_t r1, uint32_t r2) {
 Anomaly cycle_anomaly(const History& h, const std::vector<DepEdge>& cycle, Level level) {
   Anomaly a;
   const size_t k = cycle.size();
-  size_t n_rw = 0, n_rt = 0, n_so = 0;
-  bool adjacent_rw = false;
-  for (size_t i = 0; i < k; ++i) {
-    const DepEdge& e = cycle[i];
-    n_rw += e.kind == EdgeKind::RW;
-    n_rt += e.kind == EdgeKind::RT || e.kind == EdgeKind::Point;
-    n_so += e.kind == EdgeKind::SO;
-    if (e.kind == EdgeKind::RW && cycle[(i + 1) % k].kind == EdgeKind::RW) adjacent_rw = true;
-  }
-  if (n_rt > 0) {
-    a.kind = kind_name(AnomalyKind::RealTimeViolation);
-  } else if (n_rw == 0) {
-    a.kind = n_so > 0 ? kind_name(AnomalyKind::CausalityCycle) : kind_name(AnomalyKind::G1c);
-  } else if (adjacent_rw) {
-    a.kind = kind_name(AnomalyKind::WriteSkew);
-  } else if (n_rw >= 2) {
-    a.kind = kind_name(AnomalyKind::LongFork);
-  } else if (n_so + 1 == k) {
-    a.kind = kind_name(AnomalyKind::SessionGuaranteeViolation);
-  } else if (k == 2) {
-    // W -WR(y)-> R -RW(x)-> W: R sees W's y but an older x. Reading W's y first and the older x
-    // later is non-monotonic; the other way round, R saw only part of W (fractured).
-    const DepEdge& wr = cycle[0].kind == EdgeKind::WR ? cycle[0] : cycle[1];
-    const DepEdge& rw = cycle[0].kind == EdgeKind::RW ? cycle[0] : cycle[1];
-    a.kind = wr.op < rw.op ? kind_name(AnomalyKind::NonMonotonicRead) : kind_name(AnomalyKind::FracturedRead);
-  } else {
-    a.kind = kind_name(AnomalyKind::CausalityViolation);
-  }
   std::string because;
   std::vector<uint32_t> context;
   for (size_t i = 0; i < k; ++i) {
@@ -159,6 +132,7 @@ Anomaly cycle_anomaly(const History& h, const std::vector<DepEdge>& cycle, Level
   }
   for (uint32_t t : context)
     if (t < h.txns.size() && std::find(a.txns.begin(), a.txns.end(), t) == a.txns.end()) a.txns.push_back(t);
+  a.kind = kind_name(classify_cycle(h, a.edges));
   const std::string first = k ? h.txn_name(cycle[0].from) : std::string("?");
   a.explanation = because + ". Each of these orders the first transaction before the second" +
                   (level == Level::SI ? " (and no two anti-dependencies (RW) are consecutive)"

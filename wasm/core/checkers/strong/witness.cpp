@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "checkers/anomaly_kinds.h"
+#include "checkers/cycle_names.h"
 #include "checkers/strong/internal.h"
 #include "graph/digraph.h"
 
@@ -19,50 +20,6 @@ uint32_t common_written_key(const Instance& in, uint32_t a, uint32_t b) {
     for (uint32_t j = in.wbeg[b]; j < in.wbeg[b + 1]; ++j)
       if (in.wkeys[i] == in.wkeys[j]) return in.wkeys[i];
   return kNone;
-}
-
-// The anomaly name of a cycle over transactions (after mapping halves back).
-std::string name_cycle(const Instance& in, const std::vector<AnomalyEdge>& edges, Level level) {
-  std::vector<uint32_t> txns;
-  size_t rw = 0, ww = 0, wr = 0, rt = 0, co = 0, so = 0;
-  for (const AnomalyEdge& e : edges) {
-    if (std::find(txns.begin(), txns.end(), e.from_txn) == txns.end()) txns.push_back(e.from_txn);
-    switch (e.type) {
-      case EdgeType::RW: ++rw; break;
-      case EdgeType::WW: ++ww; break;
-      case EdgeType::WR: ++wr; break;
-      case EdgeType::RT: ++rt; break;
-      case EdgeType::CO: ++co; break;
-      case EdgeType::SO: ++so; break;
-    }
-  }
-  const History& h = *in.h;
-  // LostUpdate: two transactions read a key from the same writer and both overwrite it.
-  if (txns.size() == 2 && txns[0] != kInitialTxn && txns[1] != kInitialTxn) {
-    const History& hh = h;
-    for (uint32_t a = hh.txns[txns[0]].op_begin; a < hh.txns[txns[0]].op_end; ++a) {
-      if (!hh.ops[a].is_read()) continue;
-      for (uint32_t b = hh.txns[txns[1]].op_begin; b < hh.txns[txns[1]].op_end; ++b) {
-        if (!hh.ops[b].is_read() || hh.ops[b].key != hh.ops[a].key) continue;
-        if (hh.writer_txn(a) != hh.writer_txn(b)) continue;
-        if (hh.last_write_of(txns[0], hh.ops[a].key) != kNone &&
-            hh.last_write_of(txns[1], hh.ops[a].key) != kNone)
-          return kind_name(AnomalyKind::LostUpdate);
-      }
-    }
-    if (rw == 2 && so == 0 && level == Level::SER) return kind_name(AnomalyKind::WriteSkew);
-  }
-  // A stale read: a transaction misses a write that finished before it began.
-  if (rt == 1 && rw == 1 && txns.size() == 2) return kind_name(AnomalyKind::StaleRead);
-  if (rt > 0) return kind_name(AnomalyKind::RealTimeViolation);
-  if (txns.size() == 4 && rw == 2 && wr == 2 && so == 0 && ww == 0 && co == 0) return kind_name(AnomalyKind::LongFork);
-  if (co > 0) return kind_name(AnomalyKind::WriteConflict);
-  // A write-write edge here is inferred from a read (a reader of one write that the other
-  // write cannot precede), so it counts with the anti-dependencies: such a cycle is not a G0.
-  const size_t anti = rw + ww;
-  if (anti == 0) return wr == 0 ? kind_name(AnomalyKind::G0) : kind_name(AnomalyKind::G1c);
-  if (anti == 1) return kind_name(AnomalyKind::GSingle);
-  return kind_name(AnomalyKind::G2);
 }
 
 // The shortest path from `from` to `to` over saturation's first `basis` edges (the ones known
@@ -201,7 +158,7 @@ Anomaly cycle_anomaly(const Instance& in, const Problem& p, const Saturation& sa
     a.txns.push_back(from);
     a.edges.push_back(std::move(ed));
   }
-  a.kind = name_cycle(in, a.edges, level);
+  a.kind = kind_name(classify_cycle(h, a.edges));
   for (uint32_t t : context)
     if (std::find(a.txns.begin(), a.txns.end(), t) == a.txns.end()) a.txns.push_back(t);
   std::string s;
