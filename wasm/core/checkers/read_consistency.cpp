@@ -1,6 +1,7 @@
 #include "checkers/read_consistency.h"
 
 #include "checkers/anomaly_kinds.h"
+#include "checkers/explain.h"
 #include "checkers/list_order.h"
 #include "graph/digraph.h"
 
@@ -36,9 +37,7 @@ Anomaly read_anomaly(const History& h, const char* kind, uint32_t read_op, std::
     if (writer != reader) a.txns.push_back(writer);
     a.ops.push_back(w);
     a.txns.push_back(reader);
-    AnomalyEdge e{writer, reader, EdgeType::WR, h.ops[read_op].key, w, read_op, {}};
-    e.why = h.txn_name(reader) + " reads " + h.op_text(read_op) + " written by " + h.txn_name(writer);
-    if (writer != reader) a.edges.push_back(std::move(e));
+    if (writer != reader) a.edges.push_back(reads_from_edge(h, writer, read_op));
   } else if (w == kReadsInitial) {
     a.txns.push_back(kInitialTxn);
     a.txns.push_back(reader);
@@ -180,12 +179,8 @@ std::vector<Anomaly> find_causality_cycles(const History& h, size_t max_cycles) 
       AnomalyEdge& edge = a.edges[i];
       edge.from_txn = a.edges[(i + a.edges.size() - 1) % a.edges.size()].to_txn;
       a.txns.push_back(edge.from_txn);
-      if (edge.type == EdgeType::SO)
-        edge.why = h.txn_name(edge.from_txn) + " precedes " + h.txn_name(edge.to_txn) +
-                   " in session " + std::to_string(h.txns[edge.to_txn].session);
-      else
-        edge.why = h.txn_name(edge.to_txn) + " reads " + h.op_text(edge.to_op) + " written by " +
-                   h.txn_name(edge.from_txn);
+      edge.why = edge.type == EdgeType::SO ? session_order_why(h, edge.from_txn, edge.to_txn)
+                                           : reads_from_why(h, edge.to_op, edge.from_txn);
       because += (i ? "; " : "") + edge.why;
     }
     a.kind = only_wr ? kind_name(AnomalyKind::G1c) : kind_name(AnomalyKind::CausalityCycle);

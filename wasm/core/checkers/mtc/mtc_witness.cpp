@@ -6,6 +6,7 @@
 
 #include "checkers/anomaly_kinds.h"
 #include "checkers/cycle_names.h"
+#include "checkers/explain.h"
 
 namespace isoscope {
 
@@ -18,12 +19,6 @@ uint32_t last_write(const History& h, uint32_t t, uint32_t x) {
   for (uint32_t i = h.txns[t].op_begin; i < h.txns[t].op_end; ++i)
     if (h.ops[i].is_write() && h.ops[i].key == x) w = i;
   return w;
-}
-
-std::string time_text(double t) {
-  std::ostringstream s;
-  s << t;
-  return s.str();
 }
 
 const char* level_words(Level l) {
@@ -44,15 +39,14 @@ AnomalyEdge anomaly_edge(const History& h, const DepEdge& e) {
   switch (e.kind) {
     case EdgeKind::SO:
       a.type = EdgeType::SO;
-      a.why = h.txn_name(e.from) + " precedes " + h.txn_name(e.to) + " in session " +
-              std::to_string(h.txns[e.to].session);
+      a.why = session_order_why(h, e.from, e.to);
       break;
     case EdgeKind::WR: {
       a.type = EdgeType::WR;
       a.key = h.ops[e.op].key;
       a.from_op = h.read_from[e.op] < kThinAir ? h.read_from[e.op] : kNone;
       a.to_op = e.op;
-      a.why = h.txn_name(e.to) + " reads " + h.op_text(e.op) + " written by " + h.txn_name(e.from);
+      a.why = reads_from_why(h, e.op, e.from);
       const uint32_t w = last_write(h, e.to, a.key);
       if (w != kNone) a.why += " and overwrites it with " + h.op_text(w);
       break;
@@ -72,8 +66,7 @@ AnomalyEdge anomaly_edge(const History& h, const DepEdge& e) {
     case EdgeKind::RT:
     case EdgeKind::Point:
       a.type = EdgeType::RT;
-      a.why = h.txn_name(e.from) + " ended (at " + time_text(h.txns[e.from].end) + ") before " +
-              h.txn_name(e.to) + " started (at " + time_text(h.txns[e.to].start) + ")";
+      a.why = real_time_why(h, e.from, e.to);
       break;
   }
   return a;

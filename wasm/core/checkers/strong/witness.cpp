@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "checkers/anomaly_kinds.h"
+#include "checkers/explain.h"
 #include "checkers/cycle_names.h"
 #include "checkers/strong/internal.h"
 #include "graph/digraph.h"
@@ -13,7 +14,6 @@ namespace isoscope::strong {
 
 namespace {
 
-std::string short_name(uint32_t t) { return t == kInitialTxn ? "T0 (initial)" : "T" + std::to_string(t); }
 
 uint32_t common_written_key(const Instance& in, uint32_t a, uint32_t b) {
   for (uint32_t i = in.wbeg[a]; i < in.wbeg[a + 1]; ++i)
@@ -89,19 +89,16 @@ Anomaly cycle_anomaly(const Instance& in, const Problem& p, const Saturation& sa
     const std::string F = h.txn_name(from), Tn = h.txn_name(to);
     switch (E.type) {
       case EdgeType::SO:
-        ed.why = from == kInitialTxn ? "the initial transaction precedes every transaction"
-                                     : F + " precedes " + Tn + " in session " +
-                                           std::to_string(h.txns[to].session);
+        ed.why = session_order_why(h, from, to);
         break;
       case EdgeType::WR:
         ed.from_op = h.read_from[E.a] < kThinAir ? h.read_from[E.a] : kNone;
         ed.to_op = E.a;
-        ed.why = Tn + " reads " + h.read_text(E.a, from);
+        ed.why = reads_from_why(h, E.a, from);
         a.ops.push_back(E.a);
         break;
       case EdgeType::RT:
-        ed.why = F + " ends (at " + std::to_string(h.txns[from].end) + ") before " + Tn +
-                 " starts (at " + std::to_string(h.txns[to].start) + ")";
+        ed.why = real_time_why(h, from, to);
         break;
       case EdgeType::RW: {
         // from (t3) reads key from t1 = E.a; to (t2) overwrites it.
@@ -196,26 +193,12 @@ Anomaly core_anomaly(const Instance& core, Level level, const CheckBudget& budge
   // No cycle among forced orderings: list the core's dependencies.
   for (uint32_t t = 1; t < core.n(); ++t) {
     a.txns.push_back(core.orig[t]);
-    if (t > core.sess_begin[core.session[t]]) {
-      AnomalyEdge e;
-      e.from_txn = core.orig[t - 1];
-      e.to_txn = core.orig[t];
-      e.type = EdgeType::SO;
-      e.why = h.txn_name(e.from_txn) + " precedes " + h.txn_name(e.to_txn) + " in its session";
-      a.edges.push_back(std::move(e));
-    }
+    if (t > core.sess_begin[core.session[t]])
+      a.edges.push_back(session_order_edge(h, core.orig[t - 1], core.orig[t]));
     for (uint32_t i = core.rbeg[t]; i < core.rbeg[t + 1]; ++i) {
       const Instance::Read& r = core.reads[i];
-      AnomalyEdge e;
-      e.from_txn = core.orig[r.writer];
-      e.to_txn = core.orig[t];
-      e.type = EdgeType::WR;
-      e.key = r.key;
-      e.to_op = r.op;
-      e.from_op = h.read_from[r.op] < kThinAir ? h.read_from[r.op] : kNone;
-      e.why = h.txn_name(e.to_txn) + " reads " + h.read_text(r.op, e.from_txn);
       a.ops.push_back(r.op);
-      a.edges.push_back(std::move(e));
+      a.edges.push_back(reads_from_edge(h, core.orig[r.writer], r.op));
     }
   }
   const uint32_t m = core.n() - 1;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "checkers/anomaly_kinds.h"
+#include "checkers/explain.h"
 #include "checkers/read_consistency.h"
 
 namespace isoscope::weak {
@@ -238,7 +239,6 @@ class HbPaths {
   uint32_t epoch_ = 0;
 };
 
-std::string short_name(uint32_t t) { return t == kInitialTxn ? "T0 (initial)" : "T" + std::to_string(t); }
 
 }  // namespace
 
@@ -312,17 +312,14 @@ void report_cycles(const History& h, const Digraph& g, const std::vector<CoWhy>&
       if (tag == kTagSO) {
         any_so = true;
         ed.type = EdgeType::SO;
-        ed.why = from == kInitialTxn
-                     ? "the initial transaction precedes every transaction"
-                     : h.txn_name(from) + " precedes " + h.txn_name(to) + " in session " +
-                           std::to_string(h.txns[to].session);
+        ed.why = session_order_why(h, from, to);
       } else if (is_wr_tag(tag)) {
         const uint32_t r = tag & ~kTagWR;
         ed.type = EdgeType::WR;
         ed.key = h.ops[r].key;
         ed.from_op = h.read_from[r] < kThinAir ? h.read_from[r] : kNone;
         ed.to_op = r;
-        ed.why = h.txn_name(to) + " reads " + h.read_text(r, from);
+        ed.why = reads_from_why(h, r, from);
       } else {
         any_co = true;
         const CoWhy& w = co[tag];

@@ -1,0 +1,59 @@
+#include "checkers/explain.h"
+
+#include <charconv>
+
+namespace isoscope {
+
+std::string short_name(uint32_t t) { return t == kInitialTxn ? "T0 (initial)" : "T" + std::to_string(t); }
+
+std::string time_text(double t) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, t);
+  return std::string(buf, r.ptr);
+}
+
+std::string session_order_why(const History& h, uint32_t from, uint32_t to) {
+  if (from == kInitialTxn) return "the initial transaction precedes every transaction";
+  return h.txn_name(from) + " precedes " + h.txn_name(to) + " in session " + std::to_string(h.txns[to].session);
+}
+
+std::string reads_from_why(const History& h, uint32_t read_op, uint32_t writer_txn) {
+  return h.txn_name(h.op_txn[read_op]) + " reads " + h.read_text(read_op, writer_txn);
+}
+
+std::string real_time_why(const History& h, uint32_t from, uint32_t to) {
+  return h.txn_name(from) + " ends (at " + time_text(h.txns[from].end) + ") before " + h.txn_name(to) +
+         " starts (at " + time_text(h.txns[to].start) + ")";
+}
+
+AnomalyEdge session_order_edge(const History& h, uint32_t from, uint32_t to) {
+  AnomalyEdge e;
+  e.from_txn = from;
+  e.to_txn = to;
+  e.type = EdgeType::SO;
+  e.why = session_order_why(h, from, to);
+  return e;
+}
+
+AnomalyEdge reads_from_edge(const History& h, uint32_t writer_txn, uint32_t read_op) {
+  AnomalyEdge e;
+  e.from_txn = writer_txn;
+  e.to_txn = h.op_txn[read_op];
+  e.type = EdgeType::WR;
+  e.key = h.ops[read_op].key;
+  e.from_op = h.read_from[read_op] < kThinAir ? h.read_from[read_op] : kNone;
+  e.to_op = read_op;
+  e.why = reads_from_why(h, read_op, writer_txn);
+  return e;
+}
+
+AnomalyEdge real_time_edge(const History& h, uint32_t from, uint32_t to) {
+  AnomalyEdge e;
+  e.from_txn = from;
+  e.to_txn = to;
+  e.type = EdgeType::RT;
+  e.why = real_time_why(h, from, to);
+  return e;
+}
+
+}  // namespace isoscope

@@ -1,0 +1,26 @@
+// The words for the facts every witness rests on, written one way for all checkers: session
+// order, reads-from, real time, and how transactions and times are named. Checkers add the
+// reasoning of their own inferred edges (anti-dependencies, forced orderings) around these.
+#pragma once
+#include <string>
+
+#include "checkers/result.h"
+
+namespace isoscope {
+
+std::string short_name(uint32_t txn);  // "T5", "T0 (initial)"
+std::string time_text(double t);      // the shortest text that reads back as t: "1", "1.5"
+
+// "the initial transaction precedes every transaction" / "T1 (...) precedes T2 (...) in session 0"
+std::string session_order_why(const History& h, uint32_t from, uint32_t to);
+// "T2 (...) reads r(x, 1) from T1 (...)" / "... (the initial value)"
+std::string reads_from_why(const History& h, uint32_t read_op, uint32_t writer_txn);
+// "T1 (...) ends (at 3) before T2 (...) starts (at 5)"
+std::string real_time_why(const History& h, uint32_t from, uint32_t to);
+
+// The edges themselves, with their anchors and reasons.
+AnomalyEdge session_order_edge(const History& h, uint32_t from, uint32_t to);
+AnomalyEdge reads_from_edge(const History& h, uint32_t writer_txn, uint32_t read_op);
+AnomalyEdge real_time_edge(const History& h, uint32_t from, uint32_t to);
+
+}  // namespace isoscope
