@@ -3,6 +3,7 @@
 // is minimal (the brute-force reference confirms that leaving out any transaction passes).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -168,4 +169,38 @@ TEST(Counterexample, KeepsInitialValueIdsAndTimes) {
   EXPECT_NE(out.find("\"a1\""), std::string::npos) << out;
   EXPECT_NE(out.find("\"b1\""), std::string::npos) << out;
   EXPECT_EQ(out.find("\"a2\""), std::string::npos) << out;
+}
+
+// The witness tells the whole story: a fractured read lists the reader that saw half of the
+// writer, and a lost update carries the two conflicting anti-dependencies that close its cycle.
+TEST(Counterexample, WitnessesShowTheObserverAndTheConflict) {
+  for (const char* name : {"FracturedRead", "LostUpdate"}) {
+    const InjectableAnomaly* a = find_injectable(name);
+    ASSERT_NE(a, nullptr);
+    GenParams p;
+    p.sessions = 10;
+    p.txns_per_session = 50;
+    HistorySink sink(false);
+    generate_with_anomaly(p, a, sink);
+    Expected<History> h = sink.builder().finish("generated");
+    ASSERT_TRUE(h.ok());
+    const RoundTrip rt = round_trip(*h);
+    const Anomaly& w = rt.anomaly;
+    ASSERT_EQ(w.kind, name);
+    if (std::string(name) == "FracturedRead") {
+      // some listed transaction reads from another listed one and is not on the cycle's ends only
+      bool reader = false;
+      for (uint32_t t : w.txns)
+        for (uint32_t o = h->txns[t].op_begin; t != kInitialTxn && o < h->txns[t].op_end; ++o)
+          reader = reader || (h->ops[o].is_read() && std::find(w.txns.begin(), w.txns.end(), h->writer_txn(o)) != w.txns.end() &&
+                              h->writer_txn(o) != kInitialTxn);
+      EXPECT_TRUE(reader) << w.explanation;
+    } else {
+      // the conflict closes a cycle T1 -> T2 -> T1 (anti-dependencies or write conflicts)
+      bool there = false, back = false;
+      for (const AnomalyEdge& e : w.edges)
+        if (e.type == EdgeType::RW || e.type == EdgeType::CO) (e.from_txn < e.to_txn ? there : back) = true;
+      EXPECT_TRUE(there && back) << w.explanation;
+    }
+  }
 }

@@ -1,15 +1,20 @@
 #include "checkers/explain.h"
 
-#include <charconv>
+#include <cstdio>
+#include <cstdlib>
 
 namespace isoscope {
 
 std::string short_name(uint32_t t) { return t == kInitialTxn ? "T0 (initial)" : "T" + std::to_string(t); }
 
 std::string time_text(double t) {
-  char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof buf, t);
-  return std::string(buf, r.ptr);
+  // The fewest significant digits that read back as t (libc++ of wasm has no float to_chars).
+  char buf[40];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, t);
+    if (std::strtod(buf, nullptr) == t) break;
+  }
+  return buf;
 }
 
 std::string session_order_why(const History& h, uint32_t from, uint32_t to) {

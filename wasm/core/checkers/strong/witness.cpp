@@ -138,15 +138,20 @@ Anomaly cycle_anomaly(const Instance& in, const Problem& p, const Saturation& sa
         const uint32_t key = common_written_key(in, p.txn[E.from], p.txn[E.to]);
         ed.key = key;
         const std::string X = key == kNone ? std::string("a common key") : h.keys.display(key);
+        // Forced: the other order is ruled out by known orderings (the path it would close).
+        std::string path;
+        if (E.basis != kNone)
+          path = p.part[E.to] == Part::Read ? explain_path(E.from, E.a, E.basis) : explain_path(E.from - 1, E.to, E.basis);
+        const std::string because = path.empty() ? std::string() : " (" + path + ")";
         if (p.part[E.to] == Part::Read)
           ed.why = F + " and " + Tn + " both write " + X +
                    " (snapshot isolation: one must see the other), and " + Tn +
-                   " cannot commit first: so " + F + " must commit before " + Tn +
+                   " cannot commit first" + because + ": so " + F + " must commit before " + Tn +
                    " takes its snapshot";
         else
           ed.why = F + " and " + Tn + " both write " + X +
                    " (snapshot isolation: one must see the other), and " + Tn +
-                   " cannot commit before " + F + " takes its snapshot: so " + F +
+                   " cannot commit before " + F + " takes its snapshot" + because + ": so " + F +
                    " must commit before " + Tn;
         (void)other;
         break;
