@@ -65,3 +65,17 @@ test('a damaged archive is an error naming the archive, entry and byte', () => {
   assert.equal(r4.ok, false);
   assert.match(r4.error.message, /trailer/);
 });
+
+// Hostile input: a gzip bomb (48 members of 64 MiB of zeros: 3 GiB from 3 MB) is refused with
+// an error naming the file, not an abort, and the module loads the next history as usual.
+test('a gzip bomb is refused cleanly and the module stays usable', () => {
+  const member = gzipSync(Buffer.alloc(64 << 20), { level: 9 });
+  const bomb = Buffer.concat(Array.from({ length: 48 }, () => member));
+  const r = load(['bomb.json.gz'], [new Uint8Array(bomb)]);
+  assert.equal(r.ok, false);
+  assert.match(r.error.text ?? r.error.message, /bomb\.json\.gz/);
+  assert.match(r.error.text ?? r.error.message, /limit|memory/);
+  const next = load(['h.json'], [new TextEncoder().encode('{"format": "isoscope/1", "sessions": [[[["w", "x", 1]]]]}')]);
+  assert.equal(next.ok, true, JSON.stringify(next.error));
+  assert.equal(JSON.parse(mod.checkLevel('SER', 0, 1)).verdict, 'pass');
+});

@@ -10,6 +10,7 @@
 #include "checkers/check.h"
 #include "checkers/counterexample.h"
 #include "formats/formats.h"
+#include "model/memory.h"
 #include "report/json.h"
 #include "report/result_json.h"
 
@@ -41,6 +42,11 @@ std::string load(val names, val blobs, std::string format) {
   for (unsigned i = 0; i < n; ++i) {
     val blob = blobs[i];
     const size_t len = blob["length"].as<size_t>();
+    if (!can_allocate(len + 64)) {
+      const std::string m = names[i].as<std::string>() + ": not enough memory to load " + std::to_string(len) +
+                            " bytes in the browser (use the command line for inputs this large)";
+      return "{\"ok\": false, \"error\": {\"message\": " + json_quote(m) + ", \"text\": " + json_quote(m) + "}}";
+    }
     storage[i].reserve(len + 64);  // readable padding: the JSON readers parse in place
     storage[i].resize(len);
     // Copy the JS bytes straight into wasm memory.
@@ -49,7 +55,10 @@ std::string load(val names, val blobs, std::string format) {
     files.push_back({names[i].as<std::string>(), storage[i], storage[i].capacity() - len});
   }
   const double t0 = now_ms();
-  Expected<History> h = read_history(files, format);
+  // The heap (4 GB at most) holds the input, its expansion and the history built from it: an
+  // archive may expand to a quarter of it.
+  constexpr uint64_t kWasmMaxExpanded = uint64_t{1} << 30;
+  Expected<History> h = read_history(files, format, kWasmMaxExpanded);
   const double parse_ms = now_ms() - t0;
   if (!h) return "{\"ok\": false, \"error\": " + error_json(h.error()) + "}";
   g_loaded.emplace();

@@ -53,7 +53,10 @@ const FormatInfo* find_format(std::string_view name);
 
 // Reads with the named format, or detects it when format is empty. Zip and gzip files among
 // files are expanded first (formats/archive.h), so every front end accepts archives.
-Expected<History> read_history(std::span<const InputFile> files, std::string_view format = {});
+// max_expanded_bytes: the most bytes archives may expand to in all (0: the default of
+// formats/archive.h, 2 GiB - 1; the wasm API passes less, since its heap holds everything).
+Expected<History> read_history(std::span<const InputFile> files, std::string_view format = {},
+                               uint64_t max_expanded_bytes = 0);
 
 // Writers.
 std::string write_isoscope_json(const History& h);

@@ -13,6 +13,8 @@
 #include <bit>
 #include <cstring>
 
+#include "model/memory.h"
+
 namespace isoscope {
 
 namespace {
@@ -35,6 +37,20 @@ constexpr size_t kSlack = 16;
 // The most output one input byte can give (258-byte matches of under 2 bits each, RFC 1951):
 // bounds how much a size hint may preallocate, so a lying header cannot reserve gigabytes.
 constexpr size_t kMaxRatio = 1032;
+
+// Resizes `out` (of which the first `keep` bytes matter) to exactly `size` bytes: a string's own
+// growth may double its capacity, asking for far more memory than was probed.
+void resize_exactly(std::string& out, size_t keep, size_t size) {
+  if (size <= out.capacity()) {
+    out.resize(size);
+    return;
+  }
+  std::string grown;
+  grown.reserve(size);  // a fresh string reserves what it is asked for
+  grown.assign(out.data(), keep);
+  grown.resize(size);
+  out.swap(grown);
+}
 
 constexpr uint16_t kLenBase[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
                                    31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
@@ -185,7 +201,13 @@ InflateResult Inflater::inflate(std::string_view in, std::string& out, size_t si
   const size_t base = out.size();
   max_out = std::min(max_out, out.max_size() - base - kSlack);
   size_t cap = std::min({size_hint, max_out, in.size() > (SIZE_MAX - 1024) / kMaxRatio ? max_out : in.size() * kMaxRatio + 1024});
-  out.resize(base + cap + kSlack);
+  if (!can_allocate(base + cap + kSlack)) {
+    res.out_of_memory = true;
+    res.offset = 0;
+    res.message = "not enough memory for the " + std::to_string(cap) + " bytes the data is declared to expand to";
+    return res;
+  }
+  resize_exactly(out, base, base + cap + kSlack);
   uint8_t* ob = reinterpret_cast<uint8_t*>(out.data()) + base;
   uint8_t* q = ob;
   uint8_t* oend = ob + cap;
@@ -202,13 +224,19 @@ InflateResult Inflater::inflate(std::string_view in, std::string& out, size_t si
   auto truncated = [&](const char* what) {
     return fail(static_cast<int64_t>(in.size()), std::string("the compressed data ends early: expected ") + what);
   };
-  // Makes room for n more output bytes, growing the buffer (at least doubling) up to max_out.
+  // Makes room for n more output bytes, growing the buffer toward max_out (never past it) when
+  // the memory is there; out_of_memory says when it is not.
   auto room = [&](size_t n) {
     if (static_cast<size_t>(oend - q) >= n) return true;
     const size_t have = q - ob;
     if (n > max_out - have) return false;
-    const size_t want = std::min(max_out, std::max({cap * 2, have + n, size_t{1} << 16}));
-    out.resize(base + want + kSlack);
+    // grown as the whole buffer grows (earlier members of a gzip file included), not this call's part
+    const size_t want = grow_capacity(base + cap, base + have + n, base + max_out) - base;
+    if (!can_allocate(base + want + kSlack)) {
+      res.out_of_memory = true;
+      return false;
+    }
+    resize_exactly(out, base + have, base + want + kSlack);
     ob = reinterpret_cast<uint8_t*>(out.data()) + base;
     q = ob + have;
     cap = want;
@@ -216,6 +244,9 @@ InflateResult Inflater::inflate(std::string_view in, std::string& out, size_t si
     return true;
   };
   auto over_limit = [&](int64_t offset) {
+    if (res.out_of_memory)
+      return fail(offset, "not enough memory to hold more than " + std::to_string(base + (q - ob)) +
+                              " bytes of the expanded data (the input is too large for this machine or browser)");
     res.over_limit = true;
     return fail(offset, "the data inflates to more than " + std::to_string(max_out) + " bytes");
   };

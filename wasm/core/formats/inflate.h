@@ -13,6 +13,7 @@ namespace isoscope {
 struct InflateResult {
   bool ok = false;
   bool over_limit = false;  // failed because the output would exceed max_out
+  bool out_of_memory = false;  // failed because the output buffer could not be allocated
   size_t in_used = 0;       // ok: bytes of the input the stream occupied (through its final block)
   int64_t offset = -1;      // error: byte offset within the compressed data
   std::string message;      // error: what was found and what was expected

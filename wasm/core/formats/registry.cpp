@@ -69,12 +69,15 @@ Expected<History> read_expanded(std::span<const InputFile> files, std::string_vi
 
 // Archives (zip, gzip) are expanded here, the one place every front end passes through; the
 // expanded bytes live only for this call, since a History owns all its data.
-Expected<History> read_history(std::span<const InputFile> files, std::string_view format) {
+Expected<History> read_history(std::span<const InputFile> files, std::string_view format,
+                               uint64_t max_expanded_bytes) {
   bool any_archive = false;
   for (const InputFile& f : files) any_archive = any_archive || archive_kind(f.bytes) != ArchiveKind::None;
   if (!any_archive) return read_expanded(files, format);
   ExpandedInput expanded;
-  if (std::optional<InputError> err = expand_archives(files, expanded)) return std::move(*err);
+  ArchiveLimits limits;
+  if (max_expanded_bytes > 0) limits.max_total_bytes = max_expanded_bytes;
+  if (std::optional<InputError> err = expand_archives(files, expanded, limits)) return std::move(*err);
   return read_expanded(expanded.files, format);
 }
 
