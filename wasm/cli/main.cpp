@@ -1,5 +1,7 @@
 // The `isoscope` command (shared/spec/cli.md): a thin layer over the core library.
 #include <algorithm>
+#include <cmath>
+#include <new>
 #include <sys/resource.h>
 
 #include <cstdio>
@@ -31,7 +33,8 @@ constexpr int kExitPass = 0, kExitFail = 1, kExitInput = 2, kExitUnknown = 3;
 const char* kUsage =
     "usage:\n"
     "  isoscope check [--level L[,L...]] [--format F] [--json] [--budget-ms N]\n"
-    "                 [--max-anomalies N] PATH|-\n"
+    "                 [--max-anomalies N] [--max-input-bytes N] PATH|-\n"
+    "  isoscope --version\n"
     "  isoscope convert --to isoscope|plume [--format F] PATH|- OUT|-\n"
     "  isoscope anomalies [--json]   the anomaly vocabulary: every kind the checkers report\n"
     "  isoscope generate [--sessions N] [--txns N] [--ops N|MIN-MAX] [--keys N]\n"
@@ -67,21 +70,39 @@ struct LoadedInput {
   std::vector<InputFile> files;
 };
 
-// Reads a whole stream in large blocks (istream iterators are byte-at-a-time).
-bool read_whole(std::FILE* f, std::string& out) {
+// Plain input larger than this is refused (--max-input-bytes raises it): a stream without end,
+// such as an endless pipe, must not grow until the machine runs out of memory.
+uint64_t g_max_input_bytes = uint64_t{4} << 30;
+
+// Reads a whole stream in large blocks (istream iterators are byte-at-a-time); at most
+// g_max_input_bytes (too_large says when there was more).
+bool read_whole(std::FILE* f, std::string& out, bool& too_large) {
   out.clear();
+  too_large = false;
   char buf[1 << 16];
   size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
+    if (out.size() + n > g_max_input_bytes) {
+      too_large = true;
+      return false;
+    }
+    out.append(buf, n);
+  }
   return !std::ferror(f);
+}
+
+std::string too_large_message(const std::string& name) {
+  return name + ": the input is larger than " + std::to_string(g_max_input_bytes) +
+         " bytes; pass --max-input-bytes N to read more";
 }
 
 bool load_input(const std::string& path, LoadedInput& input, std::string& error) {
   std::vector<std::string> names;
   if (path == "-") {
     input.storage.emplace_back();
-    if (!read_whole(stdin, input.storage.back())) {
-      error = "<stdin>: could not read standard input";
+    bool too_large = false;
+    if (!read_whole(stdin, input.storage.back(), too_large)) {
+      error = too_large ? too_large_message("<stdin>") : "<stdin>: could not read standard input";
       return false;
     }
     names.push_back("<stdin>");
@@ -94,8 +115,19 @@ bool load_input(const std::string& path, LoadedInput& input, std::string& error)
     }
     std::vector<std::string> paths;
     if (fs::is_directory(st)) {
-      for (const auto& entry : fs::directory_iterator(path, ec))
-        if (entry.is_regular_file()) paths.push_back(entry.path().string());
+      // Every entry counts: a link that leads nowhere or in a circle is an error, not a session
+      // silently left out.
+      fs::directory_iterator it(path, ec), end;
+      for (; !ec && it != end; it.increment(ec)) {
+        const fs::path& p = it->path();
+        std::error_code entry_ec;
+        const fs::file_status target = fs::status(p, entry_ec);
+        if (entry_ec || !fs::exists(target)) {
+          error = p.string() + ": " + (fs::is_symlink(fs::symlink_status(p, entry_ec)) ? "a symbolic link to nothing (or a loop of links)" : "cannot be read: " + entry_ec.message());
+          return false;
+        }
+        if (fs::is_regular_file(target)) paths.push_back(p.string());
+      }
       if (ec) {
         error = path + ": cannot list the directory: " + ec.message();
         return false;
@@ -105,8 +137,11 @@ bool load_input(const std::string& path, LoadedInput& input, std::string& error)
         error = path + ": the directory holds no files (expected Cobra *.log files or a dbcop history.bincode)";
         return false;
       }
-    } else {
+    } else if (fs::is_regular_file(st)) {
       paths.push_back(path);
+    } else {
+      error = path + ": not a regular file or a directory (a device, a pipe or a socket); to read a stream, pass - and redirect it";
+      return false;
     }
     for (const std::string& p : paths) {
       input.storage.emplace_back();
@@ -114,11 +149,17 @@ bool load_input(const std::string& path, LoadedInput& input, std::string& error)
       std::error_code size_ec;
       const auto size = fs::file_size(p, size_ec);
       // The extra bytes let the JSON readers parse in place (InputFile::padding).
+      if (!size_ec && size > g_max_input_bytes) {
+        if (f) std::fclose(f);
+        error = too_large_message(p);
+        return false;
+      }
       if (!size_ec) input.storage.back().reserve(static_cast<size_t>(size) + kReadPadding);
-      const bool ok = f && read_whole(f, input.storage.back());
+      bool too_large = false;
+      const bool ok = f && read_whole(f, input.storage.back(), too_large);
       if (f) std::fclose(f);
       if (!ok) {
-        error = p + ": cannot read the file";
+        error = too_large ? too_large_message(p) : p + ": cannot read the file";
         return false;
       }
       names.push_back(p);
@@ -131,10 +172,15 @@ bool load_input(const std::string& path, LoadedInput& input, std::string& error)
   return true;
 }
 
+// A finite non-negative number (no inf, nan or trailing characters).
 bool parse_count(const char* s, double& out) {
   char* end = nullptr;
   out = std::strtod(s, &end);
-  return end && *end == '\0' && out >= 0;
+  return end && end != s && *end == '\0' && std::isfinite(out) && out >= 0;
+}
+// A whole number from 0 to max.
+bool parse_whole(const char* s, double max, double& out) {
+  return parse_count(s, out) && out <= max && out == std::floor(out);
 }
 
 // Peak resident set size of this program. VmHWM, unlike getrusage's ru_maxrss, starts afresh
@@ -164,7 +210,15 @@ int run_check(int argc, char** argv) {
       (void)what;
       return argv[++i];
     };
-    if (a == "--json") {
+    if (a == "--help" || a == "-h") {
+      std::fputs(kUsage, stdout);
+      return kExitPass;
+    } else if (a == "--max-input-bytes") {
+      const char* v = next("bytes");
+      double n;
+      if (!v || !parse_whole(v, 1e15, n)) return usage_error("--max-input-bytes needs a whole number of bytes");
+      g_max_input_bytes = static_cast<uint64_t>(n);
+    } else if (a == "--json") {
       json = true;
     } else if (a == "--level" || a == "--levels") {
       const char* v = next("levels");
@@ -176,6 +230,7 @@ int run_check(int argc, char** argv) {
         if (!parse_level(item, l)) return usage_error("unknown level '" + item + "'");
         opts.levels.push_back(l);
       }
+      if (opts.levels.empty()) return usage_error("--level needs at least one level, such as RC,SER");
     } else if (a == "--format") {
       const char* v = next("format");
       if (!v) return usage_error("--format needs a format name");
@@ -191,7 +246,7 @@ int run_check(int argc, char** argv) {
     } else if (a == "--max-anomalies") {
       const char* v = next("n");
       double n;
-      if (!v || !parse_count(v, n)) return usage_error("--max-anomalies needs a non-negative number");
+      if (!v || !parse_whole(v, 1e9, n)) return usage_error("--max-anomalies needs a whole number from 0 to 1000000000");
       opts.max_anomalies = static_cast<size_t>(n);
     } else if (a.size() > 1 && a[0] == '-' && a != "-") {
       return usage_error("unknown option '" + a + "'");
@@ -312,11 +367,16 @@ int run_generate(int argc, char** argv) {
       ++i;
       return true;
     };
+    auto take_whole = [&](double lo, double hi) {  // counts: no fractions
+      if (!v || !parse_whole(v, hi, d) || d < lo) return false;
+      ++i;
+      return true;
+    };
     if (a == "--sessions") {
-      if (!take(1, 1e6)) return usage_error("--sessions needs a number from 1 to 1000000");
+      if (!take_whole(1, 1e6)) return usage_error("--sessions needs a whole number from 1 to 1000000");
       p.sessions = static_cast<uint32_t>(d);
     } else if (a == "--txns") {
-      if (!take(0, 1e8)) return usage_error("--txns needs a number of transactions per session");
+      if (!take_whole(0, 1e8)) return usage_error("--txns needs a whole number of transactions per session");
       p.txns_per_session = static_cast<uint32_t>(d);
     } else if (a == "--ops") {
       if (!v) return usage_error("--ops needs N or MIN-MAX");
@@ -333,7 +393,7 @@ int run_generate(int argc, char** argv) {
     } else if (a == "--single-op") {
       p.min_ops = p.max_ops = 1;
     } else if (a == "--keys") {
-      if (!take(1, 1e9)) return usage_error("--keys needs a positive number");
+      if (!take_whole(1, 1e9)) return usage_error("--keys needs a whole number from 1 to 1000000000");
       p.keys = static_cast<uint32_t>(d);
     } else if (a == "--read-ratio") {
       if (!take(0, 1)) return usage_error("--read-ratio needs a number in [0, 1]");
@@ -352,7 +412,7 @@ int run_generate(int argc, char** argv) {
       else if (dist == "hotspot") p.key_dist = KeyDist::Hotspot;
       else return usage_error("--dist needs uniform, zipf or hotspot");
     } else if (a == "--seed") {
-      if (!take(0, 1.8e19)) return usage_error("--seed needs a non-negative integer");
+      if (!take_whole(0, 1.8e19)) return usage_error("--seed needs a non-negative integer");
       p.seed = static_cast<uint64_t>(d);
     } else if (a == "--timestamps") {
       p.timestamps = true;
@@ -537,16 +597,41 @@ int run_anomalies(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   if (argc < 2) return usage_error("missing command");
   std::string cmd = argv[1];
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
     std::fputs(kUsage, stdout);
     return kExitPass;
   }
+  if (cmd == "--version" || cmd == "version") {
+    std::printf("isoscope %s\n", ISOSCOPE_VERSION);
+    return kExitPass;
+  }
+  // --help anywhere after a command: that command's usage (the one usage text), exit 0.
+  for (int i = 2; i < argc; ++i)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+      std::fputs(kUsage, stdout);
+      return kExitPass;
+    }
   if (cmd == "check") return run_check(argc - 2, argv + 2);
   if (cmd == "convert") return run_convert(argc - 2, argv + 2);
   if (cmd == "generate") return run_generate(argc - 2, argv + 2);
   if (cmd == "anomalies") return run_anomalies(argc - 2, argv + 2);
   return usage_error("unknown command '" + cmd + "'");
+}
+
+// Nothing escapes as an abort: memory exhaustion and file-system failures end with a message
+// and the input-error status.
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fputs("isoscope: not enough memory for this input (pass --max-input-bytes to bound it, or check fewer levels)\n", stderr);
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::fprintf(stderr, "isoscope: %s\n", e.what());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "isoscope: %s\n", e.what());
+  }
+  return kExitInput;
 }

@@ -1,0 +1,81 @@
+// The command line never dies on hostile input or usage (issue: hostile input and resource
+// limits): non-regular paths, links to nothing or in a circle, endless input, malformed numbers,
+// an empty level list; every subcommand has --help, and there is --version.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "test_util.h"
+
+namespace {
+namespace fs = std::filesystem;
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("isoscope-cli-" + name);
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+}  // namespace
+
+TEST(CliHostile, RefusesDevicesAndPipes) {
+  CommandResult r = run_cli("check /dev/zero");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "/dev/zero: not a regular file")) << r.err;
+  const fs::path fifo = fresh_dir("fifo") / "pipe";
+  ASSERT_EQ(std::system(("mkfifo " + shell_quote(fifo.string())).c_str()), 0);
+  r = run_cli("check " + shell_quote(fifo.string()));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "not a regular file")) << r.err;
+}
+
+TEST(CliHostile, LinksToNothingOrInACircleAreErrors) {
+  const fs::path d = fresh_dir("links");
+  std::ofstream(d / "T1.log") << "";
+  fs::create_symlink(d / "missing.log", d / "T2.log");
+  CommandResult r = run_cli("check " + shell_quote(d.string()));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "T2.log: a symbolic link to nothing")) << r.err;
+  fs::remove(d / "T2.log");
+  fs::create_symlink(d / "b", d / "a");
+  fs::create_symlink(d / "a", d / "b");
+  r = run_cli("check " + shell_quote(d.string()));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "a symbolic link to nothing (or a loop of links)")) << r.err;
+}
+
+TEST(CliHostile, EndlessInputIsCapped) {
+  CommandResult r = run_cli("check --max-input-bytes 1000000 - < /dev/zero");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "larger than 1000000 bytes; pass --max-input-bytes")) << r.err;
+}
+
+TEST(CliHostile, NumbersAndLevelsAreValidated) {
+  for (const char* bad : {"inf", "1e300", "1.5", "-1", "nan", "7x", ""}) {
+    const CommandResult r = run_cli(std::string("check --max-anomalies '") + bad + "' x.json");
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_TRUE(contains(r.err, "--max-anomalies needs a whole number")) << bad << ": " << r.err;
+  }
+  CommandResult r = run_cli("check --level '' x.json");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "--level needs at least one level")) << r.err;
+  r = run_cli("generate --sessions 2.5 -");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "--sessions needs a whole number")) << r.err;
+}
+
+TEST(CliHostile, HelpOnEverySubcommandAndVersion) {
+  for (const char* cmd : {"check", "convert", "generate", "anomalies"}) {
+    const CommandResult r = run_cli(std::string(cmd) + " --help");
+    EXPECT_EQ(r.status, 0) << cmd;
+    EXPECT_TRUE(contains(r.out, "usage:")) << cmd;
+  }
+  const CommandResult v = run_cli("--version");
+  EXPECT_EQ(v.status, 0);
+  EXPECT_TRUE(contains(v.out, "isoscope 0.1.0")) << v.out;
+}
