@@ -79,3 +79,18 @@ TEST(CliHostile, HelpOnEverySubcommandAndVersion) {
   EXPECT_EQ(v.status, 0);
   EXPECT_TRUE(contains(v.out, "isoscope 0.1.0")) << v.out;
 }
+
+// Detection that explains: an unrecognised input gets the located error of the reader that got
+// furthest; white space alone says so; a byte-order mark is detected as the reader accepts it.
+TEST(CliHostile, DetectionExplainsWhatItCouldNotRead) {
+  CommandResult r = run_cli("check " + shell_quote(temp_file("bad.txt", "r(1,1,0,0)\nw(1,2,0,1)\nr(1,x,0,2)\n")));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "line 3")) << r.err;
+  EXPECT_TRUE(contains(r.err, "read as plume")) << r.err;
+  EXPECT_TRUE(contains(r.err, "expected an integer")) << r.err;
+  r = run_cli("check " + shell_quote(temp_file("blank.json", " \n\t\n")));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "only white space")) << r.err;
+  r = run_cli("check " + shell_quote(temp_file("bom.json", "\xef\xbb\xbf{\"format\": \"isoscope/1\", \"sessions\": [[[[\"w\", \"x\", 1]]]]}")));
+  EXPECT_EQ(r.status, 0) << r.err;
+}

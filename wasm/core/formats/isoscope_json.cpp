@@ -299,7 +299,7 @@ class JsonHistoryReader {
 bool detect_isoscope_json(std::span<const InputFile> files) {
   if (files.size() != 1) return false;
   std::string_view b = files[0].bytes;
-  size_t i = 0;
+  size_t i = fmt::bom_length(b);  // a UTF-8 byte-order mark, as the reader accepts
   while (i < b.size() && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t')) ++i;
   if (i >= b.size() || b[i] != '{') return false;
   std::string_view head = b.substr(i, 4096);

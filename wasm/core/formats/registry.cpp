@@ -1,8 +1,11 @@
 // The table of formats, in auto-detection order (most specific first), and read_history().
 #include <cctype>
+#include <utility>
+#include <vector>
 
 #include "formats/archive.h"
 #include "formats/formats.h"
+#include "formats/reader_util.h"
 
 namespace isoscope {
 
@@ -31,6 +34,52 @@ const FormatInfo* find_format(std::string_view name) {
 }
 
 namespace {
+
+// No detector recognised the input: every reader tries it, and the error of the one that got
+// furthest (by line, then byte) is reported with its location, followed by the others' reasons,
+// so a valid file with one bad number says where, not just "unrecognised". A reader that
+// succeeds is named but not used: detection decides, or --format does.
+InputError explain_unrecognised(std::span<const InputFile> files) {
+  struct Attempt {
+    const FormatInfo* format;
+    InputError error;
+    bool ok = false;
+  };
+  std::vector<Attempt> attempts;
+  for (const FormatInfo& f : kFormats) {
+    Expected<History> h = f.read(files);
+    attempts.push_back({&f, h.ok() ? InputError{} : h.error(), h.ok()});
+  }
+  auto reach = [](const InputError& e) {
+    return std::pair<int64_t, int64_t>(e.line, e.offset);
+  };
+  const Attempt* best = &attempts[0];
+  for (const Attempt& a : attempts) {
+    if (a.ok) {
+      InputError e;
+      e.file = files[0].name;
+      e.message = std::string("could not recognise the format, but it reads as ") + a.format->name +
+                  ": pass --format " + a.format->name + " to read it so";
+      return e;
+    }
+    if (reach(a.error) > reach(best->error)) best = &a;
+  }
+  InputError e = best->error;
+  if (e.file.empty()) e.file = files[0].name;
+  e.message = std::string("could not recognise the format; read as ") + best->format->name +
+              " (the reader that got furthest), " + e.message + ". The other readers: ";
+  bool first = true;
+  for (const Attempt& a : attempts) {
+    if (&a == best) continue;
+    std::string why = a.error.message;
+    if (why.size() > 90) why = why.substr(0, 87) + "...";
+    e.message += (first ? "" : "; ") + std::string(a.format->name) + ": " + why;
+    first = false;
+  }
+  e.message += ". Pass --format to choose one.";
+  return e;
+}
+
 Expected<History> read_expanded(std::span<const InputFile> files, std::string_view format) {
   InputError e;
   if (files.empty()) {
@@ -49,12 +98,16 @@ Expected<History> read_expanded(std::span<const InputFile> files, std::string_vi
   for (const FormatInfo& f : kFormats)
     if (f.detect(files)) return f.read(files);
   e.file = files[0].name;
-  bool empty = true;
-  for (const InputFile& f : files) empty = empty && f.bytes.empty();
-  e.message = empty ? "the input is empty: expected a history"
-                    : "could not recognise the format; pass --format with one of:";
-  if (!empty)
-    for (const FormatInfo& k : kFormats) e.message += std::string(" ") + k.name;
+  bool empty = true, blank = true;
+  for (const InputFile& f : files) {
+    empty = empty && f.bytes.empty();
+    for (size_t i = fmt::bom_length(f.bytes); i < f.bytes.size() && blank; ++i) blank = fmt::is_space(f.bytes[i]);
+  }
+  if (empty || blank) {
+    e.message = empty ? "the input is empty: expected a history" : "the input holds only white space: expected a history";
+  } else {
+    e = explain_unrecognised(files);
+  }
   // Archives are expanded one level deep, so one inside another arrives here unread.
   for (const InputFile& f : files)
     if (archive_kind(f.bytes) != ArchiveKind::None) {
