@@ -94,3 +94,15 @@ TEST(CliHostile, DetectionExplainsWhatItCouldNotRead) {
   r = run_cli("check " + shell_quote(temp_file("bom.json", "\xef\xbb\xbf{\"format\": \"isoscope/1\", \"sessions\": [[[[\"w\", \"x\", 1]]]]}")));
   EXPECT_EQ(r.status, 0) << r.err;
 }
+
+// Peers' files load as their tools load them: Elle histories with ; comments, without :f and
+// without :process; operations of :nemesis are counted, never silently dropped.
+TEST(CliHostile, ElleFilesLoadAsElleLoadsThem) {
+  const fs::path dir = fs::path(ISOSCOPE_DISPUTED).parent_path() / "fixtures" / "elle";
+  CommandResult r = run_cli("check --json --level RC " + shell_quote((dir / "no-f-no-process-comments.edn").string()));
+  EXPECT_NE(r.status, 2) << r.err;
+  EXPECT_TRUE(contains(r.out, "\"format\": \"elle\", \"sessions\": 2, \"transactions\": 2, \"operations\": 4")) << r.out;
+  r = run_cli("check --json --level RC " + shell_quote((dir / "nemesis.edn").string()));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "\"dropped_events\": 2")) << r.out;
+}

@@ -6,8 +6,9 @@
 // object a line or one array). Micro-ops: [:append k v], [:r k [v1 .. vn]] (list-append),
 // [:w k v], [:r k v] (rw-register).
 //   :ok = committed, :fail = aborted, :info = unknown; an invocation with no completion is
-//   unknown as well. The session is the :process (ops of other processes, e.g. :nemesis, are
-//   not transactions and are skipped). The invocation's and the completion's :time become the
+//   unknown as well. The session is the :process; an op without :process is a session of its
+//   own, and an op without :f is a transaction, as in Elle. Ops of other processes (:nemesis)
+//   are not transactions: they are counted in dropped_events. The invocation's and the completion's :time become the
 //   transaction's start and end. The label is the completion's :index.
 //   A read whose result is nil: in a committed transaction it reads the initial state (an empty
 //   list in a list-append history); in an aborted or unknown one the result was never observed,
@@ -410,11 +411,16 @@ class Converter {
     const Node* f = field(m, "f");
     const Node* value = field(m, "value");
     if (!type) return fail(m, "the operation lacks :type");
-    if (!process) return fail(m, "the operation lacks :process");
-    if (process->type != NT::Int) return true;  // :nemesis and the like: not a client transaction
-    if (!is_name(f, "txn"))
-      return fail(f ? *f : m, "expected :f :txn (only transactional histories are supported)");
-    const int64_t proc = process->i;
+    if (process && process->type != NT::Int) {
+      // :nemesis and the like: not a client transaction; counted, never silently dropped.
+      ++dropped_;
+      return true;
+    }
+    // Like Elle, an operation without :f is a transaction (its :value lists the micro-ops).
+    if (f && !is_name(f, "txn"))
+      return fail(*f, "expected :f :txn (only transactional histories are supported)");
+    // Without :process, an operation is a session of its own (no session order to follow).
+    const int64_t proc = process ? process->i : kNoProcess - static_cast<int64_t>(txns_.size());
     double time = NAN;
     if (!time_of(field(m, "time"), time)) return false;
     const Node* index = field(m, "index");
@@ -518,6 +524,7 @@ class Converter {
       }
       b.end_txn();
     }
+    b.add_dropped_events(dropped_);
     return b.finish("elle", f_.name);
   }
 
@@ -537,6 +544,9 @@ class Converter {
   std::vector<uint32_t> list_values_;
   std::vector<PendingTxn> txns_;
   std::unordered_map<int64_t, uint32_t> pending_;  // process -> its invoked, uncompleted txn
+  size_t dropped_ = 0;  // operations of non-client processes (:nemesis)
+  // Operations without :process get process ids from here down, one each.
+  static constexpr int64_t kNoProcess = INT64_MIN / 2;
 };
 
 bool looks_json(std::string_view s) {
@@ -562,15 +572,22 @@ bool detect_elle(std::span<const InputFile> files) {
   if (!f) return false;
   std::string_view s = f->bytes.substr(fmt::bom_length(f->bytes));
   std::string_view head = s.substr(0, 4096);
+  // :process and :f are optional (Elle reads histories without them); :type and :value are not.
   if (looks_json(s))
-    return head.find("\"type\"") != std::string_view::npos &&
-           head.find("\"process\"") != std::string_view::npos &&
-           head.find("\"value\"") != std::string_view::npos;
+    return head.find("\"type\"") != std::string_view::npos && head.find("\"value\"") != std::string_view::npos;
   size_t i = 0;
-  while (i < s.size() && (fmt::is_space(s[i]) || s[i] == ',')) ++i;
+  while (i < s.size()) {  // white space, commas and ; comment lines
+    if (fmt::is_space(s[i]) || s[i] == ',') {
+      ++i;
+    } else if (s[i] == ';') {
+      while (i < s.size() && s[i] != '\n') ++i;
+    } else {
+      break;
+    }
+  }
   if (i >= s.size() || (s[i] != '{' && s[i] != '[' && s[i] != '(' && s[i] != '#')) return false;
-  return head.find(":type") != std::string_view::npos && head.find(":process") != std::string_view::npos &&
-         head.find(":value") != std::string_view::npos;
+  head = s.substr(i, 4096);
+  return head.find(":type") != std::string_view::npos && head.find(":value") != std::string_view::npos;
 }
 
 Expected<History> read_elle(std::span<const InputFile> files) {
