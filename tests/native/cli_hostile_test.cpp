@@ -106,3 +106,13 @@ TEST(CliHostile, ElleFilesLoadAsElleLoadsThem) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "\"dropped_events\": 2")) << r.out;
 }
+
+// Output JSON is valid UTF-8 whatever the input holds (the JSON readers refuse invalid UTF-8,
+// the EDN and text readers keep the bytes): invalid bytes become U+FFFD.
+TEST(CliHostile, OutputJsonIsValidUtf8) {
+  const std::string text = "{:type :ok, :value [[:r :caf\xc3\xa9-\xff\xfe-\xed\xa0\x80 7]]}\n";
+  const CommandResult r = run_cli("check --json --level RC " + shell_quote(temp_file("utf8.edn", text)));
+  EXPECT_EQ(r.status, 1) << r.err;  // the read is thin air
+  EXPECT_TRUE(contains(r.out, "caf\xc3\xa9-\\ufffd\\ufffd-\\ufffd\\ufffd\\ufffd")) << r.out;
+  for (size_t i = 0; i < r.out.size(); ++i) EXPECT_NE(static_cast<unsigned char>(r.out[i]), 0xFF);
+}
