@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what isoscope needs on a fresh Debian machine (run as root): the C++ toolchain,
-# GoogleTest, Google Benchmark, Emscripten, Chromium for browser tests, and the npm packages.
+# GoogleTest, Google Benchmark, Emscripten, Chromium for browser tests, clang-14 with its
+# sanitizer and libFuzzer runtimes, and the npm packages.
 # Idempotent: it installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-apt_packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev emscripten chromium)
+apt_packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev emscripten chromium clang-14 libclang-rt-14-dev)
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

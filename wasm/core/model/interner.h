@@ -23,7 +23,8 @@ class Interner {
   enum class Kind : uint8_t { Int, Str, Null };
   static constexpr uint32_t kInterned = 0x80000000u;
 
-  explicit Interner(bool direct_small_ints = false) : direct_(direct_small_ints) {}
+  Interner() = default;  // not explicit: a History{} default-initialises its interners
+  explicit Interner(bool direct_small_ints) : direct_(direct_small_ints) {}
 
   // Inlined fast paths (a direct value; a small integer seen before); the rest out of line.
   uint32_t intern_int(int64_t v) {
@@ -94,7 +95,7 @@ class Interner {
 
   static constexpr int64_t kSmallLimit = 1 << 22;
 
-  bool direct_;
+  bool direct_ = false;
   std::vector<uint32_t> small_;  // id of small integer v, or kAbsent
   FlatMap64 ints_;
   std::unordered_map<std::string_view, uint32_t, SvHash, SvEq> strs_;  // views into strings_
