@@ -38,3 +38,14 @@ test('embed.js alone defines <isoscope-check>', async () => {
   assert.equal(v, 'pass');
   await page.context().close();
 });
+
+test('?embed&levels= shows exactly those levels, each decided', async () => {
+  const page = await env.page();
+  await page.goto(env.server.url + '?embed&example=write-skew.json&levels=SI,SER');
+  await page.waitForSelector('body[data-checked="true"]', { timeout: 60_000 });
+  const shown = await page.$$eval('#ladder .level', (els) => Object.fromEntries(els.map((e) => [e.dataset.level, e.dataset.verdict])));
+  assert.deepEqual(Object.keys(shown).sort(), ['SER', 'SI']);
+  assert.deepEqual(shown, { SI: 'pass', SER: 'fail' });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

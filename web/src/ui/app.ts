@@ -249,10 +249,15 @@ export class App {
   }
 
   // ---------- check ----------
-  private levelsToRun(): string[] {
+  /** The levels the page asked for with ?levels= (null: every level). */
+  private wantedLevels(): Set<string> | null {
     const wanted = new URLSearchParams(location.search).get('levels');
-    const set = wanted ? new Set(wanted.split(',').map((s) => s.trim())) : null;
-    return this.infos.filter((i) => i.applies && (!set || set.has(i.level))).map((i) => i.level);
+    return wanted ? new Set(wanted.split(',').map((s) => s.trim().toUpperCase())) : null;
+  }
+
+  private levelsToRun(): string[] {
+    const set = this.wantedLevels();
+    return this.infos.filter((i) => i.applies && (!set || set.has(i.level.toUpperCase()))).map((i) => i.level);
   }
 
   async runCheck() {
@@ -292,8 +297,10 @@ export class App {
     toast('Check cancelled');
   }
 
+  /** The levels the ladder shows: exactly those asked for with ?levels=, else every level. */
   private known() {
-    return this.infos.map((i) => i.level);
+    const set = this.wantedLevels();
+    return this.infos.filter((i) => !set || set.has(i.level.toUpperCase())).map((i) => i.level);
   }
 
   // ---------- results ----------
