@@ -70,3 +70,17 @@ describe('edge labels', () => {
     expect(placed[0]).toEqual(boxes[0]);  // a free label stays at its anchor
   });
 });
+
+describe('the story around a cycle', () => {
+  it('draws the reads-from edges among witness transactions (a fractured read\'s reader)', () => {
+    const a: any = {
+      kind: 'FracturedRead',
+      transactions: [{ txn: 0, session: null, index: null }, { txn: 5, session: 1, index: 0 }, { txn: 9, session: 2, index: 0 }],
+      edges: [{ from: 0, to: 1, type: 'SO' }, { from: 1, to: 0, type: 'CO', key: 'y' }],
+    };
+    const t = new Map<number, any>([[5, { ops: [['w', 'x', 1], ['w', 'y', 1]] }], [9, { ops: [['r', 'y', 0], ['r', 'x', 1]] }]]);
+    const d = buildDiagram(a, t);
+    const wr = d.edges.filter((e) => e.type === 'WR');
+    expect(wr).toEqual([expect.objectContaining({ from: 1, to: 2, key: 'x', fromOp: 0, toOp: 1, implicit: true })]);
+  });
+});

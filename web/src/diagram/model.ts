@@ -113,6 +113,26 @@ export function buildDiagram(a0: Anomaly, txns: Map<number, Txn>): Diagram {
       if (!edges.some((e) => e.from === f && e.to === t && e.type === 'SO')) edges.push({ from: f, to: t, type: 'SO', implicit: true });
     }
   }
+  // The observations the story rests on: a witness transaction that reads a value another
+  // witness transaction wrote gets that reads-from edge (writes are unique), unless drawn.
+  const writerOf = new Map<string, number>();
+  const opsOf = (i: number) => {
+    const w = a.transactions[i];
+    return (w.txn !== undefined ? txns.get(w.txn)?.ops : undefined) ?? [];
+  };
+  const kv = (k: string | number, v: Value) => `${typeof k}:${k}\u0000${JSON.stringify(v)}`;
+  a.transactions.forEach((_, i) => opsOf(i).forEach((op, oi) => {
+    if (op[0] === 'w' || op[0] === 'append') writerOf.set(kv(op[1], op[2]), i * 65536 + oi);
+  }));
+  a.transactions.forEach((_, i) => opsOf(i).forEach((op, oi) => {
+    if (op[0] !== 'r') return;
+    const v = Array.isArray(op[2]) ? op[2][op[2].length - 1] : op[2];
+    const w = v === undefined ? undefined : writerOf.get(kv(op[1], v));
+    if (w === undefined) return;
+    const from = Math.floor(w / 65536);
+    if (from === i || edges.some((e) => e.from === from && e.to === i && e.type === 'WR')) return;
+    edges.push({ from, to: i, type: 'WR', key: op[1], fromOp: w % 65536, toOp: oi, implicit: true, why: 'reads a value it wrote' });
+  }));
   const nodes: DNode[] = a.transactions.map((w, i) => {
     const t = w.txn !== undefined ? txns.get(w.txn) : undefined;
     const ops = t?.ops ?? [];
