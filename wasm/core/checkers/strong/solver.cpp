@@ -482,8 +482,8 @@ class Solver {
         const double now = now_ms();
         if (now - last_progress > 50) {
           last_progress = now;
-          const size_t open = open_vars();
-          budget_.report_progress(sat_.constraints - open, open);
+          // In choices (variables): those the search has settled now, and the rest.
+          budget_.report_progress(trail_.size(), num_vars_ - trail_.size());
         }
       }
       if (conflicts_here >= restart_at) {
