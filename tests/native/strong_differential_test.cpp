@@ -11,6 +11,7 @@
 
 #include "checkers/check.h"
 #include "checkers/strong/strong.h"
+#include "checkers/weak/weak.h"
 #include "formats/formats.h"
 #include "generate/random_history.h"
 #include "reference.h"
@@ -324,4 +325,24 @@ TEST(StrongDifferential, SolverAgreesWithTheSearchOnMidSizeHistories) {
   EXPECT_GT(by_solver, 200);
   EXPECT_GT(verdicts[0], 100);
   EXPECT_GT(verdicts[1], 100);
+}
+
+// An all-levels check decides CC once: the strong levels, which imply it, reuse that verdict.
+TEST(StrongDifferential, AnAllLevelsCheckRunsCcOnce) {
+  GenParams p;
+  p.seed = 11;
+  p.mode = GenMode::Serial;  // every level passes, so every strong level really runs
+  p.sessions = 4;
+  p.txns_per_session = 20;
+  p.timestamps = true;
+  Expected<History> eh = generate_history(p);
+  ASSERT_TRUE(eh.ok());
+  const size_t before = check_cc_runs();
+  const CheckReport r = check_history(*eh, CheckOptions{});
+  EXPECT_EQ(check_cc_runs() - before, 1u);
+  for (Level l : kStrong) EXPECT_EQ(r.results[static_cast<int>(l)].verdict, Verdict::Pass) << level_name(l);
+  // Alone, a strong level still checks CC itself.
+  const size_t alone = check_cc_runs();
+  (void)check_strong(*eh, Level::SER, CheckBudget{});
+  EXPECT_EQ(check_cc_runs() - alone, 1u);
 }

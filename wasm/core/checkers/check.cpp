@@ -115,6 +115,8 @@ const LevelResult& decide_level(const History& h, Level l, const CheckOptions& o
       budget.deadline_ms = opts.budget_ms > 0 ? t0 + opts.budget_ms : 0;
       budget.cancelled = opts.cancelled;
       budget.cancelled_ctx = opts.cancelled_ctx;
+      budget.cc_holds = report.requested[static_cast<int>(Level::CC)] &&
+                        report.results[static_cast<int>(Level::CC)].verdict == Verdict::Pass;
       struct ProgressCtx {
         const CheckOptions* opts;
         Level level;

@@ -65,6 +65,9 @@ struct CheckBudget {
   // Progress inside a level (the strong solver: constraints settled so far / still open).
   void (*progress)(void* ctx, size_t settled, size_t open) = nullptr;
   void* progress_ctx = nullptr;
+  // Set by check_history when CC (and so read consistency) already passed on this history: the
+  // strong levels, which imply CC, then skip running it again.
+  bool cc_holds = false;
   bool expired() const;
   void report_progress(size_t settled, size_t open) const {
     if (progress) progress(progress_ctx, settled, open);

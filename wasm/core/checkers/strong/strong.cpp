@@ -140,19 +140,22 @@ StrongReport check_strong(const History& h, Level level, const CheckBudget& budg
     res.reason = "no timestamps";
     return rep;
   }
-  // Every strong level implies CC (and read consistency): its violations are ours.
-  LevelResult cc = check_cc(h, budget);
-  if (cc.verdict == Verdict::Fail) {
-    res = std::move(cc);
-    res.reason.clear();
-    res.ms = now_ms() - t0;
-    return rep;
-  }
-  if (cc.verdict != Verdict::Pass) {
-    res.verdict = Verdict::Unknown;
-    res.reason = cc.reason.empty() ? "budget ran out" : cc.reason;
-    res.ms = now_ms() - t0;
-    return rep;
+  // Every strong level implies CC (and read consistency): its violations are ours. Within one
+  // check, CC is decided once, before the strong levels (budget.cc_holds).
+  if (!budget.cc_holds) {
+    LevelResult cc = check_cc(h, budget);
+    if (cc.verdict == Verdict::Fail) {
+      res = std::move(cc);
+      res.reason.clear();
+      res.ms = now_ms() - t0;
+      return rep;
+    }
+    if (cc.verdict != Verdict::Pass) {
+      res.verdict = Verdict::Unknown;
+      res.reason = cc.reason.empty() ? "budget ran out" : cc.reason;
+      res.ms = now_ms() - t0;
+      return rep;
+    }
   }
   const Instance in = make_instance(h);
   Decision d = decide(in, level, opts, budget);

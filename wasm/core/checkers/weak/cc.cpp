@@ -13,6 +13,7 @@
 // a reader in another session has not been visited yet, then recycled. So memory is
 // O(k * (active sessions + pending writers)), not O(n * k).
 #include <algorithm>
+#include <atomic>
 
 #include "checkers/weak/common.h"
 #include "checkers/weak/weak.h"
@@ -48,7 +49,13 @@ constexpr size_t kMaxClockBytes = size_t(1536) << 20;  // 1.5 GB: beyond this, g
 
 }  // namespace
 
+namespace {
+std::atomic<size_t> g_cc_runs{0};
+}  // namespace
+size_t check_cc_runs() { return g_cc_runs.load(); }
+
 LevelResult check_cc(const History& h, const CheckBudget& budget) {
+  ++g_cc_runs;
   weak::Reads R = weak::collect_reads(h);
   LevelResult res = weak::begin_result(h, R);
   weak::CoGraph g(h, R);

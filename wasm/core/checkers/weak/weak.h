@@ -20,5 +20,7 @@ LevelResult check_rc(const History& h, const CheckBudget& budget);
 LevelResult check_rr(const History& h, const CheckBudget& budget);
 LevelResult check_ra(const History& h, const CheckBudget& budget);
 LevelResult check_cc(const History& h, const CheckBudget& budget);
+// How many times check_cc has run in this process (tests count the work a check does).
+size_t check_cc_runs();
 
 }  // namespace isoscope
