@@ -1,4 +1,4 @@
-// The anomaly vocabulary (checkers/anomaly_kinds.h) is the one source of names: every kind a
+// The anomaly vocabulary (model/anomaly_kinds.h) is the one source of names: every kind a
 // checker reports on a wide spread of histories is in it, every plantable anomaly is, and each
 // planted anomaly is reported under its own name at the weakest level the vocabulary gives.
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include "checkers/anomaly_kinds.h"
+#include "model/anomaly_kinds.h"
 #include "checkers/check.h"
 #include "generate/inject.h"
 #include "generate/mt_history.h"

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-#include "checkers/anomaly_kinds.h"
+#include "model/anomaly_kinds.h"
 #include "checkers/check.h"
 #include "checkers/strong/strong.h"
 #include "formats/formats.h"

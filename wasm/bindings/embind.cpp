@@ -10,8 +10,8 @@
 #include "checkers/check.h"
 #include "checkers/counterexample.h"
 #include "formats/formats.h"
-#include "model/memory.h"
-#include "report/json.h"
+#include "util/memory.h"
+#include "util/json.h"
 #include "report/result_json.h"
 
 using namespace isoscope;

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "checkers/anomaly_kinds.h"
+#include "model/anomaly_kinds.h"
 #include "checkers/check.h"
 #include "formats/formats.h"
 #include "generate/db_sim.h"

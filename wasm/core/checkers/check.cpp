@@ -2,28 +2,11 @@
 
 #include "checkers/mtc/mtc.h"
 #include "checkers/read_consistency.h"
-#include "model/memory.h"
+#include "util/memory.h"
 
 namespace isoscope {
 
 namespace {
-
-// The transactional chain, weakest first: SSER => SER => SI => PC => CC => RA => RR => RC.
-int chain_rank(Level l) {
-  switch (l) {
-    case Level::RC: return 0;
-    case Level::RR: return 1;
-    case Level::RA: return 2;
-    case Level::CC: return 3;
-    case Level::PC: return 4;
-    case Level::SI: return 5;
-    case Level::SER: return 6;
-    case Level::SSER: return 7;
-    default: return -1;
-  }
-}
-
-bool is_transactional(Level l) { return chain_rank(l) >= 0; }
 
 bool one_op_per_txn(const History& h) {
   for (uint32_t t = 1; t < h.txns.size(); ++t)
@@ -36,13 +19,6 @@ bool one_op_per_txn(const History& h) {
 bool lightweight_txns(const History& h) { return is_lightweight_history(h); }
 
 }  // namespace
-
-bool is_weaker(Level weaker, Level stronger) {
-  int a = chain_rank(weaker), b = chain_rank(stronger);
-  if (a >= 0 && b >= 0) return a < b;
-  // Non-transactional causal models: CCv and CM both strengthen WCC.
-  return weaker == Level::WCC && (stronger == Level::CCv || stronger == Level::CM);
-}
 
 bool level_applies(const History& h, Level l, std::string& reason) {
   switch (l) {

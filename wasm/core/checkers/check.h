@@ -53,7 +53,5 @@ CheckReport check_history(const History& h, const CheckOptions& opts);
 // the web worker calls it level by level to report progress.
 const LevelResult& decide_level(const History& h, Level l, const CheckOptions& opts, CheckReport& report);
 
-// Levels weaker than l in the lattice (direct and transitive).
-bool is_weaker(Level weaker, Level stronger);
 
 }  // namespace isoscope

@@ -6,7 +6,8 @@
 #pragma once
 #include <vector>
 
-#include "checkers/anomaly_kinds.h"
+#include "checkers/result.h"
+#include "model/anomaly_kinds.h"
 
 namespace isoscope {
 

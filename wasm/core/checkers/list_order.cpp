@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "checkers/anomaly_kinds.h"
-#include "model/flat_map.h"
+#include "model/anomaly_kinds.h"
+#include "util/flat_map.h"
 
 namespace isoscope {
 

@@ -1,6 +1,6 @@
 #include "checkers/read_consistency.h"
 
-#include "checkers/anomaly_kinds.h"
+#include "model/anomaly_kinds.h"
 #include "checkers/explain.h"
 #include "checkers/list_order.h"
 #include "graph/digraph.h"

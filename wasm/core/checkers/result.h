@@ -7,16 +7,10 @@
 #include <vector>
 
 #include "model/history.h"
+#include "model/levels.h"
 
 namespace isoscope {
 
-enum class Level : uint8_t { RC, RR, RA, CC, PC, SI, SER, SSER, WCC, CCv, CM, LIN };
-constexpr int kNumLevels = 12;
-const char* level_name(Level l);
-bool parse_level(std::string_view name, Level& out);  // case-insensitive
-
-enum class Verdict : uint8_t { Pass, Fail, Unknown, NotApplicable };
-const char* verdict_name(Verdict v);  // "pass", "fail", "unknown", "n/a"
 
 enum class EdgeType : uint8_t {
   SO,  // session order

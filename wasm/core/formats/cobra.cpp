@@ -19,7 +19,7 @@
 
 #include "formats/formats.h"
 #include "formats/reader_util.h"
-#include "model/flat_map.h"
+#include "util/flat_map.h"
 
 namespace isoscope {
 namespace {

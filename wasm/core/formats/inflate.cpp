@@ -13,7 +13,7 @@
 #include <bit>
 #include <cstring>
 
-#include "model/memory.h"
+#include "util/memory.h"
 
 namespace isoscope {
 

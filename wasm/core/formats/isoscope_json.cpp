@@ -5,7 +5,7 @@
 #include "formats/formats.h"
 #include "formats/json_input.h"
 #include "formats/reader_util.h"
-#include "report/json.h"
+#include "util/json.h"
 #include "simdjson.h"
 
 namespace isoscope {

@@ -16,8 +16,8 @@
 
 #include "formats/formats.h"
 #include "formats/reader_util.h"
-#include "model/flat_map.h"
-#include "model/huge_pages.h"
+#include "util/flat_map.h"
+#include "util/huge_pages.h"
 
 namespace isoscope {
 namespace {

@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <cstring>
 
-#include "checkers/anomaly_kinds.h"
+#include "model/anomaly_kinds.h"
 
 namespace isoscope {
 
 namespace {
 // Which anomalies can be planted; their names and the levels that forbid them come from the
-// anomaly vocabulary (checkers/anomaly_kinds.h).
+// anomaly vocabulary (model/anomaly_kinds.h).
 struct Plantable {
   AnomalyKind kind;
   uint32_t sessions;

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "checkers/result.h"
+#include "model/levels.h"
 #include "generate/random_history.h"
 
 namespace isoscope {

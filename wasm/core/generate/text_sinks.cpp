@@ -3,7 +3,7 @@
 #include <cinttypes>
 #include <string>
 
-#include "report/json.h"
+#include "util/json.h"
 
 namespace isoscope {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "model/huge_pages.h"
-#include "report/json.h"
+#include "util/huge_pages.h"
+#include "util/json.h"
 
 namespace isoscope {
 

@@ -14,7 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "model/flat_map.h"
+#include "util/flat_map.h"
 
 namespace isoscope {
 

@@ -1,13 +1,12 @@
 #include "report/result_json.h"
 
-#include "checkers/anomaly_kinds.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "checkers/mtc/mtc.h"
-#include "report/json.h"
+#include "model/anomaly_kinds.h"
+#include "model/shapes.h"
+#include "util/json.h"
 
 namespace isoscope {
 

@@ -15,7 +15,7 @@ std::string transactions_json(const History& h, uint32_t begin, uint32_t end);
 // One line per level for people: "SER   fail   (3.2 ms)  LostUpdate: ...".
 std::string report_text(const History& h, const CheckReport& report);
 
-// The anomaly vocabulary (checkers/anomaly_kinds.h) as JSON:
+// The anomaly vocabulary (model/anomaly_kinds.h) as JSON:
 // [{"name", "family", "weakest", "title", "description"}, ...].
 std::string anomaly_kinds_json();
 

@@ -1,5 +1,5 @@
 // Plain-language names for the anomaly kinds the core reports. The vocabulary is the core's
-// (wasm/core/checkers/anomaly_kinds.h): the build writes it to web/generated/anomaly-kinds.json
+// (wasm/core/model/anomaly_kinds.h): the build writes it to web/generated/anomaly-kinds.json
 // with `isoscope anomalies --json`, so the page and the checkers never disagree on a name.
 import vocabulary from '../../generated/anomaly-kinds.json';
 

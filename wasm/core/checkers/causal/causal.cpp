@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "checkers/anomaly_kinds.h"
+#include "model/anomaly_kinds.h"
 #include "checkers/causal/context.h"
 
 namespace isoscope {

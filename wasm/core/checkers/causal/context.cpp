@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "checkers/anomaly_kinds.h"
+#include "model/anomaly_kinds.h"
 
 namespace isoscope::causal {
 

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "checkers/mtc/mtc.h"
-#include "checkers/anomaly_kinds.h"
+#include "model/anomaly_kinds.h"
 #include "checkers/mtc/mtc_witness.h"
 #include "checkers/read_consistency.h"
 

@@ -22,12 +22,9 @@
 #pragma once
 #include "checkers/result.h"
 #include "model/history.h"
+#include "model/shapes.h"
 
 namespace isoscope {
-
-// Every recorded transaction (whatever its status) is a mini-transaction of reads and writes
-// (no list operations), and there is at least one.
-bool is_mini_transaction_history(const History& h);
 
 // Precondition: is_mini_transaction_history(h) (otherwise Verdict::Unknown with a reason).
 // Read consistency (checkers/read_consistency.h) is checked first; its anomalies fail the level.

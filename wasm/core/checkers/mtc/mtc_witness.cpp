@@ -4,7 +4,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "checkers/anomaly_kinds.h"
+#include "model/anomaly_kinds.h"
 #include "checkers/cycle_names.h"
 #include "checkers/explain.h"
 

@@ -13,7 +13,7 @@
 
 #include "checkers/strong/internal.h"
 #include "graph/digraph.h"
-#include "model/flat_map.h"
+#include "util/flat_map.h"
 
 namespace isoscope::strong {
 

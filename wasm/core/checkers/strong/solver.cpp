@@ -28,7 +28,7 @@
 #include <cmath>
 
 #include "checkers/strong/internal.h"
-#include "model/flat_map.h"
+#include "util/flat_map.h"
 
 namespace isoscope::strong {
 

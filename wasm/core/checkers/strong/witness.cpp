@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "checkers/anomaly_kinds.h"
+#include "model/anomaly_kinds.h"
 #include "checkers/explain.h"
 #include "checkers/cycle_names.h"
 #include "checkers/strong/internal.h"

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "checkers/anomaly_kinds.h"
+#include "model/anomaly_kinds.h"
 #include "checkers/explain.h"
 #include "checkers/read_consistency.h"
 

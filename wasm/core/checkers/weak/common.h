@@ -7,7 +7,7 @@
 
 #include "checkers/result.h"
 #include "graph/digraph.h"
-#include "model/flat_map.h"
+#include "util/flat_map.h"
 
 namespace isoscope::weak {
 

@@ -1,4 +1,4 @@
-#include "report/json.h"
+#include "util/json.h"
 
 #include <cmath>
 #include <cstdio>

@@ -8,7 +8,7 @@
 #include <span>
 #include <string_view>
 
-#include "checkers/result.h"
+#include "model/levels.h"
 
 namespace isoscope {
 

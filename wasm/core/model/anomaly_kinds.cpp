@@ -1,4 +1,4 @@
-#include "checkers/anomaly_kinds.h"
+#include "model/anomaly_kinds.h"
 
 
 namespace isoscope {

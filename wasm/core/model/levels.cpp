@@ -1,0 +1,66 @@
+#include "model/levels.h"
+
+#include <cctype>
+
+namespace isoscope {
+
+namespace {
+
+constexpr const char* kLevelNames[kNumLevels] = {"RC",  "RR",   "RA",  "CC",  "PC", "SI",
+                                                 "SER", "SSER", "WCC", "CCv", "CM", "LIN"};
+
+// The transactional chain, weakest first: SSER => SER => SI => PC => CC => RA => RR => RC.
+int chain_rank(Level l) {
+  switch (l) {
+    case Level::RC: return 0;
+    case Level::RR: return 1;
+    case Level::RA: return 2;
+    case Level::CC: return 3;
+    case Level::PC: return 4;
+    case Level::SI: return 5;
+    case Level::SER: return 6;
+    case Level::SSER: return 7;
+    default: return -1;
+  }
+}
+
+}  // namespace
+
+const char* level_name(Level l) { return kLevelNames[static_cast<int>(l)]; }
+
+bool parse_level(std::string_view name, Level& out) {
+  for (int i = 0; i < kNumLevels; ++i) {
+    std::string_view n = kLevelNames[i];
+    if (n.size() != name.size()) continue;
+    bool same = true;
+    for (size_t j = 0; j < n.size() && same; ++j)
+      same = std::toupper(static_cast<unsigned char>(n[j])) ==
+             std::toupper(static_cast<unsigned char>(name[j]));
+    if (same) {
+      out = static_cast<Level>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::Pass: return "pass";
+    case Verdict::Fail: return "fail";
+    case Verdict::Unknown: return "unknown";
+    case Verdict::NotApplicable: return "n/a";
+  }
+  return "unknown";
+}
+
+bool is_transactional(Level l) { return chain_rank(l) >= 0; }
+
+bool is_weaker(Level weaker, Level stronger) {
+  int a = chain_rank(weaker), b = chain_rank(stronger);
+  if (a >= 0 && b >= 0) return a < b;
+  // Non-transactional causal models: CCv and CM both strengthen WCC.
+  return weaker == Level::WCC && (stronger == Level::CCv || stronger == Level::CM);
+}
+
+}  // namespace isoscope

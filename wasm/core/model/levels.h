@@ -1,0 +1,24 @@
+// The isolation levels, the verdicts and the lattice between the levels: the small vocabulary
+// every layer shares (the checkers decide levels, the generator plants anomalies that levels
+// forbid, the reports name them).
+#pragma once
+#include <cstdint>
+#include <string_view>
+
+namespace isoscope {
+
+enum class Level : uint8_t { RC, RR, RA, CC, PC, SI, SER, SSER, WCC, CCv, CM, LIN };
+constexpr int kNumLevels = 12;
+const char* level_name(Level l);
+bool parse_level(std::string_view name, Level& out);  // case-insensitive
+
+enum class Verdict : uint8_t { Pass, Fail, Unknown, NotApplicable };
+const char* verdict_name(Verdict v);  // "pass", "fail", "unknown", "n/a"
+
+// The lattice: SSER => SER => SI => PC => CC => RA => RR => RC for the transactional levels, and
+// CCv, CM => WCC for the non-transactional causal models. Levels weaker than `stronger`
+// (direct and transitive).
+bool is_weaker(Level weaker, Level stronger);
+bool is_transactional(Level l);  // RC .. SSER
+
+}  // namespace isoscope
