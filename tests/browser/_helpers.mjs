@@ -72,13 +72,20 @@ export async function waitChecked(page, timeout = 60_000) {
 export async function observeLongTasks(page) {
   await page.addInitScript(() => {
     window.__longTasks = [];
-    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push(e.duration); })
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push([e.startTime, e.duration]); })
       .observe({ type: 'longtask', buffered: true });
   });
 }
-/** The long tasks recorded so far (milliseconds each). */
-export async function longTasks(page) {
-  return page.evaluate(() => window.__longTasks);
+/**
+ * The durations (ms) of the long tasks recorded so far; with `sinceCheck`, only those since the
+ * last check started (the app's `isoscope:check-start` mark), not the page's start-up.
+ */
+export async function longTasks(page, { sinceCheck = false } = {}) {
+  return page.evaluate((sinceCheck) => {
+    const marks = sinceCheck ? performance.getEntriesByName('isoscope:check-start') : [];
+    const from = marks.length ? marks[marks.length - 1].startTime : 0;
+    return window.__longTasks.filter(([start, duration]) => start + duration > from).map(([, duration]) => duration);
+  }, sinceCheck);
 }
 
 /** A history from `isoscope generate` (the native CLI of this build), as text. */

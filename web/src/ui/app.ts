@@ -265,6 +265,8 @@ export class App {
     for (const i of this.infos) if (!i.applies) this.results[i.level] = { verdict: 'n/a', reason: i.reason ?? 'does not apply' };
     const levels = this.levelsToRun();
     this.updateControls(true);
+    // lets tests (and a profiler) tell the check's main-thread work from the page's start-up
+    performance.mark('isoscope:check-start');
     await this.checker.run({
       levels, budgetMs: Math.round(this.budgetS * 1000), maxAnomalies: 5,
       onUpdate: (level, st) => {
