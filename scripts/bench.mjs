@@ -18,7 +18,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync, statSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadIsoscope } from '../tests/wasm/load-module.mjs';
+import { loadIsoscope, value } from '../tests/wasm/load-module.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'build/isoscope');
@@ -83,7 +83,7 @@ function runNative(file, level, binary = cli, budget = BUDGET_MS) {
     { encoding: 'utf8', maxBuffer: 1 << 28 });
   if (r.status === 2) throw new Error(r.stderr);
   const j = JSON.parse(r.stdout);
-  return { verdict: j.levels[level].verdict, ms: j.levels[level].ms, parse_ms: j.input.parse_ms,
+  return { verdict: j.levels[level].verdict, ms: j.levels[level].ms, parse_ms: j.value.parse_ms,
     mem: j.peak_rss_bytes, input: j.input };
 }
 
@@ -109,10 +109,10 @@ async function runWasm(file, levels) {
   if (!loaded.ok) throw new Error(loaded.error.text);
   const out = {};
   for (const level of levels) {
-    const r = JSON.parse(mod.check(level, BUDGET_MS, 1));
+    const r = value(mod.check(level, BUDGET_MS, 1));
     out[level] = { verdict: r.levels[level].verdict, ms: r.levels[level].ms };
   }
-  return { parse_ms: parseMs, levels: out, mem: mod.memoryBytes() };
+  return { parse_ms: parseMs, levels: out, mem: value(mod.memoryBytes()) };
 }
 
 // Replaces (or appends) one "## title" section of the existing report.
@@ -182,7 +182,7 @@ async function strongConcurrent() {
       const n = r.native[l], w = r.wasm.levels[l], b = r.before[l];
       return `${n.verdict} ${ms(n.ms)} / ${ms(w.ms)}` + (b ? ` (before: ${b.verdict} ${ms(b.ms)})` : '');
     });
-    md += `| ${r.name} | ${r.input.committed} | ${cells.join(' | ')} | ${mb(r.nativeMem)} / ${mb(r.wasm.mem)} |\n`;
+    md += `| ${r.name} | ${r.value.committed} | ${cells.join(' | ')} | ${mb(r.nativeMem)} / ${mb(r.wasm.mem)} |\n`;
   }
   return md + '\n';
 }
@@ -260,7 +260,7 @@ async function parseThroughput() {
     for (let i = 0; i < 3; i++) {
       const loaded = JSON.parse(mod.load([file], [blob], format));
       if (!loaded.ok) throw new Error(loaded.error.text);
-      wasm.push(loaded.input.parse_ms);
+      wasm.push(loaded.value.parse_ms);
     }
     rows.push({ format, bytes, ops: input.operations, perOp: input.memory_bytes / input.operations, native, wasm });
     console.log(`parse ${format}: ${(bytes / 1e6).toFixed(0)} MB native ${native.map((x) => x.toFixed(0)).join(' ')} ms, wasm ${wasm.map((x) => x.toFixed(0)).join(' ')} ms`);
@@ -306,7 +306,7 @@ for (const group of ['general', 'dbcop', 'sessions', 'corpus']) {
       const ratio = n.ms > 0.05 ? ` (${(w.ms / n.ms).toFixed(1)}x)` : '';
       return `${n.verdict} ${ms(n.ms)} / ${ms(w.ms)}${ratio}`;
     });
-    md += `| ${r.name} | ${r.input.operations} | ${ms(r.nativeParse)} / ${ms(r.wasm.parse_ms)} | ${cells.join(' | ')} | ${mb(r.nativeMem)} | ${mb(r.wasm.mem)} |\n`;
+    md += `| ${r.name} | ${r.value.operations} | ${ms(r.nativeParse)} / ${ms(r.wasm.parse_ms)} | ${cells.join(' | ')} | ${mb(r.nativeMem)} | ${mb(r.wasm.mem)} |\n`;
   }
   md += '\n';
 }
@@ -338,12 +338,12 @@ const general = rows.filter((r) => r.group === 'general' && r.sessions === 100);
 if (general.length > 1) {
   const timeSeries = [];
   for (const l of WEAK) {
-    timeSeries.push({ name: `${l} native`, points: general.map((r) => [r.input.operations, Math.max(r.native[l].ms, 0.01)]) });
-    timeSeries.push({ name: `${l} wasm`, dash: true, points: general.map((r) => [r.input.operations, Math.max(r.wasm.levels[l].ms, 0.01)]) });
+    timeSeries.push({ name: `${l} native`, points: general.map((r) => [r.value.operations, Math.max(r.native[l].ms, 0.01)]) });
+    timeSeries.push({ name: `${l} wasm`, dash: true, points: general.map((r) => [r.value.operations, Math.max(r.wasm.levels[l].ms, 0.01)]) });
   }
   const memSeries = [
-    { name: 'native RSS', points: general.map((r) => [r.input.operations, r.nativeMem / 1048576]) },
-    { name: 'wasm heap', dash: true, points: general.map((r) => [r.input.operations, r.wasm.mem / 1048576]) },
+    { name: 'native RSS', points: general.map((r) => [r.value.operations, r.nativeMem / 1048576]) },
+    { name: 'wasm heap', dash: true, points: general.map((r) => [r.value.operations, r.wasm.mem / 1048576]) },
   ];
   const dir = quick ? work : path.join(root, 'docs');
   writeFileSync(path.join(dir, 'bench-time.svg'), plot('Time per level vs size (100 sessions)', timeSeries, 'ms'));

@@ -10,9 +10,10 @@ echo "build: native"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "$JOBS"
 
-# The anomaly vocabulary for the web app, from the core (one source of truth).
+# The anomaly vocabulary and the format list for the web app, from the core (one source of truth).
 mkdir -p web/generated
 build/isoscope anomalies --json > web/generated/anomaly-kinds.json
+build/isoscope formats --json > web/generated/formats.json
 
 echo "build: wasm"
 # Debian's Emscripten 3.1.6 loads Debian's acorn through NODE_PATH.
@@ -22,11 +23,8 @@ if [ ! -f build-wasm/build.ninja ]; then
 fi
 cmake --build build-wasm -j "$JOBS"
 unset NODE_PATH
-mkdir -p web/generated
 cp build-wasm/isoscope.mjs build-wasm/isoscope.wasm web/generated/
 
-if [ -f web/vite.config.ts ]; then
-  echo "build: web"
-  [ -f scripts/copy-examples.mjs ] && node scripts/copy-examples.mjs
-  npx vite build --config web/vite.config.ts --logLevel warn
-fi
+echo "build: web"
+node scripts/copy-examples.mjs
+npx vite build --config web/vite.config.ts --logLevel warn

@@ -19,6 +19,7 @@ run() {
 }
 run "native tests (ctest)" ctest --test-dir build --output-on-failure -j 2 --timeout 900
 run "wasm tests (node)" node --test tests/wasm/
+run "web type check (tsc)" npx tsc -p web/tsconfig.json
 run "web unit tests (vitest)" npx vitest run --config web/vitest.config.ts
 run "browser tests (chromium)" node --test --test-concurrency=1 tests/browser/
 # The same native tests under AddressSanitizer and UndefinedBehaviorSanitizer (clang), then a

@@ -7,13 +7,10 @@ import { existsSync } from 'node:fs';
 //   dist/embed/index.html   the documented embed example page
 //   dist/embed.js           the <isoscope-check> web component (one script tag)
 // The checker core comes from web/generated/isoscope.{mjs,wasm} (built by scripts/build.sh).
-// ISOSCOPE_MOCK_CORE=1 swaps in the TypeScript mock (development before the wasm exists only).
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 // ISOSCOPE_CORE_DIR points at another build of the module (default web/generated).
 const coreDir = process.env.ISOSCOPE_CORE_DIR ? fileURLToPath(new URL(`file://${process.env.ISOSCOPE_CORE_DIR}/`)) : here('./generated/');
-const useMock = process.env.ISOSCOPE_MOCK_CORE === '1';
-if (useMock) console.warn('[isoscope] ISOSCOPE_MOCK_CORE=1: using the TypeScript mock core (never ship this)');
-else if (!existsSync(`${coreDir}isoscope.mjs`))
+if (!existsSync(`${coreDir}isoscope.mjs`))
   throw new Error(`${coreDir}isoscope.mjs is missing: build the wasm module first (bash scripts/build.sh)`);
 
 export default defineConfig({
@@ -23,7 +20,6 @@ export default defineConfig({
   resolve: {
     alias: {
       '@isoscope-generated': coreDir,
-      'isoscope-core': useMock ? here('./src/core/mock-core-adapter.ts') : here('./src/core/wasm-core.ts'),
     },
   },
   worker: { format: 'es' },

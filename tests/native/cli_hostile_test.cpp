@@ -63,7 +63,10 @@ TEST(CliHostile, NumbersAndLevelsAreValidated) {
   }
   CommandResult r = run_cli("check --level '' x.json");
   EXPECT_EQ(r.status, 2);
-  EXPECT_TRUE(contains(r.err, "--level needs at least one level")) << r.err;
+  EXPECT_TRUE(contains(r.err, "--level: an empty level name; the levels are RC, RR")) << r.err;
+  r = run_cli("check --level SER,XYZ x.json");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "--level: unknown level 'XYZ'; the levels are")) << r.err;
   r = run_cli("generate --sessions 2.5 -");
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(contains(r.err, "--sessions needs a whole number")) << r.err;

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadIsoscope, readInput, corpusRoot } from './load-module.mjs';
+import { loadIsoscope, readInput, corpusRoot, value } from './load-module.mjs';
 
 const mod = await loadIsoscope();
 const enc = new TextEncoder();
@@ -15,11 +15,11 @@ function load(text, name = 'h.json', format = '') {
 test('loads a canonical history and reports its statistics', () => {
   const r = load('{"initial": 0, "sessions": [[ [["r","x",0], ["w","x",1]] ], [ [["r","x",1]] ]]}');
   assert.equal(r.ok, true);
-  assert.equal(r.input.format, 'isoscope');
-  assert.equal(r.input.sessions, 2);
-  assert.equal(r.input.transactions, 2);
-  assert.equal(r.input.operations, 3);
-  assert.equal(r.input.keys, 1);
+  assert.equal(r.value.format, 'isoscope');
+  assert.equal(r.value.sessions, 2);
+  assert.equal(r.value.transactions, 2);
+  assert.equal(r.value.operations, 3);
+  assert.equal(r.value.keys, 1);
 });
 
 test('a malformed file gives the file, byte offset and what was expected', () => {
@@ -34,7 +34,7 @@ test('a malformed file gives the file, byte offset and what was expected', () =>
 test('thin-air read fails every level with the read named', () => {
   const r = load(readFileSync(path.join(corpusRoot, 'textbook/thin-air-read.json'), 'utf8'));
   assert.equal(r.ok, true);
-  const result = JSON.parse(mod.check('', 0, 10));
+  const result = value(mod.check('', 0, 10));
   assert.equal(result.levels.RC.verdict, 'fail');
   assert.equal(result.levels.RC.anomalies[0].kind, 'ThinAirRead');
   assert.equal(result.levels.RC.anomalies[0].ops[0].text, 'r(x, 5)');
@@ -43,20 +43,20 @@ test('thin-air read fails every level with the read named', () => {
 
 test('checkLevel decides one level at a time and applies the lattice', () => {
   load(readFileSync(path.join(corpusRoot, 'textbook/intermediate-read.json'), 'utf8'));
-  const rc = JSON.parse(mod.checkLevel('RC', 0, 10));
+  const rc = value(mod.checkLevel('RC', 0, 10));
   assert.equal(rc.verdict, 'fail');
   assert.equal(rc.anomalies[0].kind, 'IntermediateRead');
-  const ser = JSON.parse(mod.checkLevel('SER', 0, 10));
+  const ser = value(mod.checkLevel('SER', 0, 10));
   assert.equal(ser.verdict, 'fail');
   assert.match(ser.reason, /implied by the RC violation/);
-  const levels = JSON.parse(mod.levels());
+  const levels = value(mod.levels());
   assert.deepEqual(levels.map((l) => l.level), ['RC', 'RR', 'RA', 'CC', 'PC', 'SI', 'SER', 'SSER', 'WCC', 'CCv', 'CM', 'LIN']);
 });
 
 test('history view data: transactions and sessions', () => {
   load('{"initial": 0, "sessions": [[ {"id": "a", "ops": [["w","x",1]], "start": 1, "end": 2} ], [ [["r","x",1]] ]]}');
-  assert.deepEqual(JSON.parse(mod.sessions()), [{ first: 1, count: 1 }, { first: 2, count: 1 }]);
-  const txns = JSON.parse(mod.transactions(0, 3));
+  assert.deepEqual(value(mod.sessions()), [{ first: 1, count: 1 }, { first: 2, count: 1 }]);
+  const txns = value(mod.transactions(0, 3));
   assert.equal(txns.length, 3);
   assert.equal(txns[0].id, 'init');
   assert.equal(txns[1].id, 'a');
@@ -67,11 +67,11 @@ test('history view data: transactions and sessions', () => {
 
 test('convert round-trips through the canonical format', () => {
   load('{"initial": 0, "sessions": [[ [["w",1,1]] ], [ [["r",1,1]] ]]}');
-  const text = mod.convert('isoscope');
+  const text = value(mod.convert('isoscope'));
   const again = load(text);
   assert.equal(again.ok, true);
-  assert.equal(again.input.operations, 2);
-  const plume = mod.convert('plume');
+  assert.equal(again.value.operations, 2);
+  const plume = value(mod.convert('plume'));
   assert.match(plume, /^w\(1,1,0,1\)\nr\(1,1,1,2\)\n$/);
 });
 
@@ -83,8 +83,8 @@ test('every corpus entry, in every format, gives the manifest verdicts in wasm t
     const { names, blobs } = readInput(path.join(corpusRoot, e.path));
     const auto = JSON.parse(mod.load(names, blobs, ''));
     assert.equal(auto.ok, true, `${e.path}: ${auto.error?.text}`);
-    assert.equal(auto.input.format, e.format, e.path);
-    const result = JSON.parse(mod.check('', 0, 5));
+    assert.equal(auto.value.format, e.format, e.path);
+    const result = value(mod.check('', 0, 5));
     for (const [level, expected] of Object.entries(e.expect)) {
       const d = disputed.find((x) => x.path === e.path && x.level === level);
       const want = d ? d.verdict : expected;  // see tests/corpus-disputed.json
@@ -99,8 +99,8 @@ test('cobra logs with dangling reads load and report thin-air reads', () => {
   const { names, blobs } = readInput(path.join(corpusRoot, 'cobra/cock-blog'));
   const r = JSON.parse(mod.load(names, blobs, ''));
   assert.equal(r.ok, true);
-  assert.equal(r.input.format, 'cobra');
-  const rc = JSON.parse(mod.checkLevel('RC', 0, 50));
+  assert.equal(r.value.format, 'cobra');
+  const rc = value(mod.checkLevel('RC', 0, 50));
   assert.equal(rc.verdict, 'fail');
   assert.ok(rc.anomalies.some((a) => a.kind === 'ThinAirRead' && /in no log/.test(a.explanation)));
 });

@@ -26,3 +26,10 @@ export function readInput(p) {
   }
   return { names: [p], blobs: [new Uint8Array(readFileSync(p))] };
 }
+
+/** The value of a core answer ({"ok": true, "value"}: docs/wasm-api.md); throws on an error. */
+export function value(json) {
+  const r = JSON.parse(json);
+  if (r.ok !== true) throw new Error(`the core answered an error: ${JSON.stringify(r.error)}`);
+  return r.value;
+}

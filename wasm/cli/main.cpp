@@ -8,7 +8,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -37,6 +36,7 @@ const char* kUsage =
     "  isoscope --version\n"
     "  isoscope convert --to isoscope|plume [--format F] PATH|- OUT|-\n"
     "  isoscope anomalies [--json]   the anomaly vocabulary: every kind the checkers report\n"
+    "  isoscope formats [--json]     the history formats that check and convert read\n"
     "  isoscope generate [--sessions N] [--txns N] [--ops N|MIN-MAX] [--keys N]\n"
     "                 [--read-ratio R] [--dist uniform|zipf|hotspot] [--abort-ratio R]\n"
     "                 [--unknown-ratio R] [--timestamps] [--single-op] [--labels]\n"
@@ -56,6 +56,14 @@ const char* kUsage =
     "files, a gzip of one file (archives are recognised by content), or - for stdin.\n"
     "exit status: 0 every checked level passes, 1 some level fails, 2 input or usage error,\n"
     "             3 nothing fails but some level is unknown\n";
+
+// An input error for the terminal; when no format was recognised, how to choose one.
+void print_input_error(const InputError& e) {
+  std::string hint;
+  if (!e.readable_as.empty()) hint = ": pass --format " + e.readable_as + " to read it so";
+  else if (e.format_unrecognised) hint = ". Pass --format to choose one.";
+  std::fprintf(stderr, "isoscope: %s%s\n", e.to_string().c_str(), hint.c_str());
+}
 
 int usage_error(const std::string& msg) {
   std::fprintf(stderr, "isoscope: %s\n\n%s", msg.c_str(), kUsage);
@@ -223,14 +231,8 @@ int run_check(int argc, char** argv) {
     } else if (a == "--level" || a == "--levels") {
       const char* v = next("levels");
       if (!v) return usage_error("--level needs a value such as RC,SER");
-      std::stringstream ss(v);
-      std::string item;
-      while (std::getline(ss, item, ',')) {
-        Level l;
-        if (!parse_level(item, l)) return usage_error("unknown level '" + item + "'");
-        opts.levels.push_back(l);
-      }
-      if (opts.levels.empty()) return usage_error("--level needs at least one level, such as RC,SER");
+      const std::string wrong = parse_level_list(v, opts.levels);
+      if (!wrong.empty()) return usage_error("--level: " + wrong);
     } else if (a == "--format") {
       const char* v = next("format");
       if (!v) return usage_error("--format needs a format name");
@@ -269,7 +271,7 @@ int run_check(int argc, char** argv) {
   Expected<History> h = read_history(input.files, format);
   const double parse_ms = now_ms() - t0;
   if (!h) {
-    std::fprintf(stderr, "isoscope: %s\n", h.error().to_string().c_str());
+    print_input_error(h.error());
     return kExitInput;
   }
   CheckReport report = check_history(*h, opts);
@@ -314,7 +316,7 @@ int run_convert(int argc, char** argv) {
   }
   Expected<History> h = read_history(input.files, format);
   if (!h) {
-    std::fprintf(stderr, "isoscope: %s\n", h.error().to_string().c_str());
+    print_input_error(h.error());
     return kExitInput;
   }
   Expected<std::string> text = to == "isoscope" ? Expected<std::string>(write_isoscope_json(*h)) : write_plume(*h);
@@ -501,7 +503,7 @@ int run_generate(int argc, char** argv) {
     if (format != "isoscope") return usage_error("--list-append writes --format isoscope (plume has no lists)");
     Expected<History> h = generate_list_append_history(p);
     if (!h) {
-      std::fprintf(stderr, "isoscope: %s\n", h.error().to_string().c_str());
+      print_input_error(h.error());
       return kExitInput;
     }
     std::string text = write_isoscope_json(*h);
@@ -595,6 +597,18 @@ int run_anomalies(int argc, char** argv) {
   return kExitPass;
 }
 
+// `isoscope formats`: the formats the readers know, in detection order (the web app's list).
+int run_formats(int argc, char** argv) {
+  const bool json = argc == 1 && std::string(argv[0]) == "--json";
+  if (argc > 1 || (argc == 1 && !json)) return usage_error("formats takes only --json");
+  if (json) {
+    std::printf("%s\n", formats_json().c_str());
+    return kExitPass;
+  }
+  for (const FormatInfo& f : all_formats()) std::printf("%-14s %s\n", f.name, f.title);
+  return kExitPass;
+}
+
 }  // namespace
 
 int run(int argc, char** argv) {
@@ -618,6 +632,7 @@ int run(int argc, char** argv) {
   if (cmd == "convert") return run_convert(argc - 2, argv + 2);
   if (cmd == "generate") return run_generate(argc - 2, argv + 2);
   if (cmd == "anomalies") return run_anomalies(argc - 2, argv + 2);
+  if (cmd == "formats") return run_formats(argc - 2, argv + 2);
   return usage_error("unknown command '" + cmd + "'");
 }
 

@@ -41,7 +41,8 @@ struct InputFile {
 };
 
 struct FormatInfo {
-  const char* name;  // as in shared/spec/history-format.md: "isoscope", "plume", ...
+  const char* name;   // as in docs/formats.md: "isoscope", "plume", ...
+  const char* title;  // for people: "Cobra logs (a folder of .log files)"
   // True when the content looks like this format (cheap: looks at a prefix / file names).
   bool (*detect)(std::span<const InputFile> files);
   Expected<History> (*read)(std::span<const InputFile> files);

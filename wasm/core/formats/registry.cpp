@@ -11,17 +11,17 @@ namespace isoscope {
 
 namespace {
 const FormatInfo kFormats[] = {
-    {"isoscope", detect_isoscope_json, read_isoscope_json},
-    // Importers (issue 3). Binary and directory formats first (decided by file names and magic
+    {"isoscope", "isoscope JSON (the canonical format)", detect_isoscope_json, read_isoscope_json},
+    // Importers. Binary and directory formats first (decided by file names and magic
     // bytes), then JSON shapes, then the line-based text formats, which tell each other apart by
     // their first lines: "r(1,2,3,4)" plume, "r 1 2" awdit-test, "[x:=1]" dbcop-text.
-    {"cobra", detect_cobra, read_cobra},
-    {"dbcop-bincode", detect_dbcop_bincode, read_dbcop_bincode},
-    {"dbcop-json", detect_dbcop_json, read_dbcop_json},
-    {"elle", detect_elle, read_elle},
-    {"plume", detect_plume, read_plume},
-    {"awdit-test", detect_awdit_test, read_awdit_test},
-    {"dbcop-text", detect_dbcop_text, read_dbcop_text},
+    {"cobra", "Cobra logs (.log files, one per client)", detect_cobra, read_cobra},
+    {"dbcop-bincode", "dbcop history (bincode binary)", detect_dbcop_bincode, read_dbcop_bincode},
+    {"dbcop-json", "dbcop history (JSON)", detect_dbcop_json, read_dbcop_json},
+    {"elle", "Elle / Jepsen history (EDN)", detect_elle, read_elle},
+    {"plume", "Plume / PolySI text (r(k,v,s,t) lines)", detect_plume, read_plume},
+    {"awdit-test", "AWDIT test text", detect_awdit_test, read_awdit_test},
+    {"dbcop-text", "dbcop text ([x:=1] transactions)", detect_dbcop_text, read_dbcop_text},
 };
 }  // namespace
 
@@ -38,7 +38,7 @@ namespace {
 // No detector recognised the input: every reader tries it, and the error of the one that got
 // furthest (by line, then byte) is reported with its location, followed by the others' reasons,
 // so a valid file with one bad number says where, not just "unrecognised". A reader that
-// succeeds is named but not used: detection decides, or --format does.
+// succeeds is named but not used: detection decides, or the user's choice of format does.
 InputError explain_unrecognised(std::span<const InputFile> files) {
   struct Attempt {
     const FormatInfo* format;
@@ -58,8 +58,9 @@ InputError explain_unrecognised(std::span<const InputFile> files) {
     if (a.ok) {
       InputError e;
       e.file = files[0].name;
-      e.message = std::string("could not recognise the format, but it reads as ") + a.format->name +
-                  ": pass --format " + a.format->name + " to read it so";
+      e.message = std::string("could not recognise the format, but it reads as ") + a.format->name;
+      e.format_unrecognised = true;
+      e.readable_as = a.format->name;
       return e;
     }
     if (reach(a.error) > reach(best->error)) best = &a;
@@ -76,7 +77,7 @@ InputError explain_unrecognised(std::span<const InputFile> files) {
     e.message += (first ? "" : "; ") + std::string(a.format->name) + ": " + why;
     first = false;
   }
-  e.message += ". Pass --format to choose one.";
+  e.format_unrecognised = true;
   return e;
 }
 

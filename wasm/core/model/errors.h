@@ -15,6 +15,10 @@ struct InputError {
   int64_t column = -1;  // 1-based column, -1 when not applicable
   int64_t offset = -1;  // byte offset, -1 when not applicable
   std::string message;  // what was found and what was expected
+  // Set when no format was recognised: the front end offers a choice (the CLI names --format,
+  // the app shows a list). `readable_as` names a format that reads the input, if one does.
+  bool format_unrecognised = false;
+  std::string readable_as;
 
   // "history.json: byte 120 (line 3, column 7): expected ',' or ']' after an operation"
   std::string to_string() const;

@@ -1,5 +1,6 @@
 #include "model/levels.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace isoscope {
@@ -42,6 +43,27 @@ bool parse_level(std::string_view name, Level& out) {
     }
   }
   return false;
+}
+
+std::string unknown_level_message(std::string_view name) {
+  std::string known;
+  for (int i = 0; i < kNumLevels; ++i) known += std::string(i ? ", " : "") + kLevelNames[i];
+  return (name.empty() ? std::string("an empty level name") : "unknown level '" + std::string(name) + "'") +
+         "; the levels are " + known;
+}
+
+std::string parse_level_list(std::string_view csv, std::vector<Level>& out) {
+  out.clear();
+  size_t begin = 0;
+  while (begin <= csv.size()) {
+    const size_t comma = std::min(csv.find(',', begin), csv.size());
+    const std::string_view item = csv.substr(begin, comma - begin);
+    Level l;
+    if (!parse_level(item, l)) return unknown_level_message(item);
+    out.push_back(l);
+    begin = comma + 1;
+  }
+  return {};
 }
 
 const char* verdict_name(Verdict v) {

@@ -3,7 +3,9 @@
 // forbid, the reports name them).
 #pragma once
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace isoscope {
 
@@ -11,6 +13,12 @@ enum class Level : uint8_t { RC, RR, RA, CC, PC, SI, SER, SSER, WCC, CCv, CM, LI
 constexpr int kNumLevels = 12;
 const char* level_name(Level l);
 bool parse_level(std::string_view name, Level& out);  // case-insensitive
+// A comma-separated list such as "RC,SER" (the CLI's --level, the wasm check()). Returns an empty
+// string, or what is wrong ("unknown level 'X'; the levels are RC, RR, ..."): an empty list or
+// an empty item is an error, never "every level".
+std::string parse_level_list(std::string_view csv, std::vector<Level>& out);
+// "unknown level 'X'; the levels are RC, RR, ..."
+std::string unknown_level_message(std::string_view name);
 
 enum class Verdict : uint8_t { Pass, Fail, Unknown, NotApplicable };
 const char* verdict_name(Verdict v);  // "pass", "fail", "unknown", "n/a"

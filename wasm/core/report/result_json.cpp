@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "formats/formats.h"
 #include "model/anomaly_kinds.h"
 #include "model/shapes.h"
 #include "util/json.h"
@@ -122,6 +123,8 @@ std::string error_json(const InputError& e) {
   if (e.line >= 0) s += ", \"line\": " + std::to_string(e.line);
   if (e.column >= 0) s += ", \"column\": " + std::to_string(e.column);
   if (e.offset >= 0) s += ", \"offset\": " + std::to_string(e.offset);
+  if (e.format_unrecognised) s += ", \"format_unrecognised\": true";
+  if (!e.readable_as.empty()) s += ", \"readable_as\": " + json_quote(e.readable_as);
   return s + ", \"message\": " + json_quote(e.message) + ", \"text\": " + json_quote(e.to_string()) + "}";
 }
 
@@ -192,6 +195,35 @@ std::string anomaly_kinds_json() {
            ", \"description\": " + json_quote(i.description) + "}";
   }
   return out + "]";
+}
+
+std::string levels_json(const History& h) {
+  std::string s = "[";
+  for (int i = 0; i < kNumLevels; ++i) {
+    std::string reason;
+    const bool applies = level_applies(h, static_cast<Level>(i), reason);
+    s += (i ? ", " : "") + std::string("{\"level\": \"") + level_name(static_cast<Level>(i)) +
+         "\", \"applies\": " + (applies ? "true" : "false");
+    if (!applies) s += ", \"reason\": " + json_quote(reason);
+    s += "}";
+  }
+  return s + "]";
+}
+
+std::string sessions_json(const History& h) {
+  std::string s = "[";
+  for (size_t i = 0; i < h.num_sessions(); ++i)
+    s += (i ? ", " : "") + std::string("{\"first\": ") + std::to_string(h.session_begin[i]) +
+         ", \"count\": " + std::to_string(h.session_begin[i + 1] - h.session_begin[i]) + "}";
+  return s + "]";
+}
+
+std::string formats_json() {
+  std::string s = "[";
+  for (const FormatInfo& f : all_formats())
+    s += (s.size() > 1 ? ",\n " : "") + std::string("{\"name\": ") + json_quote(f.name) +
+         ", \"title\": " + json_quote(f.title) + "}";
+  return s + "]";
 }
 
 }  // namespace isoscope

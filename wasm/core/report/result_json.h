@@ -1,4 +1,4 @@
-// The result JSON of shared/spec/cli.md, shared by the CLI (--json) and the wasm module.
+// The result JSON of docs/result-json.md, shared by the CLI (--json) and the wasm module.
 #pragma once
 #include <string>
 
@@ -10,6 +10,12 @@ std::string input_json(const History& h, double parse_ms);
 std::string level_result_json(const History& h, const LevelResult& r);
 std::string report_json(const History& h, const CheckReport& report, double parse_ms);
 std::string error_json(const InputError& e);
+// [{"level": "RC", "applies": true}, {"level": "SSER", "applies": false, "reason": ...}, ...]
+std::string levels_json(const History& h);
+// [{"first": txn, "count": n}, ...], one per session
+std::string sessions_json(const History& h);
+// [{"name": "cobra", "title": "Cobra logs ..."}, ...], in detection order
+std::string formats_json();
 // Transactions [begin, end) with their ops, for the web app's history view.
 std::string transactions_json(const History& h, uint32_t begin, uint32_t end);
 // One line per level for people: "SER   fail   (3.2 ms)  LostUpdate: ...".

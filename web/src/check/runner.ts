@@ -1,6 +1,6 @@
 // Orchestrates the core workers: a data worker (stats, history view, conversion) and a check
 // worker (checkLevel, level by level). Cancelling terminates the check worker and respawns it.
-import type { Counterexample, LevelInfo, LevelResult, LoadResult, Txn, SessionRange } from '../core/types';
+import type { Counterexample, InputStats, LevelInfo, LevelResult, Txn, SessionRange } from '../core/types';
 import { CancelledError, copyFiles, CoreWorker } from '../worker/client';
 import type { InFile } from '../worker/protocol';
 import type { LevelState } from '../ui/ladder';
@@ -15,29 +15,29 @@ export interface RunOptions {
 export class Checker {
   private data: CoreWorker | null = null;
   private check: CoreWorker | null = null;
-  private checkLoaded: Promise<LoadResult> | null = null;
+  private checkLoaded: Promise<InputStats> | null = null;
   private files: InFile[] = [];
   private format = '';
   private running: { cancelled: boolean; current?: string; reason?: string } | null = null;
 
   constructor(private readonly useDataWorker = true) {}
 
-  /** Parses the input in the data worker (or the check worker when there is none). */
-  async load(files: InFile[], format = ''): Promise<LoadResult> {
+  /** Parses the input in the data worker (or the check worker when there is none); a bad input rejects with a CoreFailure. */
+  async load(files: InFile[], format = ''): Promise<InputStats> {
     this.dispose();
     this.files = files;
     this.format = format;
     if (!this.useDataWorker) return this.ensureCheck();
     this.data = new CoreWorker('data');
     const copy = copyFiles(files);
-    return this.data.call<LoadResult>({ op: 'load', files: copy, format }, copy.map((f) => f.data));
+    return this.data.call<InputStats>({ op: 'load', files: copy, format }, copy.map((f) => f.data));
   }
 
-  private ensureCheck(): Promise<LoadResult> {
+  private ensureCheck(): Promise<InputStats> {
     if (this.check && !this.check.dead && this.checkLoaded) return this.checkLoaded;
     this.check = new CoreWorker('check');
     const copy = copyFiles(this.files);
-    this.checkLoaded = this.check.call<LoadResult>({ op: 'load', files: copy, format: this.format }, copy.map((f) => f.data));
+    this.checkLoaded = this.check.call<InputStats>({ op: 'load', files: copy, format: this.format }, copy.map((f) => f.data));
     return this.checkLoaded;
   }
 
@@ -79,8 +79,7 @@ export class Checker {
     this.running = run;
     for (const l of o.levels) o.onUpdate(l, { verdict: 'pending' });
     try {
-      const loaded = await this.ensureCheck();
-      if (!loaded.ok) throw new Error(loaded.error.text ?? loaded.error.message);
+      await this.ensureCheck();
     } catch (e) {
       for (const l of o.levels) o.onUpdate(l, { verdict: 'unknown', reason: run.cancelled ? run.reason ?? 'cancelled' : `checker failed: ${(e as Error).message}` });
       if (this.running === run) this.running = null;

@@ -1,4 +1,5 @@
-// Types of the JSON that the checker core returns (shared/spec/cli.md and the embind API).
+// Types of the JSON that the checker core returns: docs/wasm-api.md (the embind API) and
+// docs/result-json.md (the values). tests/wasm/api-contract.test.mjs checks them against each other.
 
 export type Verdict = 'pass' | 'fail' | 'unknown' | 'n/a';
 
@@ -19,9 +20,13 @@ export interface ParseError {
   offset?: number;
   message: string;
   text?: string;
+  /** no format was recognised: the page offers a choice (readable_as: one that reads it) */
+  format_unrecognised?: boolean;
+  readable_as?: string;
 }
 
-export type LoadResult = { ok: true; input: InputStats } | { ok: false; error: ParseError };
+/** What every core function returns, as JSON text. */
+export type CoreResult<T> = { ok: true; value: T } | { ok: false; error: ParseError };
 
 export interface LevelInfo {
   level: string;
@@ -69,7 +74,6 @@ export interface LevelResult {
 
 /** What the core's counterexample() answers: a history of its own that fails the same level. */
 export interface Counterexample {
-  ok: true;
   history: string;  // canonical JSON
   transactions: number;
   reproduces: boolean;  // re-checked: the level fails on it
@@ -98,18 +102,46 @@ export interface SessionRange {
   count: number;
 }
 
-/** The embind module's surface, as documented by the lead. Every string result is JSON. */
+export interface FormatInfo {
+  name: string;
+  title: string;
+}
+
+/**
+ * The embind module's surface (docs/wasm-api.md). Every function returns the JSON text of a
+ * CoreResult<T>, T being the type named in the comment.
+ */
 export interface IsoscopeModule {
+  /** CoreResult<InputStats> */
   load(names: string[], blobs: Uint8Array[], format: string): string;
+  /** CoreResult<LevelInfo[]> */
   levels(): string;
-  /** onProgress(settled, open): progress inside long levels (the strong solver). */
+  /** CoreResult<LevelResult>; onProgress(settled, open) from inside long levels (the strong solver). */
   checkLevel(level: string, budgetMs: number, maxAnomalies: number, onProgress?: (settled: number, open: number) => void): string;
+  /** CoreResult<CheckResult> */
   check(levelsCsv: string, budgetMs: number, maxAnomalies: number): string;
+  /** CoreResult<Txn[]> */
   transactions(begin: number, end: number): string;
+  /** CoreResult<SessionRange[]> */
   sessions(): string;
+  /** CoreResult<string> */
   convert(to: string): string;
-  /** The reproducing counterexample of a decided level's anomaly (see wasm/bindings/embind.cpp). */
+  /** CoreResult<Counterexample> */
   counterexample(level: string, index: number, budgetMs: number): string;
+  /** CoreResult<FormatInfo[]> */
+  formats(): string;
+  /** CoreResult<AnomalyKindInfo[]> */
+  anomalyKinds(): string;
+  /** CoreResult<number> */
+  memoryBytes(): string;
+}
+
+export interface AnomalyKindInfo {
+  name: string;
+  family: string;
+  weakest: string;
+  title: string;
+  description: string;
 }
 
 /** What the worker needs: a way to instantiate a module. */

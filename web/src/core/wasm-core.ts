@@ -1,13 +1,8 @@
-// The real checker core: the Emscripten ES module built by scripts/build.sh.
-// @ts-ignore -- generated at build time, no type declarations
+// The checker core: the Emscripten ES module built by scripts/build.sh (its types are in
+// isoscope-module.d.ts, its contract in docs/wasm-api.md).
 import createIsoscope from '@isoscope-generated/isoscope.mjs';
 import wasmUrl from '@isoscope-generated/isoscope.wasm?url';
-import type { CoreFactory, IsoscopeModule } from './types';
+import type { CoreFactory } from './types';
 
-export const createCore: CoreFactory = async () => {
-  const mod = await createIsoscope({
-    locateFile: (path: string) => (path.endsWith('.wasm') ? wasmUrl : path),
-  });
-  return mod as IsoscopeModule;
-};
-export const coreKind = 'wasm';
+export const createCore: CoreFactory = () =>
+  createIsoscope({ locateFile: (path: string) => (path.endsWith('.wasm') ? wasmUrl : path) });

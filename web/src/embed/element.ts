@@ -4,7 +4,7 @@
 // core, and shows the verdict ladder and the anomalies' explanations in a shadow root.
 import css from '../styles.css?inline';
 import { Checker } from '../check/runner';
-import type { LevelInfo } from '../core/types';
+import type { InputStats, LevelInfo } from '../core/types';
 import { describeKind } from '../model/anomalies';
 import { LEVEL_DOCS, summarize } from '../model/levels';
 import { renderLadder, type LevelState } from '../ui/ladder';
@@ -63,9 +63,14 @@ export class IsoscopeCheck extends HTMLElement {
     }
     if (gen !== this.gen) return;
     const checker = (this.checker = new Checker(false));
-    const loaded = await checker.load([{ name: src.split('/').pop() || 'history', data }], this.getAttribute('format') ?? '').catch((e: Error) => ({ ok: false as const, error: { message: e.message, text: e.message } }));
+    let input: InputStats;
+    try {
+      input = await checker.load([{ name: src.split('/').pop() || 'history', data }], this.getAttribute('format') ?? '');
+    } catch (e) {
+      if (gen === this.gen) this.status((e as Error).message, true);
+      return;
+    }
     if (gen !== this.gen) return;
-    if (!loaded.ok) { this.status(loaded.error.text ?? loaded.error.message, true); return; }
     let infos: LevelInfo[];
     try { infos = await checker.levels(); } catch (e) { this.status(String(e), true); return; }
     const wanted = (this.getAttribute('levels') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -79,7 +84,7 @@ export class IsoscopeCheck extends HTMLElement {
       const finished: any = Object.fromEntries(Object.entries(results).filter(([, v]) => v.verdict !== 'pending' && v.verdict !== 'running'));
       const busy = Object.values(results).some((v) => v.verdict === 'pending' || v.verdict === 'running');
       this.box.append(h('div', { class: 'top' }, h('span', { class: 'brandmark' }, 'isoscope'), h('strong', {}, busy ? 'Checking\u2026' : summarize(finished, known)),
-        h('span', { class: 'muted' }, `${loaded.input.format} \u00b7 ${loaded.input.transactions.toLocaleString('en-US')} transactions`)));
+        h('span', { class: 'muted' }, `${input.format} \u00b7 ${input.transactions.toLocaleString('en-US')} transactions`)));
       this.box.append(renderLadder({ known, results }));
       for (const l of known) {
         const a = results[l]?.anomalies?.[0];

@@ -2,8 +2,8 @@
 // (wasm/core/model/anomaly_kinds.h): the build writes it to web/generated/anomaly-kinds.json
 // with `isoscope anomalies --json`, so the page and the checkers never disagree on a name.
 import vocabulary from '../../generated/anomaly-kinds.json';
+import type { AnomalyKindInfo } from '../core/types';
 
-export interface AnomalyKindInfo { name: string; family: string; weakest: string; title: string; description: string }
 export const ANOMALY_KINDS: readonly AnomalyKindInfo[] = vocabulary;
 const KINDS = new Map(ANOMALY_KINDS.map((k) => [k.name, k]));
 

@@ -1,4 +1,6 @@
 // The isoscope page: load, check, verdict ladder, anomaly diagram, history, share, embed mode.
+import { CoreFailure } from '../core/result';
+import { FORMATS } from '../model/formats';
 import type { Anomaly, InputStats, LevelInfo, ParseError, Txn } from '../core/types';
 import { Checker } from '../check/runner';
 import { describeKind, EDGE_DOCS } from '../model/anomalies';
@@ -14,9 +16,14 @@ import { clear, download, h, toast } from './dom';
 import { pill, renderLadder, type LevelState } from './ladder';
 import { icon } from './icons';
 
+/** A format picker: the core's formats, after a first option with an empty value. */
+function formatSelect(first: string, selected = ''): HTMLSelectElement {
+  return h('select', { 'aria-label': 'Format' }, h('option', { value: '' }, first),
+    FORMATS.map((f) => h('option', { value: f.name, selected: f.name === selected }, `${f.name} \u2014 ${f.title}`))) as HTMLSelectElement;
+}
+
 interface ExampleInfo { file: string; title: string; note?: string; expect?: Record<string, string> }
 
-const FORMATS = ['', 'isoscope', 'plume', 'awdit-test', 'dbcop-bincode', 'dbcop-json', 'dbcop-text', 'cobra', 'elle'];
 const TX_LIMIT_FULL_SHARE = 200_000;
 /** Anomaly tabs per page, and the most anomalies one level reports on request. */
 const ANOMALY_PAGE = 20;
@@ -108,7 +115,7 @@ export class App {
       h('h1', {}, 'Check a transaction history against every isolation level'),
       h('p', {}, 'Drop a history file, several files, a folder of Cobra logs or a .zip anywhere on this page. The format is detected automatically; nothing is uploaded.'),
       h('div', { class: 'actions' }, b1, b2, b3, pick, pickDir),
-      h('div', { class: 'formats', 'aria-label': 'Supported formats' }, h('span', { class: 'formats-label' }, 'Formats'), FORMATS.filter(Boolean).map((f) => h('span', { class: 'chip' }, f))),
+      h('div', { class: 'formats', 'aria-label': 'Supported formats' }, h('span', { class: 'formats-label' }, 'Formats'), FORMATS.map((f) => h('span', { class: 'chip', title: f.title }, f.name))),
       h('p', { class: 'hint' }, 'Tip: press ', h('kbd', {}, 'Ctrl'), '+', h('kbd', {}, 'V'), ' anywhere to check a history from the clipboard.'));
     this.els.errorSlot = h('div', { id: 'error-slot' });
     const gallery = h('section', { class: 'card gallery', 'aria-labelledby': 'ex-title' },
@@ -151,7 +158,7 @@ export class App {
 
   private pasteDialog() {
     const ta = h('textarea', { 'aria-label': 'History text', placeholder: '{"format": "isoscope/1", "sessions": [...]}\n\nor plume text, dbcop text, Elle EDN, AWDIT text\u2026', spellcheck: 'false' }) as HTMLTextAreaElement;
-    const sel = h('select', { 'aria-label': 'Format' }, FORMATS.map((f) => h('option', { value: f }, f || 'Detect format'))) as HTMLSelectElement;
+    const sel = formatSelect('Detect format');
     const cancel = h('button', { class: 'btn', type: 'button', value: 'cancel' }, 'Cancel');
     const ok = h('button', { class: 'btn primary', type: 'submit', value: 'ok', id: 'paste-load' }, 'Check');
     const dlg = h('dialog', { 'aria-label': 'Paste a history' }, h('form', { method: 'dialog' }, h('h2', {}, 'Paste a history'), ta, h('div', { class: 'row' }, sel, cancel, ok))) as HTMLDialogElement;
@@ -217,15 +224,13 @@ export class App {
     this.txnCache.clear();
     clear(this.main);
     this.main.append(h('div', { class: 'card loading', id: 'parsing' }, h('div', { class: 'spinner' }), `Parsing ${this.label} (${formatBytes(totalBytes(files))})\u2026`));
-    let res;
     try {
-      res = await this.checker.load(files, format);
+      this.input = await this.checker.load(files, format);
     } catch (e) {
-      this.showError({ message: (e as Error).message, text: (e as Error).message }, 'The checker could not start');
+      if (e instanceof CoreFailure) this.showError(e.detail, 'This history could not be read', e.detail.format_unrecognised ? { files, readableAs: e.detail.readable_as } : undefined);
+      else this.showError({ message: (e as Error).message, text: (e as Error).message }, 'The checker could not start');
       return;
     }
-    if (!res.ok) { this.showError(res.error, 'This history could not be read'); return; }
-    this.input = res.input;
     try {
       this.infos = await this.checker.levels();
     } catch (e) {
@@ -237,15 +242,24 @@ export class App {
     void this.runCheck();
   }
 
-  private showError(err: ParseError, title: string) {
+  /** A located error on the landing page; for an unrecognised format, a choice of format to read the same files as. */
+  private showError(err: ParseError, title: string, retry?: { files: InFile[]; readableAs?: string }) {
     this.showLanding();
     const where = [err.file, err.line !== undefined ? `line ${err.line}` : '', err.column !== undefined ? `column ${err.column}` : '', err.offset !== undefined ? `byte ${err.offset}` : ''].filter(Boolean).join(', ');
+    let choice: HTMLElement | null = null;
+    if (retry) {
+      const sel = formatSelect('Choose a format\u2026', retry.readableAs);
+      const go = h('button', { class: 'btn primary', type: 'button', id: 'read-as' }, 'Read as this format');
+      go.addEventListener('click', () => { if (sel.value) void this.load(retry.files, sel.value); });
+      choice = h('div', { class: 'row read-as' }, h('label', {}, 'Read it as ', sel), go);
+    }
     this.els.errorSlot.append(h('div', { class: 'error', role: 'alert', id: 'load-error' },
       h('span', { class: 'icon', 'aria-hidden': 'true' }, '!'),
       h('div', {},
         h('h2', {}, title),
         where ? h('div', { class: 'where' }, where) : null,
-        h('pre', {}, err.message || err.text || 'unknown error'))));
+        h('pre', {}, err.message || err.text || 'unknown error'),
+        choice)));
   }
 
   // ---------- check ----------

@@ -1,4 +1,5 @@
 // Promise-based RPC to a core worker, with termination (cancel) and crash reporting.
+import { CoreFailure } from '../core/result';
 import type { Envelope, InFile, Progress, Reply, Request } from './protocol';
 
 type Pending = { resolve: (v: any) => void; reject: (e: Error) => void; onProgress?: (p: Progress) => void };
@@ -25,7 +26,7 @@ export class CoreWorker {
       }
       this.pending.delete(r.id);
       if (r.ok) p.resolve(r.result);
-      else p.reject(new Error(r.error));
+      else p.reject(r.detail ? new CoreFailure(r.detail) : new Error(r.error));
     };
     this.worker.onerror = (ev) => {
       ev.preventDefault();

@@ -3,8 +3,9 @@
 // The page runs two: a "data" worker (statistics, history view, conversion) and a "check"
 // worker (checkLevel), so that a long check never stalls the history view and cancelling
 // (terminate + respawn) never loses the loaded history.
-import { createCore, coreKind } from 'isoscope-core';
+import { createCore } from '../core/wasm-core';
 import type { IsoscopeModule } from '../core/types';
+import { CoreFailure } from '../core/result';
 import { handleRequest } from './handle';
 import type { Envelope, Reply } from './protocol';
 
@@ -12,7 +13,6 @@ let mod: Promise<IsoscopeModule> | null = null;
 const core = () => (mod ??= createCore());
 
 async function handle(m: Envelope): Promise<unknown> {
-  if (m.op === 'kind') return coreKind;
   // Progress goes out at most every 100 ms: the solver reports every 50 ms.
   let last = 0;
   return handleRequest(await core(), m, (progress) => {
@@ -29,8 +29,9 @@ self.onmessage = async (ev: MessageEvent<Envelope>) => {
   try {
     reply = { id: m.id, ok: true, result: await handle(m) };
   } catch (e) {
-    // embind/abort errors, out of memory: report, never die silently
-    reply = { id: m.id, ok: false, error: e instanceof Error ? e.message : String(e) };
+    // the core's own errors keep their location; embind/abort errors, out of memory: report,
+    // never die silently
+    reply = { id: m.id, ok: false, error: e instanceof Error ? e.message : String(e), detail: e instanceof CoreFailure ? e.detail : undefined };
     if (/abort|memory|unreachable/i.test(reply.error)) mod = null; // the instance may be corrupt
   }
   (self as unknown as Worker).postMessage(reply);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { strToU8, zipSync } from 'fflate';
 import type { IsoscopeModule } from '../core/types';
-import { MockIsoscope } from '../core/mock-core';
+import { CoreFailure } from '../core/result';
 import { handleRequest } from './handle';
 
-/** A stand-in core that records what load() receives and answers with a canned result. */
+/** A stand-in core that records what load() receives and answers with a canned {ok, value|error}. */
 function recordingCore(answer: object) {
   const calls: { names: string[]; blobs: Uint8Array[]; format: string }[] = [];
   const core = { load: (names: string[], blobs: Uint8Array[], format: string) => { calls.push({ names, blobs, format }); return JSON.stringify(answer); } };
@@ -15,25 +15,24 @@ const buffer = (u: Uint8Array) => u.buffer.slice(u.byteOffset, u.byteOffset + u.
 describe('the worker hands archives to the core', () => {
   it('passes a zip through unexpanded, beside other files', () => {
     const zip = zipSync({ 'logs/a.log': strToU8('A'), 'logs/b.log': strToU8('BB') });
-    const { core, calls } = recordingCore({ ok: true, input: { format: 'cobra', sessions: 2 } });
+    const { core, calls } = recordingCore({ ok: true, value: { format: 'cobra', sessions: 2 } });
     const res = handleRequest(core, { op: 'load', files: [{ name: 'run.zip', data: buffer(zip) }, { name: 'h.json', data: buffer(strToU8('{}')) }], format: '' });
-    expect(res).toEqual({ ok: true, input: { format: 'cobra', sessions: 2 } });
+    expect(res).toEqual({ format: 'cobra', sessions: 2 });
     expect(calls).toHaveLength(1);
     expect(calls[0].names).toEqual(['run.zip', 'h.json']);
     expect([...calls[0].blobs[0]]).toEqual([...zip]);
     expect(calls[0].format).toBe('');
   });
-  it("returns the core's archive errors as results, with file and position", () => {
+  it("throws the core's archive errors as a CoreFailure that keeps file and position", () => {
     const error = { file: 'bad.zip, entry h/a.log', offset: 44, message: 'the compressed data ends early: expected a literal/length code' };
     const { core } = recordingCore({ ok: false, error });
-    const res = handleRequest(core, { op: 'load', files: [{ name: 'bad.zip', data: buffer(strToU8('PK\x03\x04')) }], format: '' });
-    expect(res).toEqual({ ok: false, error });
-  });
-  it('the mock core says it cannot read archives (only the wasm core expands them)', () => {
-    const zip = zipSync({ 'h.json': strToU8('{"sessions": []}') });
-    const res = handleRequest(new MockIsoscope(), { op: 'load', files: [{ name: 'h.zip', data: buffer(zip) }], format: '' }) as any;
-    expect(res.ok).toBe(false);
-    expect(res.error.message).toMatch(/archive/);
+    let thrown: unknown;
+    try {
+      handleRequest(core, { op: 'load', files: [{ name: 'bad.zip', data: buffer(strToU8('PK\x03\x04')) }], format: '' });
+    } catch (e) { thrown = e; }
+    expect(thrown).toBeInstanceOf(CoreFailure);
+    expect((thrown as CoreFailure).detail).toEqual(error);
+    expect((thrown as CoreFailure).message).toBe(error.message);
   });
 });
 
@@ -53,7 +52,7 @@ describe('progress inside a level', () => {
       checkLevel: (_l: string, _b: number, _m: number, onProgress?: (settled: number, open: number) => void) => {
         onProgress?.(3, 7);
         onProgress?.(10, 0);
-        return JSON.stringify({ verdict: 'pass', ms: 1 });
+        return JSON.stringify({ ok: true, value: { verdict: 'pass', ms: 1 } });
       },
     } as unknown as IsoscopeModule;
     const seen: unknown[] = [];

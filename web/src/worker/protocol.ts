@@ -1,4 +1,6 @@
 // Messages between the page and a core worker.
+import type { ParseError } from '../core/types';
+
 export interface InFile { name: string; data: ArrayBuffer }
 
 export type Request =
@@ -8,13 +10,13 @@ export type Request =
   | { op: 'transactions'; begin: number; end: number }
   | { op: 'sessions' }
   | { op: 'convert'; to: string }
-  | { op: 'counterexample'; level: string; index: number; budgetMs: number }
-  | { op: 'kind' };
+  | { op: 'counterexample'; level: string; index: number; budgetMs: number };
 
 export type Envelope = { id: number } & Request;
 /** Progress inside a long level (the strong solver): constraints settled and still open. */
 export interface Progress { settled: number; open: number }
 export type Reply =
   | { id: number; ok: true; result: unknown }
-  | { id: number; ok: false; error: string }
+  /** detail: the core's located error (a CoreFailure); absent for crashes */
+  | { id: number; ok: false; error: string; detail?: ParseError }
   | { id: number; progress: Progress };

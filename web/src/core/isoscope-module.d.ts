@@ -1,0 +1,6 @@
+// The types of the module scripts/build.sh generates (Emscripten + embind from
+// wasm/bindings/embind.cpp); web/tsconfig.json maps '@isoscope-generated/isoscope.mjs' here.
+import type { IsoscopeModule } from './types';
+
+declare const createIsoscope: (options: { locateFile?: (path: string) => string; wasmBinary?: ArrayBuffer }) => Promise<IsoscopeModule>;
+export default createIsoscope;
