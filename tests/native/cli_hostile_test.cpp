@@ -101,7 +101,7 @@ TEST(CliHostile, DetectionExplainsWhatItCouldNotRead) {
 // Peers' files load as their tools load them: Elle histories with ; comments, without :f and
 // without :process; operations of :nemesis are counted, never silently dropped.
 TEST(CliHostile, ElleFilesLoadAsElleLoadsThem) {
-  const fs::path dir = fs::path(ISOSCOPE_DISPUTED).parent_path() / "fixtures" / "elle";
+  const fs::path dir = fs::path(ISOSCOPE_FIXTURES) / "elle";
   CommandResult r = run_cli("check --json --level RC " + shell_quote((dir / "no-f-no-process-comments.edn").string()));
   EXPECT_NE(r.status, 2) << r.err;
   EXPECT_TRUE(contains(r.out, "\"format\": \"elle\", \"sessions\": 2, \"transactions\": 2, \"operations\": 4")) << r.out;

@@ -18,7 +18,7 @@ using namespace isoscope;
 
 namespace {
 
-const std::string kCorpus = ISOSCOPE_CORPUS;
+const std::string kCorpus = corpus_dir();
 
 Expected<History> read_text(const std::string& content, const std::string& format = "",
                             const std::string& name = "input.txt") {
@@ -94,6 +94,7 @@ std::string dump_ops(const History& h) {
 // ---- the corpus ---------------------------------------------------------------------------
 
 TEST(Formats, EveryCorpusEntryParsesInItsFormatAndByDetection) {
+  SKIP_WITHOUT_CORPUS();
   std::vector<CorpusEntry> entries = corpus_entries();
   ASSERT_GT(entries.size(), 40u);
   for (const CorpusEntry& e : entries) {
@@ -110,6 +111,7 @@ TEST(Formats, EveryCorpusEntryParsesInItsFormatAndByDetection) {
 }
 
 TEST(Formats, PlumeCorpusCounts) {
+  SKIP_WITHOUT_CORPUS();
   History a = ok_path("polysi/galera-lost-update.txt", "plume");
   EXPECT_EQ(a.num_sessions(), 2u);
   EXPECT_EQ(a.num_txns(), 7u);
@@ -134,6 +136,7 @@ TEST(Formats, PlumeCorpusCounts) {
 }
 
 TEST(Formats, AwditCorpusCounts) {
+  SKIP_WITHOUT_CORPUS();
   History h = ok_path("awdit/causal/long-fork.txt", "awdit-test");
   EXPECT_EQ(h.num_sessions(), 3u);
   EXPECT_EQ(h.num_txns(), 5u);
@@ -148,6 +151,7 @@ TEST(Formats, AwditCorpusCounts) {
 }
 
 TEST(Formats, DbcopBincodeCorpusCounts) {
+  SKIP_WITHOUT_CORPUS();
   History a = ok_path("dbcop-oopsla19/antidote_all_writes/3_30_20_180/hist-00000/history.bincode");
   EXPECT_EQ(a.format, "dbcop-bincode");
   EXPECT_EQ(a.num_sessions(), 3u);
@@ -173,6 +177,7 @@ TEST(Formats, DbcopBincodeCorpusCounts) {
 }
 
 TEST(Formats, CobraCorpusCounts) {
+  SKIP_WITHOUT_CORPUS();
   History g = ok_path("cobra/cock-G2", "cobra");
   EXPECT_EQ(g.num_sessions(), 10u);
   EXPECT_EQ(g.num_txns(), 446u);
@@ -360,6 +365,7 @@ TEST(Formats, AwditErrors) {
 }
 
 TEST(Formats, DbcopBincodeHostileInput) {
+  SKIP_WITHOUT_CORPUS();
   std::string bytes = slurp(corpus("dbcop-oopsla19/galera_all_writes/3_30_20_180/hist-00000/history.bincode"));
   ASSERT_GT(bytes.size(), 1000u);
   // Every truncation is an error naming a byte offset, never a crash.
@@ -418,6 +424,7 @@ TEST(Formats, DbcopBincodeHostileInput) {
 }
 
 TEST(Formats, CobraHostileInput) {
+  SKIP_WITHOUT_CORPUS();
   LoadedFiles lf = load_path(corpus("cobra/cock-G2"));
   ASSERT_EQ(lf.files.size(), 10u);
   std::string log = std::string(lf.files[3].bytes);
@@ -693,6 +700,7 @@ TEST(Formats, DetectionKeepsFormatsApart) {
 // ---- round trips --------------------------------------------------------------------------
 
 TEST(Formats, RoundTripThroughIsoscopeJsonAndPlume) {
+  SKIP_WITHOUT_CORPUS();
   const char* inputs[] = {"polysi/galera-lost-update.txt", "isovista/dgraph_si.txt",
                           "dbcop-oopsla19/roachdb_all_writes/3_30_20_180/hist-00001/history.bincode",
                           "polysi/dgraph/history.bincode", "awdit/causal/long-fork.txt", "cobra/cock-G2",

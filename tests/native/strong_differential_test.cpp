@@ -218,7 +218,7 @@ TEST(StrongDifferential, LargeSerialHistoriesPass) {
           << level_name(l) << " seed " << seed
           << (r.result.anomalies.empty() ? "" : ": " + r.result.anomalies[0].kind + ": " +
                                                     r.result.anomalies[0].explanation);
-      EXPECT_EQ(verify_commit_order(*eh, l, r.commit_order), "") << level_name(l) << " seed " << seed;
+      EXPECT_EQ(verify_commit_order(*eh, l, r.result.commit_order), "") << level_name(l) << " seed " << seed;
     }
   }
 }

@@ -104,7 +104,7 @@ History project_history(const History& h, const std::vector<uint32_t>& txns) {
 std::string verify_strong_report(const History& h, Level level, const StrongReport& r,
                                  bool check_cores) {
   const LevelResult& res = r.result;
-  if (res.verdict == Verdict::Pass) return verify_commit_order(h, level, r.commit_order);
+  if (res.verdict == Verdict::Pass) return verify_commit_order(h, level, r.result.commit_order);
   if (res.verdict != Verdict::Fail) return "";
   if (res.anomalies.empty()) return "a violation without anomalies";
   for (const Anomaly& a : res.anomalies) {

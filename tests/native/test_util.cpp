@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -19,9 +20,16 @@ static std::string slurp(const std::string& path) {
   return ss.str();
 }
 
+const std::string& corpus_dir() {
+  static const std::string dir = std::getenv("ISOSCOPE_CORPUS") ? std::getenv("ISOSCOPE_CORPUS") : ISOSCOPE_CORPUS;
+  return dir;
+}
+
+bool corpus_available() { return fs::exists(fs::path(corpus_dir()) / "manifest.json"); }
+
 std::vector<CorpusEntry> corpus_entries() {
   std::vector<CorpusEntry> out;
-  const std::string root = ISOSCOPE_CORPUS;
+  const std::string root = corpus_dir();
   simdjson::dom::parser parser;
   simdjson::dom::element doc;
   if (parser.load(root + "/manifest.json").get(doc)) return out;

@@ -14,8 +14,16 @@ struct CorpusEntry {
   std::string format;  // format name from the manifest
   std::map<std::string, std::string> expect;  // level -> "pass" / "fail"
 };
-// Every entry of ../shared/corpus/manifest.json.
+// Every entry of ../shared/corpus/manifest.json (none when the corpus is missing).
 std::vector<CorpusEntry> corpus_entries();
+// The shared corpus lives beside the repository (../shared/corpus), not in it: a clone without
+// it skips the tests that read it, each saying so (ctest counts them as skipped).
+// Its directory: $ISOSCOPE_CORPUS, else the build's ISOSCOPE_CORPUS_DIR.
+const std::string& corpus_dir();
+bool corpus_available();
+#define SKIP_WITHOUT_CORPUS() \
+  if (!corpus_available()) GTEST_SKIP() << "skipped: the shared corpus is missing (" << corpus_dir() << ")"
+
 // GoogleTest prints a parameterised test's entry by its manifest path, not its bytes.
 inline void PrintTo(const CorpusEntry& e, std::ostream* os) { *os << e.rel; }
 // The test-name suffix of a corpus entry: its manifest path with every other character '_'.

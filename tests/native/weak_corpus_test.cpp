@@ -24,6 +24,7 @@ constexpr WeakLevel kLevels[] = {
 class WeakCorpus : public testing::TestWithParam<CorpusEntry> {};
 
 TEST_P(WeakCorpus, ManifestExpectationsHold) {
+  SKIP_WITHOUT_CORPUS();
   const CorpusEntry& e = GetParam();
   if (!find_format(e.format)) GTEST_SKIP() << "format " << e.format << " is not registered yet";
   Expected<History> h = read_path(e.path, e.format);
@@ -56,6 +57,11 @@ std::vector<CorpusEntry> weak_entries() {
 
 }  // namespace
 
+// Without the corpus there are no entries: the suite is then empty, not an error.
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(WeakCorpus);
 INSTANTIATE_TEST_SUITE_P(Corpus, WeakCorpus, testing::ValuesIn(weak_entries()), CorpusEntryName());
 
-TEST(WeakCorpusManifest, HasEntries) { EXPECT_GE(weak_entries().size(), 40u); }
+TEST(WeakCorpusManifest, HasEntries) {
+  SKIP_WITHOUT_CORPUS();
+  EXPECT_GE(weak_entries().size(), 40u);
+}

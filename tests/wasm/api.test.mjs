@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadIsoscope, readInput, corpusRoot, value } from './load-module.mjs';
+import { loadIsoscope, readInput, corpusRoot, needsCorpus, value } from './load-module.mjs';
 
 const mod = await loadIsoscope();
 const enc = new TextEncoder();
@@ -31,7 +31,7 @@ test('a malformed file gives the file, byte offset and what was expected', () =>
   assert.match(r.error.text, /broken\.json: line 1/);
 });
 
-test('thin-air read fails every level with the read named', () => {
+test('thin-air read fails every level with the read named', needsCorpus, () => {
   const r = load(readFileSync(path.join(corpusRoot, 'textbook/thin-air-read.json'), 'utf8'));
   assert.equal(r.ok, true);
   const result = value(mod.check('', 0, 10));
@@ -41,7 +41,7 @@ test('thin-air read fails every level with the read named', () => {
   assert.equal(result.levels.SSER.verdict, 'n/a');
 });
 
-test('checkLevel decides one level at a time and applies the lattice', () => {
+test('checkLevel decides one level at a time and applies the lattice', needsCorpus, () => {
   load(readFileSync(path.join(corpusRoot, 'textbook/intermediate-read.json'), 'utf8'));
   const rc = value(mod.checkLevel('RC', 0, 10));
   assert.equal(rc.verdict, 'fail');
@@ -75,9 +75,8 @@ test('convert round-trips through the canonical format', () => {
   assert.match(plume, /^w\(1,1,0,1\)\nr\(1,1,1,2\)\n$/);
 });
 
-test('every corpus entry, in every format, gives the manifest verdicts in wasm too', () => {
+test('every corpus entry, in every format, gives the manifest verdicts in wasm too', needsCorpus, () => {
   const manifest = JSON.parse(readFileSync(path.join(corpusRoot, 'manifest.json'), 'utf8'));
-  const disputed = JSON.parse(readFileSync(new URL('../corpus-disputed.json', import.meta.url), 'utf8')).entries;
   let checked = 0;
   for (const e of manifest.entries) {
     const { names, blobs } = readInput(path.join(corpusRoot, e.path));
@@ -86,16 +85,14 @@ test('every corpus entry, in every format, gives the manifest verdicts in wasm t
     assert.equal(auto.value.format, e.format, e.path);
     const result = value(mod.check('', 0, 5));
     for (const [level, expected] of Object.entries(e.expect)) {
-      const d = disputed.find((x) => x.path === e.path && x.level === level);
-      const want = d ? d.verdict : expected;  // see tests/corpus-disputed.json
-      assert.equal(result.levels[level]?.verdict, want, `${e.path} ${level}`);
+      assert.equal(result.levels[level]?.verdict, expected, `${e.path} ${level}`);
       checked++;
     }
   }
   assert.ok(checked > 200, `only ${checked} verdicts checked`);
 });
 
-test('cobra logs with dangling reads load and report thin-air reads', () => {
+test('cobra logs with dangling reads load and report thin-air reads', needsCorpus, () => {
   const { names, blobs } = readInput(path.join(corpusRoot, 'cobra/cock-blog'));
   const r = JSON.parse(mod.load(names, blobs, ''));
   assert.equal(r.ok, true);

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { zipSync } from 'fflate';
-import { loadIsoscope, readInput, corpusRoot, value } from './load-module.mjs';
+import { loadIsoscope, readInput, corpusRoot, needsCorpus, value } from './load-module.mjs';
 
 const mod = await loadIsoscope();
 const load = (names, blobs) => JSON.parse(mod.load(names, blobs, ''));
@@ -20,7 +20,7 @@ function zipDirectory(dir, level) {
 }
 
 for (const dir of ['cobra/cock-G2', 'cobra/chengRW-100']) {
-  test(`a zip of ${dir} loads with the directory's counts and verdicts`, () => {
+  test(`a zip of ${dir} loads with the directory's counts and verdicts`, needsCorpus, () => {
     const { names, blobs } = readInput(path.join(corpusRoot, dir));
     const plain = load(names, blobs);
     assert.equal(plain.ok, true);
@@ -34,7 +34,7 @@ for (const dir of ['cobra/cock-G2', 'cobra/chengRW-100']) {
   });
 }
 
-test('a .gz of a history loads like the file', () => {
+test('a .gz of a history loads like the file', needsCorpus, () => {
   const json = readFileSync(path.join(corpusRoot, 'textbook/lost-update.json'));
   const plain = load(['lost-update.json'], [new Uint8Array(json)]);
   const r = load(['lost-update.json.gz'], [new Uint8Array(gzipSync(json))]);
@@ -43,7 +43,7 @@ test('a .gz of a history loads like the file', () => {
   assert.equal(value(mod.checkLevel('SI', 0, 5)).verdict, 'fail');
 });
 
-test('a damaged archive is an error naming the archive, entry and byte', () => {
+test('a damaged archive is an error naming the archive, entry and byte', needsCorpus, () => {
   const zip = zipDirectory(path.join(corpusRoot, 'cobra/cock-G2'), 6);
   const r1 = load(['g2.zip'], [zip.subarray(0, zip.length - 30)]);
   assert.equal(r1.ok, false);

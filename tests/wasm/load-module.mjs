@@ -1,13 +1,18 @@
 // Loads the CommonJS wasm build for Node (the ES-module build needs a browser: Emscripten
 // 3.1.6's ESM output uses __dirname-free fetch paths that Node cannot resolve).
 import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const repoRoot = path.resolve(here, '../..');
-export const corpusRoot = path.resolve(repoRoot, '../shared/corpus');
+export const corpusRoot = path.resolve(process.env.ISOSCOPE_CORPUS ?? path.join(repoRoot, '../shared/corpus'));
+/**
+ * Test options for tests that read the shared corpus (beside the repository, not in it): they
+ * skip, saying why, when it is missing.
+ */
+export const needsCorpus = existsSync(path.join(corpusRoot, 'manifest.json')) ? {} : { skip: `../shared/corpus is missing (${corpusRoot})` };
 const buildDir = process.env.ISOSCOPE_WASM_DIR ?? path.join(repoRoot, 'build-wasm');
 
 export async function loadIsoscope() {

@@ -213,28 +213,24 @@ int run_check(int argc, char** argv) {
   bool json = false, have_path = false;
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
-    auto next = [&](const char* what) -> const char* {
-      if (i + 1 >= argc) return nullptr;
-      (void)what;
-      return argv[++i];
-    };
+    auto next = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
     if (a == "--help" || a == "-h") {
       std::fputs(kUsage, stdout);
       return kExitPass;
     } else if (a == "--max-input-bytes") {
-      const char* v = next("bytes");
+      const char* v = next();
       double n;
       if (!v || !parse_whole(v, 1e15, n)) return usage_error("--max-input-bytes needs a whole number of bytes");
       g_max_input_bytes = static_cast<uint64_t>(n);
     } else if (a == "--json") {
       json = true;
     } else if (a == "--level" || a == "--levels") {
-      const char* v = next("levels");
+      const char* v = next();
       if (!v) return usage_error("--level needs a value such as RC,SER");
       const std::string wrong = parse_level_list(v, opts.levels);
       if (!wrong.empty()) return usage_error("--level: " + wrong);
     } else if (a == "--format") {
-      const char* v = next("format");
+      const char* v = next();
       if (!v) return usage_error("--format needs a format name");
       format = v;
       if (!find_format(format)) {
@@ -243,10 +239,10 @@ int run_check(int argc, char** argv) {
         return usage_error("unknown format '" + format + "'; known formats:" + known);
       }
     } else if (a == "--budget-ms") {
-      const char* v = next("ms");
+      const char* v = next();
       if (!v || !parse_count(v, opts.budget_ms)) return usage_error("--budget-ms needs a non-negative number");
     } else if (a == "--max-anomalies") {
-      const char* v = next("n");
+      const char* v = next();
       double n;
       if (!v || !parse_whole(v, 1e9, n)) return usage_error("--max-anomalies needs a whole number from 0 to 1000000000");
       opts.max_anomalies = static_cast<size_t>(n);
@@ -276,15 +272,14 @@ int run_check(int argc, char** argv) {
   }
   CheckReport report = check_history(*h, opts);
   if (json) {
-    std::string out = report_json(*h, report, parse_ms);
     // Peak resident memory of the whole run, for benchmarks (the wasm module reports its heap).
-    out.insert(out.rfind('}'), ", \"peak_rss_bytes\": " + std::to_string(peak_rss_bytes()));
+    const std::string out = report_json(*h, report, parse_ms, static_cast<int64_t>(peak_rss_bytes()));
     std::fwrite(out.data(), 1, out.size(), stdout);
   } else {
     std::printf("%s: %s, %zu sessions, %zu transactions, %zu operations, %zu keys (parsed in %.1f ms)\n",
                 path.c_str(), h->format.c_str(), h->num_sessions(), h->num_txns(), h->num_ops(),
                 h->keys.size(), parse_ms);
-    std::string out = report_text(*h, report);
+    std::string out = report_text(report);
     std::fwrite(out.data(), 1, out.size(), stdout);
   }
   bool any_fail = false, any_unknown = false;

@@ -78,7 +78,8 @@ const LevelResult& decide_level(const History& h, Level l, const CheckOptions& o
     if (implied_by >= 0) {
       const LevelResult& weaker = report.results[implied_by];
       r.verdict = Verdict::Fail;
-      r.reason = std::string("implied by the ") + level_name(static_cast<Level>(implied_by)) + " violation";
+      r.implied_by = static_cast<Level>(implied_by);
+      r.reason = std::string("implied by the ") + level_name(*r.implied_by) + " violation";
       r.anomalies = weaker.anomalies;
       r.anomalies_total = weaker.anomalies_total;
     } else if (const size_t need = estimated_bytes(h, l); !can_allocate(need)) {

@@ -3,11 +3,11 @@
 //
 // Where each level's checker lives:
 //   read consistency       checkers/read_consistency.cpp  (required by every level)
-//   so ∪ wr acyclicity     checkers/causality.cpp
 //   RC RR RA CC            checkers/weak/*.cpp
 //   PC SI SER SSER         checkers/strong/*.cpp
+//   SI SER SSER, LIN       checkers/mtc/*.cpp  (SI SER SSER: histories of mini-transactions
+//                                               only, chosen by checker_for in registry.cpp)
 //   WCC CCv CM             checkers/causal/*.cpp
-//   LIN                    checkers/mtc/*.cpp
 //   the table below        checkers/registry.cpp
 #pragma once
 #include <array>

@@ -9,23 +9,6 @@ namespace isoscope {
 
 namespace {
 
-// Marks every write that is its transaction's last write to its key (one backward pass per
-// transaction, with a per-key stamp instead of a map).
-std::vector<char> last_writes_in_txn(const History& h) {
-  std::vector<char> last(h.ops.size(), 0);
-  std::vector<uint32_t> stamp(h.keys.size(), kNone);
-  for (uint32_t t = 1; t < h.txns.size(); ++t) {
-    const Txn& x = h.txns[t];
-    for (uint32_t i = x.op_end; i-- > x.op_begin;) {
-      const Op& o = h.ops[i];
-      if (!o.is_write() || stamp[o.key] == t) continue;
-      stamp[o.key] = t;
-      last[i] = 1;
-    }
-  }
-  return last;
-}
-
 Anomaly read_anomaly(const History& h, const char* kind, uint32_t read_op, std::string explanation) {
   Anomaly a;
   a.kind = kind;
@@ -53,74 +36,71 @@ Anomaly read_anomaly(const History& h, const char* kind, uint32_t read_op, std::
 
 }  // namespace
 
-std::vector<Anomaly> check_read_consistency(const History& h) {
-  std::vector<Anomaly> out;
-  const std::vector<char> is_last = last_writes_in_txn(h);
-  // Own-write tracking while scanning a transaction: own_last[key] is valid iff stamp[key] == t.
-  std::vector<uint32_t> stamp(h.keys.size(), kNone), own_last(h.keys.size(), kNone);
+std::vector<char> last_writes_in_txn(const History& h) {
+  std::vector<char> last(h.ops.size(), 0);
+  std::vector<uint32_t> stamp(h.keys.size(), kNone);
   for (uint32_t t = 1; t < h.txns.size(); ++t) {
     const Txn& x = h.txns[t];
-    if (!x.committed) continue;  // aborted transactions' reads are not part of the history
-    for (uint32_t r = x.op_begin; r < x.op_end; ++r) {
-      const Op& o = h.ops[r];
-      if (o.is_write()) {
-        stamp[o.key] = t;
-        own_last[o.key] = r;
-        continue;
-      }
-      const uint32_t mine = stamp[o.key] == t ? own_last[o.key] : kNone;
-      const uint32_t w = h.read_from[r];
-      if (w == kThinAir) {
+    for (uint32_t i = x.op_end; i-- > x.op_begin;) {
+      const Op& o = h.ops[i];
+      if (!o.is_write() || stamp[o.key] == t) continue;
+      stamp[o.key] = t;
+      last[i] = 1;
+    }
+  }
+  return last;
+}
+
+std::vector<Anomaly> check_read_consistency(const History& h) {
+  std::vector<Anomaly> out;
+  classify_reads(h, last_writes_in_txn(h), [&](uint32_t t, uint32_t r, ReadClass c, uint32_t mine) {
+    if (is_consistent(c)) return;
+    const uint32_t w = h.read_from[r];
+    const uint32_t writer = w < kThinAir ? h.op_txn[w] : kNone;
+    switch (c) {
+      case ReadClass::ThinAir:
         out.push_back(read_anomaly(
             h, kind_name(AnomalyKind::ThinAirRead), r,
             h.txn_name(t) + " reads " + h.op_text(r) + ", a value no transaction wrote" +
                 (h.initial ? " and not the initial value " + h.values.display(*h.initial)
                            : std::string(" (this history has no implicit initial value)")) +
                 ": it came out of thin air"));
-        continue;
-      }
-      if (w == kReadsInitial) {
-        if (mine != kNone)
-          out.push_back(read_anomaly(h, kind_name(AnomalyKind::NotMyOwnWrite), r,
-                                     h.txn_name(t) + " writes " + h.op_text(mine) + " and later reads " +
-                                         h.op_text(r) + ", the initial value, instead of its own write"));
-        continue;
-      }
-      const uint32_t writer = h.op_txn[w];
-      if (writer == t) {
-        if (w > r)
-          out.push_back(read_anomaly(h, kind_name(AnomalyKind::FutureRead), r,
-                                     h.txn_name(t) + " reads " + h.op_text(r) + " from its own " +
-                                         h.op_text(w) + ", which comes later in the transaction"));
-        else if (w != mine)
-          out.push_back(read_anomaly(h, kind_name(AnomalyKind::NotMyLastWrite), r,
-                                     h.txn_name(t) + " reads " + h.op_text(r) + " from its own earlier " +
-                                         h.op_text(w) + ", but its last write before the read is " +
-                                         h.op_text(mine)));
-        continue;
-      }
-      if (!h.txns[writer].committed) {
+        break;
+      case ReadClass::FutureRead:
+        out.push_back(read_anomaly(h, kind_name(AnomalyKind::FutureRead), r,
+                                   h.txn_name(t) + " reads " + h.op_text(r) + " from its own " +
+                                       h.op_text(w) + ", which comes later in the transaction"));
+        break;
+      case ReadClass::NotMyLastWrite:
+        out.push_back(read_anomaly(h, kind_name(AnomalyKind::NotMyLastWrite), r,
+                                   h.txn_name(t) + " reads " + h.op_text(r) + " from its own earlier " +
+                                       h.op_text(w) + ", but its last write before the read is " +
+                                       h.op_text(mine)));
+        break;
+      case ReadClass::NotMyOwnWrite:
+        out.push_back(read_anomaly(h, kind_name(AnomalyKind::NotMyOwnWrite), r,
+                                   h.txn_name(t) + " writes " + h.op_text(mine) + " and later reads " +
+                                       h.op_text(r) +
+                                       (writer == kNone ? std::string(", the initial value,")
+                                                        : " from " + h.txn_name(writer)) +
+                                       " instead of its own write"));
+        break;
+      case ReadClass::AbortedRead:
         out.push_back(read_anomaly(
             h, kind_name(AnomalyKind::AbortedRead), r,
             h.txn_name(t) + " reads " + h.op_text(r) + " written by " + h.txn_name(writer) + ", which " +
                 (h.txns[writer].status == TxnStatus::Aborted ? "aborted" : "never committed") +
                 ": a dirty read of data that never existed"));
-        continue;
-      }
-      if (mine != kNone) {
-        out.push_back(read_anomaly(h, kind_name(AnomalyKind::NotMyOwnWrite), r,
-                                   h.txn_name(t) + " writes " + h.op_text(mine) + " and later reads " +
-                                       h.op_text(r) + " from " + h.txn_name(writer) +
-                                       " instead of its own write"));
-        continue;
-      }
-      if (!is_last[w])
+        break;
+      case ReadClass::IntermediateRead:
         out.push_back(read_anomaly(h, kind_name(AnomalyKind::IntermediateRead), r,
                                    h.txn_name(t) + " reads " + h.op_text(r) + " from " + h.txn_name(writer) +
                                        ", which overwrites that value later in the same "
                                        "transaction: an intermediate state was visible"));
+        break;
+      default: break;
     }
-  }
+  });
   // List reads must also agree on one append order per key (Elle's incompatible order).
   if (h.has_lists)
     for (Anomaly& a : check_list_prefixes(h)) out.push_back(std::move(a));

@@ -26,4 +26,11 @@ bool CheckBudget::expired() const {
   return deadline_ms > 0 && now_ms() > deadline_ms;
 }
 
+LevelResult CheckBudget::ran_out() {
+  LevelResult r;
+  r.verdict = Verdict::Unknown;
+  r.reason = "budget ran out";
+  return r;
+}
+
 }  // namespace isoscope

@@ -3,6 +3,7 @@
 // explanation in plain words.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,8 @@ struct LevelResult {
   Verdict verdict = Verdict::Unknown;
   double ms = 0;
   std::string reason;  // for n/a and unknown; for an implied failure, which level implied it
+  // A failure decided by the lattice: the weaker level whose violation implies this one.
+  std::optional<Level> implied_by;
   std::vector<Anomaly> anomalies;
   size_t anomalies_total = 0;  // before truncation to the reported ones
   // A pass's witness where the checker has one: committed transaction ids in a commit order
@@ -63,6 +66,8 @@ struct CheckBudget {
   // strong levels, which imply CC, then skip running it again.
   bool cc_holds = false;
   bool expired() const;
+  // The result of a check stopped by expired(): unknown, "budget ran out".
+  static LevelResult ran_out();
   void report_progress(size_t settled, size_t open) const {
     if (progress) progress(progress_ctx, settled, open);
   }

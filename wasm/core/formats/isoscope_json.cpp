@@ -30,6 +30,9 @@ class JsonHistoryReader {
     if (auto err = doc.get_object().get(root))
       return fail_doc(doc, err, "a JSON object {\"sessions\": [...]} at the top level");
     bool saw_sessions = false;
+    // "initial" is optional and defaults to null (docs/formats.md): a read of null with no
+    // writer reads the initial state.
+    builder_.set_initial(builder_.values().intern_null());
     for (auto field_result : root) {
       std::string_view name;
       if (auto err = field_result.unescaped_key(false).get(name)) return fail_doc(doc, err, "a member name");

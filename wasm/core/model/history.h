@@ -114,7 +114,7 @@ struct History {
   bool has_lists = false;       // some append or list read
   // Operations the input recorded as not having taken effect and that the importer therefore
   // left out of ops (dbcop-bincode events with success = 0). Reported so users see that
-  // something was dropped. [added by the importers, issue 3]
+  // something was dropped.
   size_t dropped_events = 0;
 
   std::span<const Op> txn_ops(uint32_t t) const {
@@ -171,7 +171,7 @@ class HistoryBuilder {
 
   // Appends plain reads and writes (OpKind Read or Write, list = kNone) to the current
   // transaction in one call: the bulk path of the text importers (plume). Same effect as
-  // read()/write() one at a time. [added by the importers, issue 3]
+  // read()/write() one at a time.
   void add_ops(std::span<const Op> ops) {
     if (!in_txn_) begin_txn();
     for (const Op& o : ops) note_op(o);
@@ -179,7 +179,7 @@ class HistoryBuilder {
     h_.op_txn.resize(h_.op_txn.size() + ops.size(), static_cast<uint32_t>(h_.txns.size() - 1));
   }
   // Counts operations the input marked as failed and the importer left out (see
-  // History::dropped_events). [added by the importers, issue 3]
+  // History::dropped_events).
   void add_dropped_events(size_t n) { h_.dropped_events += n; }
 
   size_t txns_in_current_session() const;

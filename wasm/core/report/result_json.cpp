@@ -105,7 +105,7 @@ std::string level_result_json(const History& h, const LevelResult& r) {
   return s + "}";
 }
 
-std::string report_json(const History& h, const CheckReport& report, double parse_ms) {
+std::string report_json(const History& h, const CheckReport& report, double parse_ms, int64_t peak_rss_bytes) {
   std::string s = "{\"input\": " + input_json(h, parse_ms) + ", \"levels\": {";
   bool first = true;
   for (int i = 0; i < kNumLevels; ++i) {
@@ -115,7 +115,9 @@ std::string report_json(const History& h, const CheckReport& report, double pars
     s += std::string("\"") + level_name(static_cast<Level>(i)) + "\": " +
          level_result_json(h, report.results[i]);
   }
-  return s + "}}\n";
+  s += "}";
+  if (peak_rss_bytes >= 0) s += ", \"peak_rss_bytes\": " + std::to_string(peak_rss_bytes);
+  return s + "}\n";
 }
 
 std::string error_json(const InputError& e) {
@@ -166,7 +168,7 @@ std::string transactions_json(const History& h, uint32_t begin, uint32_t end) {
   return s + "]";
 }
 
-std::string report_text(const History& h, const CheckReport& report) {
+std::string report_text(const CheckReport& report) {
   std::string s;
   for (int i = 0; i < kNumLevels; ++i) {
     if (!report.requested[i]) continue;
@@ -177,7 +179,7 @@ std::string report_text(const History& h, const CheckReport& report) {
     s += head;
     if (!r.reason.empty()) s += "  (" + r.reason + ")";
     s += "\n";
-    if (r.verdict == Verdict::Fail && r.reason.rfind("implied", 0) != 0) {
+    if (r.verdict == Verdict::Fail && !r.implied_by) {
       for (const Anomaly& a : r.anomalies) s += "      " + a.kind + ": " + a.explanation + "\n";
       if (r.anomalies_total > r.anomalies.size())
         s += "      ... and " + std::to_string(r.anomalies_total - r.anomalies.size()) + " more\n";

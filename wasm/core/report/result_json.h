@@ -8,7 +8,8 @@ namespace isoscope {
 
 std::string input_json(const History& h, double parse_ms);
 std::string level_result_json(const History& h, const LevelResult& r);
-std::string report_json(const History& h, const CheckReport& report, double parse_ms);
+// peak_rss_bytes: the process's peak resident memory, when the front end measures it (the CLI).
+std::string report_json(const History& h, const CheckReport& report, double parse_ms, int64_t peak_rss_bytes = -1);
 std::string error_json(const InputError& e);
 // [{"level": "RC", "applies": true}, {"level": "SSER", "applies": false, "reason": ...}, ...]
 std::string levels_json(const History& h);
@@ -19,7 +20,7 @@ std::string formats_json();
 // Transactions [begin, end) with their ops, for the web app's history view.
 std::string transactions_json(const History& h, uint32_t begin, uint32_t end);
 // One line per level for people: "SER   fail   (3.2 ms)  LostUpdate: ...".
-std::string report_text(const History& h, const CheckReport& report);
+std::string report_text(const CheckReport& report);
 
 // The anomaly vocabulary (model/anomaly_kinds.h) as JSON:
 // [{"name", "family", "weakest", "title", "description"}, ...].

@@ -188,7 +188,7 @@ class Solver {
     res.vars = num_vars_;
     for (const Problem::Edge& e : sat_.edges) graph_.add_known(e.from, e.to);
     core_.assign(p_.n, 0);
-    const Verdict v = search(res);
+    const Verdict v = search();
     res.verdict = v;
     res.conflicts = conflicts_;
     res.decisions = decisions_;
@@ -460,7 +460,7 @@ class Solver {
     return pos <= neg ? 2 * v : 2 * v + 1;
   }
 
-  Verdict search(SolveResult& res) {
+  Verdict search() {
     uint64_t restart_at = 100, luby_index = 0, conflicts_here = 0;
     double last_progress = now_ms();
     while (true) {

@@ -179,7 +179,7 @@ StrongReport check_strong(const History& h, Level level, const CheckBudget& budg
   } else if (d.verdict == Verdict::Pass) {
     for (uint32_t v : d.order) {
       if (v != 0 && d.problem.part[v] == Part::Read) continue;
-      rep.commit_order.push_back(in.orig[d.problem.txn[v]]);
+      res.commit_order.push_back(in.orig[d.problem.txn[v]]);
     }
   } else if (d.sat.outcome == Saturation::Cycle) {
     res.anomalies.push_back(cycle_anomaly(in, d.problem, d.sat, level));
@@ -219,22 +219,17 @@ StrongReport check_strong(const History& h, Level level, const CheckBudget& budg
   return rep;
 }
 
-// The level result, carrying the verified commit order of a pass as its witness.
-static LevelResult with_commit_order(StrongReport report) {
-  report.result.commit_order = std::move(report.commit_order);
-  return std::move(report.result);
-}
 LevelResult check_pc(const History& h, const CheckBudget& budget) {
-  return with_commit_order(check_strong(h, Level::PC, budget));
+  return check_strong(h, Level::PC, budget).result;
 }
 LevelResult check_si(const History& h, const CheckBudget& budget) {
-  return with_commit_order(check_strong(h, Level::SI, budget));
+  return check_strong(h, Level::SI, budget).result;
 }
 LevelResult check_ser(const History& h, const CheckBudget& budget) {
-  return with_commit_order(check_strong(h, Level::SER, budget));
+  return check_strong(h, Level::SER, budget).result;
 }
 LevelResult check_sser(const History& h, const CheckBudget& budget) {
-  return with_commit_order(check_strong(h, Level::SSER, budget));
+  return check_strong(h, Level::SSER, budget).result;
 }
 
 }  // namespace isoscope

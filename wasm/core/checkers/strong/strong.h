@@ -68,10 +68,7 @@ struct StrongStats {
 };
 
 struct StrongReport {
-  LevelResult result;
-  // On a pass: the committed transactions in a commit order that satisfies the level (the
-  // initial transaction first), verified against the level's constraints.
-  std::vector<uint32_t> commit_order;
+  LevelResult result;  // on a pass, result.commit_order is the verified commit order
   StrongStats stats;
 };
 

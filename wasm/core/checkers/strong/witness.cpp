@@ -134,7 +134,6 @@ Anomaly cycle_anomaly(const Instance& in, const Problem& p, const Saturation& sa
         break;
       }
       case EdgeType::CO: {
-        const uint32_t other = T(E.a);
         const uint32_t key = common_written_key(in, p.txn[E.from], p.txn[E.to]);
         ed.key = key;
         const std::string X = key == kNone ? std::string("a common key") : h.keys.display(key);
@@ -153,7 +152,6 @@ Anomaly cycle_anomaly(const Instance& in, const Problem& p, const Saturation& sa
                    " (snapshot isolation: one must see the other), and " + Tn +
                    " cannot commit before " + F + " takes its snapshot" + because + ": so " + F +
                    " must commit before " + Tn;
-        (void)other;
         break;
       }
     }

@@ -57,7 +57,7 @@ size_t check_cc_runs() { return g_cc_runs.load(); }
 LevelResult check_cc(const History& h, const CheckBudget& budget) {
   ++g_cc_runs;
   weak::Reads R = weak::collect_reads(h);
-  LevelResult res = weak::begin_result(h, R);
+  LevelResult res = weak::begin_result(h);
   weak::CoGraph g(h, R);
   std::vector<uint32_t> order;
   {
@@ -153,12 +153,7 @@ LevelResult check_cc(const History& h, const CheckBudget& budget) {
   for (uint32_t t3 : order) {
     if (t3 == kInitialTxn || !h.txns[t3].committed) continue;
     if ((++visited & 4095) == 0) {
-      if (budget.expired()) {
-        LevelResult u;
-        u.verdict = Verdict::Unknown;
-        u.reason = "budget ran out";
-        return u;
-      }
+      if (budget.expired()) return CheckBudget::ran_out();
       if (pool.bytes() > kMaxClockBytes) {
         LevelResult u;
         u.verdict = Verdict::Unknown;

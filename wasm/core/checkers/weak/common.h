@@ -85,7 +85,7 @@ class CoGraph {
 };
 
 // Read-consistency anomalies (and the verdict's start). Every checker begins with this.
-LevelResult begin_result(const History& h, const Reads& reads);
+LevelResult begin_result(const History& h);
 
 // Repeatable reads: each committed transaction reads each key (before writing it) from one
 // writer. Adds a NonRepeatableRead per (transaction, key) that does not; returns how many.
@@ -101,7 +101,12 @@ void report_cycles(const History& h, const Digraph& g, const std::vector<CoWhy>&
 void set_verdict(LevelResult& out);
 
 // RC saturation (AWDIT Alg. 1): adds the orderings the Read Committed axiom forces. RR uses it.
-void saturate_rc(const History& h, const Reads& reads, CoGraph& g);
+// False when the budget ran out first.
+bool saturate_rc(const History& h, const Reads& reads, CoGraph& g, const CheckBudget& budget);
+
+// Polled once per this many transactions by the near-linear checkers: a budget check costs a
+// clock read, far less than 4096 transactions' work.
+constexpr uint32_t kBudgetPollMask = 4095;
 
 constexpr size_t kMaxCycles = 64;
 

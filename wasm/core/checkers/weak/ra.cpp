@@ -14,7 +14,7 @@ namespace isoscope {
 
 LevelResult check_ra(const History& h, const CheckBudget& budget) {
   weak::Reads R = weak::collect_reads(h);
-  LevelResult res = weak::begin_result(h, R);
+  LevelResult res = weak::begin_result(h);
   std::vector<char> multi;
   weak::report_non_repeatable(h, R, res, &multi);
   weak::CoGraph g(h, R);
@@ -33,6 +33,7 @@ LevelResult check_ra(const History& h, const CheckBudget& budget) {
   for (uint32_t s = 0; s < h.num_sessions(); ++s) {
     const uint32_t sstamp = s + 1;
     for (uint32_t t3 = h.session_begin[s]; t3 < h.session_begin[s + 1]; ++t3) {
+      if ((t3 & weak::kBudgetPollMask) == 0 && budget.expired()) return CheckBudget::ran_out();
       const Txn& x3 = h.txns[t3];
       if (!x3.committed) continue;
       const uint32_t b = R.begin[t3], e = R.begin[t3 + 1];

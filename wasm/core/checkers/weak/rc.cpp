@@ -14,7 +14,7 @@
 namespace isoscope {
 namespace weak {
 
-void saturate_rc(const History& h, const Reads& R, CoGraph& g) {
+bool saturate_rc(const History& h, const Reads& R, CoGraph& g, const CheckBudget& budget) {
   const uint32_t n = static_cast<uint32_t>(h.txns.size());
   const size_t nk = h.keys.size();
   WriteIndex windex(h);
@@ -27,6 +27,7 @@ void saturate_rc(const History& h, const Reads& R, CoGraph& g) {
   std::vector<uint32_t> read_keys;
   uint64_t read_sig = 0;  // signatures of read_keys
   for (uint32_t t3 = 1; t3 < n; ++t3) {
+    if ((t3 & kBudgetPollMask) == 0 && budget.expired()) return false;
     const uint32_t b = R.begin[t3], e = R.begin[t3 + 1];
     if (e - b < 2) continue;  // the axiom needs a read below another
     for (uint32_t i = b; i < e; ++i) {
@@ -79,15 +80,16 @@ void saturate_rc(const History& h, const Reads& R, CoGraph& g) {
       }
     }
   }
+  return true;
 }
 
 }  // namespace weak
 
 LevelResult check_rc(const History& h, const CheckBudget& budget) {
   weak::Reads reads = weak::collect_reads(h);
-  LevelResult res = weak::begin_result(h, reads);
+  LevelResult res = weak::begin_result(h);
   weak::CoGraph g(h, reads);
-  weak::saturate_rc(h, reads, g);
+  if (!weak::saturate_rc(h, reads, g, budget)) return CheckBudget::ran_out();
   weak::report_cycles(h, g.build(), g.co, weak::Axiom::RC, res);
   weak::set_verdict(res);
   return res;

@@ -9,10 +9,10 @@ namespace isoscope {
 
 LevelResult check_rr(const History& h, const CheckBudget& budget) {
   weak::Reads reads = weak::collect_reads(h);
-  LevelResult res = weak::begin_result(h, reads);
+  LevelResult res = weak::begin_result(h);
   weak::report_non_repeatable(h, reads, res, nullptr);
   weak::CoGraph g(h, reads);
-  weak::saturate_rc(h, reads, g);
+  if (!weak::saturate_rc(h, reads, g, budget)) return CheckBudget::ran_out();
   weak::report_cycles(h, g.build(), g.co, weak::Axiom::RC, res);
   weak::set_verdict(res);
   return res;
