@@ -6,7 +6,7 @@
 
 namespace isoscope {
 
-// Decides level l for h straight from the definitions of shared/spec/history-format.md:
+// Decides level l for h straight from the definitions of docs/formats.md:
 //  1. Read consistency (AWDIT Def. 2.3) for every read of every committed transaction:
 //     no thin-air, aborted, future, not-my-own-write, not-my-last-write / intermediate reads.
 //     Any violation: Fail (for every level; SSER without timestamps stays NotApplicable).

@@ -1,4 +1,4 @@
-// The `isoscope` command (shared/spec/cli.md): a thin layer over the core library.
+// The `isoscope` command (docs/cli.md): a thin layer over the core library.
 #include <algorithm>
 #include <cmath>
 #include <new>

@@ -45,7 +45,7 @@ LevelChecker checker_for(Level l);  // nullptr when no checker exists yet
 bool level_applies(const History& h, Level l, std::string& reason);
 
 // Runs the levels weakest first. A failure of a weaker level implies the failure of every
-// stronger one (the lattice of shared/spec/history-format.md), which is reported as such.
+// stronger one (the lattice of docs/formats.md), which is reported as such.
 CheckReport check_history(const History& h, const CheckOptions& opts);
 
 // Decides one level given the levels already decided in `report` (a failing weaker level there

@@ -69,7 +69,7 @@ Expected<std::string> write_plume(const History& h);
 Expected<History> read_isoscope_json(std::span<const InputFile> files);
 bool detect_isoscope_json(std::span<const InputFile> files);
 
-// Importers of the other formats (formats/<name>.cpp; see shared/spec/history-format.md).
+// Importers of the other formats (formats/<name>.cpp; see docs/formats.md).
 // A front end passes a directory as all its files: each reader picks what it needs by name.
 // Text formats read exactly one file (hidden files such as .DS_Store are ignored); cobra reads the *.log files of a directory (one session
 // per file, in natural name order); dbcop-bincode reads one file or the history.bincode of a

@@ -11,7 +11,7 @@
 //   read_from[op]      for a read, the write op it reads (resolved once by the unique-writes
 //                      index), kReadsInitial, or kThinAir; kNone for writes
 //
-// Semantics are those of shared/spec/history-format.md: unique (key, value) writes, reads of the
+// Semantics are those of docs/formats.md: unique (key, value) writes, reads of the
 // initial value come from txns[0], unknown transactions count as committed exactly when a
 // committed transaction reads one of their writes (transitively).
 #pragma once

@@ -16,7 +16,7 @@
 // dependency graph is then unique and SER / SI / SSER reduce to acyclicity of a graph with O(n)
 // edges (real time adds O(n) edges through a sorted chain of time points instead of O(n^2)).
 //
-// Semantics are those of shared/spec/history-format.md (Biswas & Enea axioms; SSER adds
+// Semantics are those of docs/formats.md (Biswas & Enea axioms; SSER adds
 // T1.end < T2.start); every read of a committed transaction counts, not just the first one of a
 // key (two reads of one key from different writers are NonRepeatableRead and fail SER/SI).
 #pragma once
