@@ -119,3 +119,16 @@ TEST(CliHostile, OutputJsonIsValidUtf8) {
   EXPECT_TRUE(contains(r.out, "caf\xc3\xa9-\\ufffd\\ufffd-\\ufffd\\ufffd\\ufffd")) << r.out;
   for (size_t i = 0; i < r.out.size(); ++i) EXPECT_NE(static_cast<unsigned char>(r.out[i]), 0xFF);
 }
+
+// One writer per format: `generate --format plume` refuses what plume cannot express, as
+// `convert --to plume` does, and a bad --format creates no file.
+TEST(CliHostile, GenerateAndConvertShareThePlumeWriter) {
+  CommandResult r = run_cli("generate --sessions 4 --txns 50 --unknown-ratio 0.5 --format plume -");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "plume cannot express a transaction of unknown outcome")) << r.err;
+  const std::string out = (fs::temp_directory_path() / "isoscope-no-such-format.out").string();
+  fs::remove(out);
+  r = run_cli("generate --format csv " + out);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_FALSE(fs::exists(out));
+}

@@ -18,16 +18,11 @@ namespace {
 
 // Generates p (with an optional injected anomaly) as text in `format`.
 std::string generate_text(const GenParams& p, const char* format, const InjectableAnomaly* inject) {
-  char* buf = nullptr;
-  size_t len = 0;
-  std::FILE* f = open_memstream(&buf, &len);
-  std::unique_ptr<TextSink> sink = make_text_sink(format, f);
+  TextOut out;
+  std::unique_ptr<TextSink> sink = make_text_sink(format, out);
   generate_with_anomaly(p, inject, *sink);
-  sink->finish();
-  std::fclose(f);
-  std::string text(buf, len);
-  std::free(buf);
-  return text;
+  EXPECT_FALSE(sink->finish());
+  return std::move(out.text());
 }
 
 History parse(const std::string& text, const char* format) {

@@ -29,7 +29,7 @@ std::optional<Loaded> g_loaded;
 
 std::string ok(const std::string& value_json) { return "{\"ok\": true, \"value\": " + value_json + "}"; }
 std::string failure(const InputError& e) { return "{\"ok\": false, \"error\": " + error_json(e) + "}"; }
-std::string failure(const std::string& message) { return failure(InputError{.message = message}); }
+std::string failure(const std::string& message) { return failure(input_error(message)); }
 std::string no_history() { return failure("no history is loaded: call load() first"); }
 
 // load(names: string[], blobs: Uint8Array[], format: string) -> the input statistics
@@ -45,9 +45,8 @@ std::string load(val names, val blobs, std::string format) {
     val blob = blobs[i];
     const size_t len = blob["length"].as<size_t>();
     if (!can_allocate(len + 64))
-      return failure(InputError{.file = names[i].as<std::string>(),
-                                .message = "not enough memory to load " + std::to_string(len) +
-                                           " bytes in the browser (use the command line for inputs this large)"});
+      return failure(input_error("not enough memory to load " + std::to_string(len) +
+                                           " bytes in the browser (use the command line for inputs this large)", names[i].as<std::string>()));
     storage[i].reserve(len + 64);  // readable padding: the JSON readers parse in place
     storage[i].resize(len);
     // Copy the JS bytes straight into wasm memory.

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -291,6 +292,29 @@ int run_check(int argc, char** argv) {
   return any_fail ? kExitFail : any_unknown ? kExitUnknown : kExitPass;
 }
 
+// Writes OUT (a path, or - for stdout) through fill, which streams into a TextOut; a format that
+// cannot express the history (fill's error) or a failed write is an input error.
+int write_output(const std::string& path, const std::function<std::optional<InputError>(TextOut&)>& fill) {
+  std::FILE* file = path == "-" ? stdout : std::fopen(path.c_str(), "wb");
+  if (!file) {
+    std::fprintf(stderr, "isoscope: %s: cannot create the file\n", path.c_str());
+    return kExitInput;
+  }
+  TextOut out(file);
+  const std::optional<InputError> error = fill(out);
+  const bool written = out.flush() && std::fflush(file) == 0;
+  if (file != stdout) std::fclose(file);
+  if (error) {
+    std::fprintf(stderr, "isoscope: %s\n", error->message.c_str());
+    return kExitInput;
+  }
+  if (!written) {
+    std::fprintf(stderr, "isoscope: %s: write failed\n", path.c_str());
+    return kExitInput;
+  }
+  return kExitPass;
+}
+
 int run_convert(int argc, char** argv) {
   std::string to, format;
   std::vector<std::string> positional;
@@ -314,22 +338,16 @@ int run_convert(int argc, char** argv) {
     print_input_error(h.error());
     return kExitInput;
   }
-  Expected<std::string> text = to == "isoscope" ? Expected<std::string>(write_isoscope_json(*h)) : write_plume(*h);
-  if (!text) {
-    std::fprintf(stderr, "isoscope: cannot write %s: %s\n", to.c_str(), text.error().message.c_str());
-    return kExitInput;
-  }
-  if (positional[1] == "-") {
-    std::fwrite(text->data(), 1, text->size(), stdout);
-  } else {
-    std::ofstream out(positional[1], std::ios::binary);
-    out.write(text->data(), static_cast<std::streamsize>(text->size()));
-    if (!out) {
-      std::fprintf(stderr, "isoscope: %s: cannot write the file\n", positional[1].c_str());
+  if (to == "plume")
+    if (std::optional<InputError> e = plume_cannot_express(*h)) {
+      std::fprintf(stderr, "isoscope: cannot write plume: %s\n", e->message.c_str());
       return kExitInput;
     }
-  }
-  return kExitPass;
+  return write_output(positional[1], [&](TextOut& out) {
+    std::unique_ptr<HistoryWriter> w = make_writer(to, out);
+    write_history(*h, *w);
+    return w->error();
+  });
 }
 
 // The key parameters of the concurrent generators, from the generic ones.
@@ -501,30 +519,17 @@ int run_generate(int argc, char** argv) {
       print_input_error(h.error());
       return kExitInput;
     }
-    std::string text = write_isoscope_json(*h);
-    std::FILE* f = out_path == "-" ? stdout : std::fopen(out_path.c_str(), "wb");
-    const bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    if (f && f != stdout) std::fclose(f);
-    if (!ok) {
-      std::fprintf(stderr, "isoscope: %s: cannot write the file\n", out_path.c_str());
-      return kExitInput;
-    }
-    return kExitPass;
+    return write_output(out_path, [&](TextOut& out) {
+      write_history(*h, *make_writer("isoscope", out));
+      return std::optional<InputError>();
+    });
   }
-
-  std::FILE* out = out_path == "-" ? stdout : std::fopen(out_path.c_str(), "wb");
-  if (!out) {
-    std::fprintf(stderr, "isoscope: %s: cannot create the file\n", out_path.c_str());
-    return kExitInput;
-  }
+  if (format != "isoscope" && format != "plume") return usage_error("generate writes --format isoscope or plume");
+  if (!db_engine.empty() && (!mt_engine.empty() || lwt || list_append || (target != "serial" && !inject)))
+    return usage_error("--engine runs alone (with --inject ANOMALY at most)");
+  return write_output(out_path, [&](TextOut& out) {
   std::unique_ptr<TextSink> sink = make_text_sink(format, out);
-  if (!sink) {
-    if (out != stdout) std::fclose(out);
-    return usage_error("generate writes --format isoscope or plume");
-  }
   if (!db_engine.empty()) {
-    if (!mt_engine.empty() || lwt || list_append || (target != "serial" && !inject))
-      return usage_error("--engine runs alone (with --inject ANOMALY at most)");
     DbSimParams q;
     q.seed = p.seed;
     q.engine = db_engine == "ser" ? DbEngine::Serializable : db_engine == "si" ? DbEngine::SnapshotIsolation
@@ -569,14 +574,8 @@ int run_generate(int argc, char** argv) {
   } else {
     generate_with_anomaly(p, inject, *sink);
   }
-  sink->finish();
-  const bool ok = !std::ferror(out);
-  if (out != stdout) std::fclose(out);
-  if (!ok) {
-    std::fprintf(stderr, "isoscope: %s: write failed\n", out_path.c_str());
-    return kExitInput;
-  }
-  return kExitPass;
+  return sink->finish();
+  });
 }
 
 // `isoscope anomalies`: the anomaly vocabulary, as a table or (--json) as the web app reads it.

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "formats/writers.h"
 #include "model/history.h"
 
 namespace isoscope {
@@ -59,11 +60,7 @@ const FormatInfo* find_format(std::string_view name);
 Expected<History> read_history(std::span<const InputFile> files, std::string_view format = {},
                                uint64_t max_expanded_bytes = 0);
 
-// Writers.
-std::string write_isoscope_json(const History& h);
-// Plume text; fails when the history uses what plume cannot express (string keys or values,
-// lists, unknown transactions, an initial value other than 0). Timestamps are not kept.
-Expected<std::string> write_plume(const History& h);
+// Writers: formats/writers.h.
 
 // Individual readers (registered in formats/registry.cpp).
 Expected<History> read_isoscope_json(std::span<const InputFile> files);

@@ -1,19 +1,45 @@
-// Generator sinks that write text as the history is generated (no History in memory):
-// the canonical JSON and plume.
+// Generation straight to text: a GenSink that hands the generator's events to a format's
+// streaming writer (formats/writers.h), so no History is built and each format is written in
+// one place for `generate` and `convert` alike.
 #pragma once
-#include <cstdio>
+#include <charconv>
 #include <memory>
 #include <string_view>
 
+#include "formats/writers.h"
 #include "generate/random_history.h"
 
 namespace isoscope {
 
-// Returns nullptr for a format that cannot be streamed. finish() closes the document.
-class TextSink : public GenSink {
+class TextSink final : public GenSink {
  public:
-  virtual void finish() = 0;
+  explicit TextSink(std::unique_ptr<HistoryWriter> w) : w_(std::move(w)) { w_->begin("0"); }
+  void begin_session() override { w_->begin_session(); }
+  void begin_txn(uint32_t, uint32_t) override { w_->begin_txn({}); }
+  void read(int64_t key, int64_t value) override { op(OpKind::Read, key, value); }
+  void write(int64_t key, int64_t value) override { op(OpKind::Write, key, value); }
+  void end_txn(TxnStatus status, bool timed, double start, double end) override {
+    w_->end_txn(status, timed ? std::optional(std::pair(start, end)) : std::nullopt);
+  }
+  // Closes the document; the writer's error, if the format could not express the history.
+  const std::optional<InputError>& finish() {
+    w_->finish();
+    return w_->error();
+  }
+
+ private:
+  void op(OpKind kind, int64_t key, int64_t value) {
+    char k[24], v[24];
+    const auto ke = std::to_chars(k, k + sizeof k, key).ptr, ve = std::to_chars(v, v + sizeof v, value).ptr;
+    w_->op(kind, std::string_view(k, static_cast<size_t>(ke - k)), std::string_view(v, static_cast<size_t>(ve - v)));
+  }
+  std::unique_ptr<HistoryWriter> w_;
 };
-std::unique_ptr<TextSink> make_text_sink(std::string_view format, std::FILE* out);
+
+// nullptr for a format that has no writer.
+inline std::unique_ptr<TextSink> make_text_sink(std::string_view format, TextOut& out) {
+  std::unique_ptr<HistoryWriter> w = make_writer(format, out);
+  return w ? std::make_unique<TextSink>(std::move(w)) : nullptr;
+}
 
 }  // namespace isoscope

@@ -24,6 +24,14 @@ struct InputError {
   std::string to_string() const;
 };
 
+// An error with a message (and a file), nothing located.
+inline InputError input_error(std::string message, std::string file = {}) {
+  InputError e;
+  e.file = std::move(file);
+  e.message = std::move(message);
+  return e;
+}
+
 // A tiny expected<T, InputError> (std::expected is C++23).
 template <typename T>
 class Expected {

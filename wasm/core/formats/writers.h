@@ -1,0 +1,68 @@
+// The output formats, each written in one place and streamed: `convert` and the wasm API write a
+// loaded History through them (write_history), and `generate` writes through them as it
+// generates, with no History in memory (generate/text_sinks.h adapts its events).
+#pragma once
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "model/errors.h"
+#include "model/history.h"
+
+namespace isoscope {
+
+// Text that goes to a string, or to a file in 1 MB pieces.
+class TextOut {
+ public:
+  explicit TextOut(std::FILE* file = nullptr) : file_(file) {}
+  void put(std::string_view s) {
+    buf_.append(s.data(), s.size());
+    if (file_ && buf_.size() >= (1u << 20)) flush();
+  }
+  void put(char c) { buf_ += c; }
+  // Writes what is buffered to the file; false once any write failed.
+  bool flush();
+  std::string& text() { return buf_; }  // without a file: everything written
+
+ private:
+  std::FILE* file_;
+  std::string buf_;
+  bool ok_ = true;
+};
+
+// One format's writer. Keys and values arrive as JSON literals (5, "abc", null); a list read's
+// value as a JSON array of them. Transactions are numbered 1, 2, ... in the order they begin
+// (the History numbering).
+class HistoryWriter {
+ public:
+  virtual ~HistoryWriter() = default;
+  virtual void begin(std::optional<std::string_view> initial_json) = 0;
+  virtual void begin_session() = 0;
+  virtual void begin_txn(std::string_view label) = 0;  // "" when the transaction has none
+  virtual void op(OpKind kind, std::string_view key_json, std::string_view value_json) = 0;
+  virtual void end_txn(TxnStatus status, std::optional<std::pair<double, double>> start_end) = 0;
+  virtual void finish() = 0;
+  // Set when the format cannot express what it was given (then the output is incomplete).
+  const std::optional<InputError>& error() const { return error_; }
+
+ protected:
+  std::optional<InputError> error_;
+};
+
+// "isoscope" (the canonical JSON) or "plume"; nullptr for any other name.
+std::unique_ptr<HistoryWriter> make_writer(std::string_view format, TextOut& out);
+
+// Walks a loaded history through a writer.
+void write_history(const History& h, HistoryWriter& w);
+
+// What plume cannot express in h (list operations, unknown outcomes, non-integer keys or values,
+// reads of an initial value other than 0), checked before anything is written.
+std::optional<InputError> plume_cannot_express(const History& h);
+
+// Conveniences over the above: the whole text in memory.
+std::string write_isoscope_json(const History& h);
+Expected<std::string> write_plume(const History& h);
+
+}  // namespace isoscope
