@@ -17,14 +17,6 @@ bool TextOut::flush() {
 
 namespace {
 
-const char* op_name(OpKind k) {
-  switch (k) {
-    case OpKind::Write: return "w";
-    case OpKind::Append: return "append";
-    default: return "r";
-  }
-}
-
 // The canonical JSON (docs/formats.md), one transaction a line.
 class IsoscopeJsonWriter final : public HistoryWriter {
  public:
@@ -50,7 +42,7 @@ class IsoscopeJsonWriter final : public HistoryWriter {
   }
   void op(OpKind kind, std::string_view key, std::string_view value) override {
     out_.put(ops_in_txn_++ ? ", [\"" : "[\"");
-    out_.put(op_name(kind));
+    out_.put(op_kind_name(kind));
     out_.put("\", ");
     out_.put(key);
     out_.put(", ");
@@ -91,7 +83,7 @@ class PlumeWriter final : public HistoryWriter {
     int64_t k = 0, v = 0;
     if (kind == OpKind::Append || kind == OpKind::ListRead) return fail("plume has no list operations (append / list reads)");
     if (!integer(key, k) || !integer(value, v))
-      return fail("plume keys and values are integers; " + std::string(op_name(kind)) + "(" + std::string(key) +
+      return fail("plume keys and values are integers; " + std::string(op_kind_name(kind)) + "(" + std::string(key) +
                   ", " + std::string(value) + ") is not");
     pending_.push_back({kind == OpKind::Write ? 'w' : 'r', k, v});
   }
@@ -128,6 +120,23 @@ class PlumeWriter final : public HistoryWriter {
 
 }  // namespace
 
+const char* op_kind_name(OpKind k) {
+  switch (k) {
+    case OpKind::Write: return "w";
+    case OpKind::Append: return "append";
+    default: return "r";
+  }
+}
+
+std::string op_value_json(const History& h, uint32_t op) {
+  const Op& o = h.ops[op];
+  if (o.kind != OpKind::ListRead) return h.values.json(o.value);
+  std::string s = "[";
+  const ListSpan& l = h.lists[o.list];
+  for (uint32_t j = 0; j < l.size; ++j) s += (j ? ", " : "") + h.values.json(h.list_values[l.begin + j]);
+  return s + "]";
+}
+
 std::unique_ptr<HistoryWriter> make_writer(std::string_view format, TextOut& out) {
   if (format == "isoscope") return std::make_unique<IsoscopeJsonWriter>(out);
   if (format == "plume") return std::make_unique<PlumeWriter>(out);
@@ -138,24 +147,12 @@ void write_history(const History& h, HistoryWriter& w) {
   std::optional<std::string> initial;
   if (h.initial) initial = h.values.json(*h.initial);
   w.begin(initial ? std::optional<std::string_view>(*initial) : std::nullopt);
-  std::string value;
   for (size_t s = 0; s < h.num_sessions(); ++s) {
     w.begin_session();
     for (uint32_t t = h.session_begin[s]; t < h.session_begin[s + 1]; ++t) {
       const Txn& x = h.txns[t];
       w.begin_txn(x.label != kNone ? h.labels[x.label] : std::string_view());
-      for (uint32_t i = x.op_begin; i < x.op_end; ++i) {
-        const Op& o = h.ops[i];
-        if (o.kind == OpKind::ListRead) {
-          value = "[";
-          const ListSpan& l = h.lists[o.list];
-          for (uint32_t j = 0; j < l.size; ++j) value += (j ? ", " : "") + h.values.json(h.list_values[l.begin + j]);
-          value += ']';
-        } else {
-          value = h.values.json(o.value);
-        }
-        w.op(o.kind, h.keys.json(o.key), value);
-      }
+      for (uint32_t i = x.op_begin; i < x.op_end; ++i) w.op(h.ops[i].kind, h.keys.json(h.ops[i].key), op_value_json(h, i));
       w.end_txn(x.status, x.has_time() ? std::optional(std::pair(x.start, x.end)) : std::nullopt);
     }
   }

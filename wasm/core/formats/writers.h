@@ -54,6 +54,11 @@ class HistoryWriter {
 // "isoscope" (the canonical JSON) or "plume"; nullptr for any other name.
 std::unique_ptr<HistoryWriter> make_writer(std::string_view format, TextOut& out);
 
+// "r", "w" or "append": an operation's name in the canonical JSON.
+const char* op_kind_name(OpKind k);
+// An operation's value as JSON: a literal, or for a list read the array of its elements.
+std::string op_value_json(const History& h, uint32_t op);
+
 // Walks a loaded history through a writer.
 void write_history(const History& h, HistoryWriter& w);
 

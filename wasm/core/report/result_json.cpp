@@ -13,20 +13,22 @@ namespace isoscope {
 
 namespace {
 
-std::string txn_ref_json(const History& h, uint32_t t) {
-  if (t == kInitialTxn) return "{\"txn\": 0, \"session\": null, \"index\": null, \"id\": \"init\"}";
-  const Txn& x = h.txns[t];
-  std::string s = "{\"txn\": " + std::to_string(t) + ", \"session\": " + std::to_string(x.session) +
-                  ", \"index\": " + std::to_string(x.index);
-  if (x.label != kNone) s += ", \"id\": " + json_quote(h.labels[x.label]);
-  return s + "}";
+void write_txn_ref(JsonWriter& j, const History& h, uint32_t t) {
+  j.begin_object().member("txn", t);
+  if (t == kInitialTxn) {
+    j.key("session").null().key("index").null().member("id", "init");
+  } else {
+    const Txn& x = h.txns[t];
+    j.member("session", x.session).member("index", x.index);
+    if (x.label != kNone) j.member("id", h.labels[x.label]);
+  }
+  j.end_object();
 }
 
-std::string op_position_json(const History& h, uint32_t op) {
-  return std::to_string(op - h.txns[h.op_txn[op]].op_begin);
-}
+uint32_t op_position(const History& h, uint32_t op) { return op - h.txns[h.op_txn[op]].op_begin; }
 
-std::string anomaly_json(const History& h, const Anomaly& a) {
+void write_anomaly(JsonWriter& j, const History& h, const Anomaly& a) {
+  // Edges name their ends by position in "transactions"; an end missing there is added.
   std::vector<uint32_t> txns = a.txns;
   auto index_of = [&](uint32_t t) {
     auto it = std::find(txns.begin(), txns.end(), t);
@@ -34,29 +36,23 @@ std::string anomaly_json(const History& h, const Anomaly& a) {
     txns.push_back(t);
     return txns.size() - 1;
   };
-  std::string edges;
+  JsonWriter edges;
+  edges.begin_array();
   for (const AnomalyEdge& e : a.edges) {
-    if (!edges.empty()) edges += ", ";
-    edges += "{\"from\": " + std::to_string(index_of(e.from_txn)) +
-             ", \"to\": " + std::to_string(index_of(e.to_txn)) + ", \"type\": \"" +
-             edge_type_name(e.type) + "\"";
-    if (e.key != kNone) edges += ", \"key\": " + h.keys.json(e.key);
-    if (e.from_op != kNone) edges += ", \"from_op\": " + op_position_json(h, e.from_op);
-    if (e.to_op != kNone) edges += ", \"to_op\": " + op_position_json(h, e.to_op);
-    if (!e.why.empty()) edges += ", \"why\": " + json_quote(e.why);
-    edges += "}";
+    edges.begin_object().member("from", index_of(e.from_txn)).member("to", index_of(e.to_txn)).member("type", edge_type_name(e.type));
+    if (e.key != kNone) edges.key("key").raw(h.keys.json(e.key));
+    if (e.from_op != kNone) edges.member("from_op", op_position(h, e.from_op));
+    if (e.to_op != kNone) edges.member("to_op", op_position(h, e.to_op));
+    if (!e.why.empty()) edges.member("why", e.why);
+    edges.end_object();
   }
-  std::string s = "{\"kind\": " + json_quote(a.kind) + ", \"transactions\": [";
-  for (size_t i = 0; i < txns.size(); ++i) s += (i ? ", " : "") + txn_ref_json(h, txns[i]);
-  s += "], \"ops\": [";
-  for (size_t i = 0; i < a.ops.size(); ++i) {
-    uint32_t op = a.ops[i];
-    s += (i ? ", " : "");
-    s += "{\"txn\": " + std::to_string(h.op_txn[op]) + ", \"position\": " + op_position_json(h, op) +
-         ", \"text\": " + json_quote(h.op_text(op)) + "}";
-  }
-  s += "], \"edges\": [" + edges + "], \"explanation\": " + json_quote(a.explanation) + "}";
-  return s;
+  edges.end_array();
+  j.begin_object().member("kind", a.kind).key("transactions").begin_array();
+  for (uint32_t t : txns) write_txn_ref(j, h, t);
+  j.end_array().key("ops").begin_array();
+  for (uint32_t op : a.ops)
+    j.begin_object().member("txn", h.op_txn[op]).member("position", op_position(h, op)).member("text", h.op_text(op)).end_object();
+  j.end_array().key("edges").raw(edges.str()).member("explanation", a.explanation).end_object();
 }
 
 size_t count_status(const History& h, TxnStatus st) {
@@ -65,107 +61,112 @@ size_t count_status(const History& h, TxnStatus st) {
   return n;
 }
 
-std::string ms_json(double ms) { return json_number(std::round(ms * 1000) / 1000); }
+double round_ms(double ms) { return std::round(ms * 1000) / 1000; }
+
+void write_input(JsonWriter& j, const History& h, double parse_ms) {
+  j.begin_object()
+      .member("format", h.format)
+      .member("sessions", h.num_sessions())
+      .member("transactions", h.num_txns())
+      .member("operations", h.num_ops())
+      .member("keys", h.keys.size())
+      .member("committed", count_status(h, TxnStatus::Committed))
+      .member("aborted", count_status(h, TxnStatus::Aborted))
+      .member("unknown", count_status(h, TxnStatus::Unknown))
+      .key("initial").raw(h.initial ? h.values.json(*h.initial) : std::string("null"))
+      .member("timestamps", h.has_timestamps)
+      .member("dropped_events", h.dropped_events)
+      .member("lists", h.has_lists)
+      .member("mini_transactions", is_mini_transaction_history(h))
+      .member("parse_ms", round_ms(parse_ms))
+      .member("memory_bytes", h.memory_bytes())
+      .end_object();
+}
+
+void write_level_result(JsonWriter& j, const History& h, const LevelResult& r) {
+  j.begin_object().member("verdict", verdict_name(r.verdict)).member("ms", round_ms(r.ms));
+  if (!r.reason.empty()) j.member("reason", r.reason);
+  if (r.implied_by) j.member("implied_by", level_name(*r.implied_by));
+  // The commit order witnessing a pass; very long ones are left out to keep the JSON small.
+  constexpr size_t kMaxCommitOrder = 100000;
+  if (r.verdict == Verdict::Pass && !r.commit_order.empty() && r.commit_order.size() <= kMaxCommitOrder) {
+    j.key("commit_order").begin_array();
+    for (uint32_t t : r.commit_order) j.integer(t);
+    j.end_array();
+  }
+  if (r.verdict == Verdict::Fail) {
+    j.member("anomalies_total", std::max(r.anomalies_total, r.anomalies.size())).key("anomalies").begin_array();
+    for (const Anomaly& a : r.anomalies) write_anomaly(j, h, a);
+    j.end_array();
+  }
+  j.end_object();
+}
 
 }  // namespace
 
 std::string input_json(const History& h, double parse_ms) {
-  return "{\"format\": " + json_quote(h.format) + ", \"sessions\": " +
-         std::to_string(h.num_sessions()) + ", \"transactions\": " + std::to_string(h.num_txns()) +
-         ", \"operations\": " + std::to_string(h.num_ops()) + ", \"keys\": " +
-         std::to_string(h.keys.size()) + ", \"committed\": " +
-         std::to_string(count_status(h, TxnStatus::Committed)) + ", \"aborted\": " +
-         std::to_string(count_status(h, TxnStatus::Aborted)) + ", \"unknown\": " +
-         std::to_string(count_status(h, TxnStatus::Unknown)) + ", \"initial\": " +
-         (h.initial ? h.values.json(*h.initial) : std::string("null")) +
-         ", \"timestamps\": " + (h.has_timestamps ? "true" : "false") +
-         ", \"dropped_events\": " + std::to_string(h.dropped_events) +
-         ", \"lists\": " + (h.has_lists ? "true" : "false") +
-         ", \"mini_transactions\": " + (is_mini_transaction_history(h) ? "true" : "false") +
-         ", \"parse_ms\": " + ms_json(parse_ms) +
-         ", \"memory_bytes\": " + std::to_string(h.memory_bytes()) + "}";
+  JsonWriter j;
+  write_input(j, h, parse_ms);
+  return std::move(j.str());
 }
 
 std::string level_result_json(const History& h, const LevelResult& r) {
-  std::string s = std::string("{\"verdict\": \"") + verdict_name(r.verdict) + "\", \"ms\": " + ms_json(r.ms);
-  if (!r.reason.empty()) s += ", \"reason\": " + json_quote(r.reason);
-  // The commit order witnessing a pass; very long ones are left out to keep the JSON small.
-  constexpr size_t kMaxCommitOrder = 100000;
-  if (r.verdict == Verdict::Pass && !r.commit_order.empty() && r.commit_order.size() <= kMaxCommitOrder) {
-    s += ", \"commit_order\": [";
-    for (size_t i = 0; i < r.commit_order.size(); ++i) s += (i ? "," : "") + std::to_string(r.commit_order[i]);
-    s += "]";
-  }
-  if (r.verdict == Verdict::Fail) {
-    s += ", \"anomalies_total\": " + std::to_string(std::max(r.anomalies_total, r.anomalies.size()));
-    s += ", \"anomalies\": [";
-    for (size_t i = 0; i < r.anomalies.size(); ++i) s += (i ? ", " : "") + anomaly_json(h, r.anomalies[i]);
-    s += "]";
-  }
-  return s + "}";
+  JsonWriter j;
+  write_level_result(j, h, r);
+  return std::move(j.str());
 }
 
 std::string report_json(const History& h, const CheckReport& report, double parse_ms, int64_t peak_rss_bytes) {
-  std::string s = "{\"input\": " + input_json(h, parse_ms) + ", \"levels\": {";
-  bool first = true;
+  JsonWriter j;
+  j.begin_object().key("input");
+  write_input(j, h, parse_ms);
+  j.key("levels").begin_object();
   for (int i = 0; i < kNumLevels; ++i) {
     if (!report.requested[i]) continue;
-    s += first ? "\n  " : ",\n  ";
-    first = false;
-    s += std::string("\"") + level_name(static_cast<Level>(i)) + "\": " +
-         level_result_json(h, report.results[i]);
+    write_level_result(j.newline().key(level_name(static_cast<Level>(i))), h, report.results[i]);
   }
-  s += "}";
-  if (peak_rss_bytes >= 0) s += ", \"peak_rss_bytes\": " + std::to_string(peak_rss_bytes);
-  return s + "}\n";
+  j.end_object();
+  if (peak_rss_bytes >= 0) j.member("peak_rss_bytes", peak_rss_bytes);
+  j.end_object();
+  return std::move(j.str()) + "\n";
 }
 
 std::string error_json(const InputError& e) {
-  std::string s = "{\"file\": " + json_quote(e.file);
-  if (e.line >= 0) s += ", \"line\": " + std::to_string(e.line);
-  if (e.column >= 0) s += ", \"column\": " + std::to_string(e.column);
-  if (e.offset >= 0) s += ", \"offset\": " + std::to_string(e.offset);
-  if (e.format_unrecognised) s += ", \"format_unrecognised\": true";
-  if (!e.readable_as.empty()) s += ", \"readable_as\": " + json_quote(e.readable_as);
-  return s + ", \"message\": " + json_quote(e.message) + ", \"text\": " + json_quote(e.to_string()) + "}";
+  JsonWriter j;
+  j.begin_object().member("file", e.file);
+  if (e.line >= 0) j.member("line", e.line);
+  if (e.column >= 0) j.member("column", e.column);
+  if (e.offset >= 0) j.member("offset", e.offset);
+  if (e.format_unrecognised) j.member("format_unrecognised", true);
+  if (!e.readable_as.empty()) j.member("readable_as", e.readable_as);
+  j.member("message", e.message).member("text", e.to_string()).end_object();
+  return std::move(j.str());
 }
 
 std::string transactions_json(const History& h, uint32_t begin, uint32_t end) {
   end = std::min<uint32_t>(end, static_cast<uint32_t>(h.txns.size()));
-  std::string s = "[";
+  JsonWriter j;
+  j.begin_array();
   for (uint32_t t = begin; t < end; ++t) {
     const Txn& x = h.txns[t];
-    if (t != begin) s += ",\n";
-    s += "{\"txn\": " + std::to_string(t);
+    j.newline().begin_object().member("txn", t);
     if (t == kInitialTxn) {
-      s += ", \"session\": null, \"index\": null, \"id\": \"init\", \"status\": \"committed\", \"committed\": true, \"ops\": []}";
+      j.key("session").null().key("index").null().member("id", "init").member("status", "committed")
+          .member("committed", true).key("ops").begin_array().end_array().end_object();
       continue;
     }
-    s += ", \"session\": " + std::to_string(x.session) + ", \"index\": " + std::to_string(x.index);
-    if (x.label != kNone) s += ", \"id\": " + json_quote(h.labels[x.label]);
-    s += std::string(", \"status\": \"") +
-         (x.status == TxnStatus::Committed ? "committed" : x.status == TxnStatus::Aborted ? "aborted" : "unknown") +
-         "\", \"committed\": " + (x.committed ? "true" : "false");
-    if (x.has_time()) s += ", \"start\": " + json_number(x.start) + ", \"end\": " + json_number(x.end);
-    s += ", \"ops\": [";
-    for (uint32_t i = x.op_begin; i < x.op_end; ++i) {
-      const Op& o = h.ops[i];
-      if (i != x.op_begin) s += ", ";
-      s += o.kind == OpKind::Write ? "[\"w\", " : o.kind == OpKind::Append ? "[\"append\", " : "[\"r\", ";
-      s += h.keys.json(o.key) + ", ";
-      if (o.kind == OpKind::ListRead) {
-        const ListSpan& l = h.lists[o.list];
-        s += "[";
-        for (uint32_t j = 0; j < l.size; ++j) s += (j ? ", " : "") + h.values.json(h.list_values[l.begin + j]);
-        s += "]";
-      } else {
-        s += h.values.json(o.value);
-      }
-      s += "]";
-    }
-    s += "]}";
+    j.member("session", x.session).member("index", x.index);
+    if (x.label != kNone) j.member("id", h.labels[x.label]);
+    j.member("status", x.status == TxnStatus::Committed ? "committed" : x.status == TxnStatus::Aborted ? "aborted" : "unknown")
+        .member("committed", x.committed);
+    if (x.has_time()) j.member("start", x.start).member("end", x.end);
+    j.key("ops").begin_array();
+    for (uint32_t i = x.op_begin; i < x.op_end; ++i)
+      j.begin_array().string(op_kind_name(h.ops[i].kind)).raw(h.keys.json(h.ops[i].key)).raw(op_value_json(h, i)).end_array();
+    j.end_array().end_object();
   }
-  return s + "]";
+  j.end_array();
+  return std::move(j.str());
 }
 
 std::string report_text(const CheckReport& report) {
@@ -189,43 +190,45 @@ std::string report_text(const CheckReport& report) {
 }
 
 std::string anomaly_kinds_json() {
-  std::string out = "[";
-  for (const AnomalyKindInfo& i : anomaly_kinds()) {
-    out += out.size() > 1 ? ",\n " : "";
-    out += "{\"name\": " + json_quote(i.name) + ", \"family\": " + json_quote(family_name(i.family)) +
-           ", \"weakest\": " + json_quote(level_name(i.weakest)) + ", \"title\": " + json_quote(i.title) +
-           ", \"description\": " + json_quote(i.description) + "}";
-  }
-  return out + "]";
+  JsonWriter j;
+  j.begin_array();
+  for (const AnomalyKindInfo& i : anomaly_kinds())
+    j.newline().begin_object().member("name", i.name).member("family", family_name(i.family))
+        .member("weakest", level_name(i.weakest)).member("title", i.title).member("description", i.description)
+        .end_object();
+  j.end_array();
+  return std::move(j.str());
 }
 
 std::string levels_json(const History& h) {
-  std::string s = "[";
+  JsonWriter j;
+  j.begin_array();
   for (int i = 0; i < kNumLevels; ++i) {
     std::string reason;
     const bool applies = level_applies(h, static_cast<Level>(i), reason);
-    s += (i ? ", " : "") + std::string("{\"level\": \"") + level_name(static_cast<Level>(i)) +
-         "\", \"applies\": " + (applies ? "true" : "false");
-    if (!applies) s += ", \"reason\": " + json_quote(reason);
-    s += "}";
+    j.begin_object().member("level", level_name(static_cast<Level>(i))).member("applies", applies);
+    if (!applies) j.member("reason", reason);
+    j.end_object();
   }
-  return s + "]";
+  j.end_array();
+  return std::move(j.str());
 }
 
 std::string sessions_json(const History& h) {
-  std::string s = "[";
+  JsonWriter j;
+  j.begin_array();
   for (size_t i = 0; i < h.num_sessions(); ++i)
-    s += (i ? ", " : "") + std::string("{\"first\": ") + std::to_string(h.session_begin[i]) +
-         ", \"count\": " + std::to_string(h.session_begin[i + 1] - h.session_begin[i]) + "}";
-  return s + "]";
+    j.begin_object().member("first", h.session_begin[i]).member("count", h.session_begin[i + 1] - h.session_begin[i]).end_object();
+  j.end_array();
+  return std::move(j.str());
 }
 
 std::string formats_json() {
-  std::string s = "[";
-  for (const FormatInfo& f : all_formats())
-    s += (s.size() > 1 ? ",\n " : "") + std::string("{\"name\": ") + json_quote(f.name) +
-         ", \"title\": " + json_quote(f.title) + "}";
-  return s + "]";
+  JsonWriter j;
+  j.begin_array();
+  for (const FormatInfo& f : all_formats()) j.newline().begin_object().member("name", f.name).member("title", f.title).end_object();
+  j.end_array();
+  return std::move(j.str());
 }
 
 }  // namespace isoscope

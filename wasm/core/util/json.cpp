@@ -78,4 +78,44 @@ std::string json_number(double d) {
   return buf;
 }
 
+void JsonWriter::separate() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (!has_items_.empty()) {
+    if (has_items_.back()) out_ += newline_ ? ",\n " : ", ";
+    else if (newline_) out_ += "\n ";
+    has_items_.back() = true;
+  }
+  newline_ = false;
+}
+
+JsonWriter& JsonWriter::key(std::string_view name) {
+  separate();
+  out_ += json_quote(name);
+  out_ += ": ";
+  after_key_ = true;
+  return *this;
+}
+
+JsonWriter& JsonWriter::raw(std::string_view json) {
+  separate();
+  out_ += json;
+  return *this;
+}
+
+JsonWriter& JsonWriter::open(char c) {
+  separate();
+  out_ += c;
+  has_items_.push_back(false);
+  return *this;
+}
+
+JsonWriter& JsonWriter::close(char c) {
+  has_items_.pop_back();
+  out_ += c;
+  return *this;
+}
+
 }  // namespace isoscope

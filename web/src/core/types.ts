@@ -68,6 +68,9 @@ export interface LevelResult {
   verdict: Verdict;
   ms?: number;
   reason?: string;
+  /** a failure decided by the lattice: the weaker level whose violation implies this one */
+  implied_by?: string;
+  commit_order?: number[];
   anomalies?: Anomaly[];
   anomalies_total?: number;  // before truncation to the reported ones
 }
