@@ -139,6 +139,26 @@ test('binary junk is rejected with a message, not a crash', async () => {
   await page.context().close();
 });
 
+test('an unrecognised file offers the core\'s formats, and reads the same file as the one chosen', async () => {
+  const page = await env.page();
+  await page.goto(env.server.url);
+  await page.waitForSelector('#dropzone');
+  await dropFiles(page, [{ name: 'notes.txt', content: 'these are notes, not a history\n' }]);
+  await page.waitForSelector('#load-error #read-as');
+  const text = await page.textContent('#load-error');
+  assert.match(text, /could not recognise the format/);
+  assert.doesNotMatch(text, /--format/); // the app's words, not the command line's
+  const options = await page.$$eval('#load-error select option', (os) => os.map((o) => o.value).filter(Boolean));
+  assert.deepEqual(options.sort(), ['awdit-test', 'cobra', 'dbcop-bincode', 'dbcop-json', 'dbcop-text', 'elle', 'isoscope', 'plume']);
+  await page.selectOption('#load-error select', 'plume');
+  await page.click('#read-as');
+  await page.waitForFunction(() => /plume|r\(key/.test(document.getElementById('load-error')?.textContent ?? '') && !/could not recognise/.test(document.getElementById('load-error')?.textContent ?? ''));
+  assert.match(await page.textContent('#load-error'), /notes\.txt/);
+  assert.match(await page.textContent('#load-error'), /line 1/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('pasted text is checked', async () => {
   const page = await env.page();
   await page.goto(env.server.url);

@@ -3,7 +3,7 @@
 import type { Counterexample, InputStats, LevelInfo, LevelResult, Txn, SessionRange } from '../core/types';
 import { CancelledError, copyFiles, CoreWorker } from '../worker/client';
 import type { InFile } from '../worker/protocol';
-import type { LevelState } from '../ui/ladder';
+import type { LevelState } from '../model/levels';
 
 export interface RunOptions {
   levels: string[];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { anchor, buildDiagram, chooseRows, fmtOp, placeInLanes, toDot, placeLabels } from './model';
+import { anchor, buildDiagram, chooseRows, placeInLanes, toDot, placeLabels } from './model';
+import { fmtOp } from '../model/ops';
 
 const anomaly: any = {
   kind: 'LostUpdate',

@@ -1,6 +1,7 @@
 // The anomaly diagram's model (pure): witness transactions with the operations to draw, the
 // edges anchored at operations, the lane layout after ELK, and DOT export.
 import type { Anomaly, Op, Txn, Value } from '../core/types';
+import { fmtOp } from '../model/ops';
 
 export const EDGE_TYPES = ['SO', 'WR', 'WW', 'RW', 'RT', 'CO'] as const;
 
@@ -45,21 +46,6 @@ export interface Diagram {
   lanes: { session: number; y: number; h: number }[];
   width: number;
   height: number;
-}
-
-export function fmtValue(v: Value): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return `[${v.map(fmtValue).join(' ')}]`;
-  return typeof v === 'string' ? JSON.stringify(v) : String(v);
-}
-
-export function fmtOp(op: Op): string {
-  const [f, k, v] = op;
-  const key = String(k);
-  if (f === 'r') return `r ${key} \u2192 ${fmtValue(v)}`;
-  if (f === 'w') return `w ${key} \u2190 ${fmtValue(v)}`;
-  if (f === 'append') return `append ${key} ${fmtValue(v)}`;
-  return `${f} ${key} ${fmtValue(v)}`;
 }
 
 function clip(s: string, n: number) {

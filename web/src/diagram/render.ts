@@ -1,6 +1,6 @@
 // Draws a laid-out anomaly diagram as SVG with pan/zoom, and exports SVG/PNG/DOT.
 import { anchor, EDGE_TYPES, HEADER_H, LANE_LABEL_W, placeLabels, ROW_H, type DEdge, type Diagram, type LabelBox } from './model';
-import { s } from '../ui/dom';
+import { s } from '../dom/dom';
 
 export interface Palette {
   bg: string; lane: string; laneText: string; node: string; nodeBorder: string; header: string; text: string; muted: string;

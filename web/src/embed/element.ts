@@ -6,9 +6,9 @@ import css from '../styles.css?inline';
 import { Checker } from '../check/runner';
 import type { InputStats, LevelInfo } from '../core/types';
 import { describeKind } from '../model/anomalies';
-import { LEVEL_DOCS, summarize } from '../model/levels';
-import { renderLadder, type LevelState } from '../ui/ladder';
-import { h, clear } from '../ui/dom';
+import { finishedResults, isBusy, LEVEL_DOCS, summarize, type LevelState } from '../model/levels';
+import { renderLadder } from '../ui/ladder';
+import { h, clear } from '../dom/dom';
 
 const EXTRA = `
 :host { display: block; font: 14px/1.5 var(--sans); color: var(--text); }
@@ -81,9 +81,8 @@ export class IsoscopeCheck extends HTMLElement {
     const render = () => {
       if (gen !== this.gen) return;
       clear(this.box);
-      const finished: any = Object.fromEntries(Object.entries(results).filter(([, v]) => v.verdict !== 'pending' && v.verdict !== 'running'));
-      const busy = Object.values(results).some((v) => v.verdict === 'pending' || v.verdict === 'running');
-      this.box.append(h('div', { class: 'top' }, h('span', { class: 'brandmark' }, 'isoscope'), h('strong', {}, busy ? 'Checking\u2026' : summarize(finished, known)),
+      const busy = Object.values(results).some(isBusy);
+      this.box.append(h('div', { class: 'top' }, h('span', { class: 'brandmark' }, 'isoscope'), h('strong', {}, busy ? 'Checking\u2026' : summarize(finishedResults(results), known)),
         h('span', { class: 'muted' }, `${input.format} \u00b7 ${input.transactions.toLocaleString('en-US')} transactions`)));
       this.box.append(renderLadder({ known, results }));
       for (const l of known) {

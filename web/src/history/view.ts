@@ -2,8 +2,8 @@
 // order. Only the visible cells exist in the DOM (a recycled pool); transactions are fetched in
 // pages from the data worker. Scroll extents are capped and scaled so 10^6 rows still work.
 import type { SessionRange, Txn } from '../core/types';
-import { fmtOp } from '../diagram/model';
-import { h, clear } from '../ui/dom';
+import { fmtOp } from '../model/ops';
+import { h, clear } from '../dom/dom';
 import { inverseScaledOffset, scaledOffset, sessionOf, TxnCache } from './cache';
 
 const ROW_H = 30;

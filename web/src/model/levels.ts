@@ -80,3 +80,20 @@ export function formatCount(n: number | undefined): string {
   if (n === undefined || !Number.isFinite(n)) return '–';
   return n.toLocaleString('en-US');
 }
+
+/** A level in the page: a result, or still waiting or running (with the solver's progress). */
+export type LevelState = Omit<LevelResult, 'verdict'> & {
+  verdict: LevelResult['verdict'] | 'pending' | 'running';
+  progress?: { settled: number; open: number };  // inside a long level (the strong solver)
+};
+
+/** The levels that have a verdict (neither pending nor running). */
+export function finishedResults(results: Record<string, LevelState>): Record<string, LevelResult> {
+  const out: Record<string, LevelResult> = {};
+  for (const [level, state] of Object.entries(results)) if (!isBusy(state)) out[level] = state as LevelResult;
+  return out;
+}
+
+export function isBusy(state: LevelState): boolean {
+  return state.verdict === 'pending' || state.verdict === 'running';
+}

@@ -1,37 +1,23 @@
 // The isoscope page: load, check, verdict ladder, anomaly diagram, history, share, embed mode.
 import { CoreFailure } from '../core/result';
-import { FORMATS } from '../model/formats';
-import type { Anomaly, InputStats, LevelInfo, ParseError, Txn } from '../core/types';
+import type { Anomaly, InputStats, LevelInfo, ParseError } from '../core/types';
 import { Checker } from '../check/runner';
-import { describeKind, EDGE_DOCS } from '../model/anomalies';
-import { formatCount, formatMs, LEVEL_DOCS, strongestSatisfied, summarize } from '../model/levels';
-import { describeInput, filesFromDataTransfer, filesFromList, formatBytes, fromText, InputError, totalBytes } from '../load/input';
+import { describeKind } from '../model/anomalies';
+import { finishedResults, formatCount, formatMs, LEVEL_DOCS, strongestSatisfied, summarize, type LevelState } from '../model/levels';
+import { describeInput, formatBytes, fromText, InputError, totalBytes } from '../load/input';
 import type { InFile } from '../worker/protocol';
-import { buildDiagram, EDGE_TYPES, toDot, type Diagram } from '../diagram/model';
-import { layout } from '../diagram/layout';
-import { attachPanZoom, palette, pngBlob, renderSvg, svgText } from '../diagram/render';
 import { HistoryView } from '../history/view';
-import { decodeFragment, encodeFragment, MAX_LINK_CHARS, type ViewState } from '../share/share';
-import { clear, download, h, toast } from './dom';
-import { pill, renderLadder, type LevelState } from './ladder';
-import { icon } from './icons';
+import { decodeFragment, type ViewState } from '../share/share';
+import { shareLink } from '../share/link';
+import { clear, h, toast } from '../dom/dom';
+import { pill, renderLadder } from './ladder';
+import { AnomalyView, type AnomalyHost } from './anomaly-view';
+import { formatSelect, installDropAndPaste, renderLanding, type InputSources } from './landing';
+import { icon } from '../dom/icons';
 
-/** A format picker: the core's formats, after a first option with an empty value. */
-function formatSelect(first: string, selected = ''): HTMLSelectElement {
-  return h('select', { 'aria-label': 'Format' }, h('option', { value: '' }, first),
-    FORMATS.map((f) => h('option', { value: f.name, selected: f.name === selected }, `${f.name} \u2014 ${f.title}`))) as HTMLSelectElement;
-}
-
-interface ExampleInfo { file: string; title: string; note?: string; expect?: Record<string, string> }
-
-const TX_LIMIT_FULL_SHARE = 200_000;
 /** Anomaly tabs per page, and the most anomalies one level reports on request. */
 const ANOMALY_PAGE = 20;
 const MAX_ANOMALIES_SHOWN = 1000;
-/** Witnesses larger than this are summarised with a download instead of drawn. */
-const MAX_DRAWN_TXNS = 200;
-const MAX_EXPLANATION_CHARS = 20_000;
-
 export class App {
   private main: HTMLElement;
   private checker = new Checker(true);
@@ -47,22 +33,27 @@ export class App {
   private userPicked = false;
   private pendingView: ViewState | null = null;
   private history: HistoryView | null = null;
-  private txnCache = new Map<number, Txn>();
-  private diagram: { d: Diagram; svg: SVGSVGElement; title: string } | null = null;
+  private anomalyView: AnomalyView;
   private els: Record<string, HTMLElement> = {};
   private budgetS = 30;
+  private readonly anomalyHost: AnomalyHost = {
+    embed: new URLSearchParams(location.search).has('embed'),
+    transactions: (b, e) => this.checker.transactions(b, e),
+    showInHistory: (a, txn) => this.showInHistory(a, txn),
+  };
+  private readonly sources: InputSources = { load: (get: () => Promise<InFile[]>, format = '') => void this.loadFrom(get, format) };
   private readonly embed: boolean;
   private sharedCounterexample = false;
 
   constructor(root: HTMLElement) {
+    this.anomalyView = new AnomalyView(this.anomalyHost);
     const params = new URLSearchParams(location.search);
     this.embed = params.has('embed');
     if (this.embed) document.body.classList.add('embed');
     this.main = h('main', { class: 'wrap', id: 'main' });
     root.append(this.topbar(), this.main, h('div', { class: 'overlay', 'aria-hidden': 'true' }, h('div', {}, 'Drop to check this history')));
     if (!this.embed) root.append(h('footer', { class: 'foot' }, 'Histories never leave this page: checking runs locally in WebAssembly.'));
-    this.installDrop();
-    this.installPaste();
+    installDropAndPaste(this.sources);
     window.addEventListener('hashchange', () => this.openFromHash());
     if (!this.openFromHash() && !this.openFromParams(params)) this.showLanding();
   }
@@ -87,113 +78,18 @@ export class App {
     const next = cur === 'dark' ? 'light' : 'dark';
     document.documentElement.dataset.theme = next;
     try { localStorage.setItem('isoscope-theme', next); } catch { /* private mode */ }
-    if (this.diagram) void this.drawDiagram();
+    void this.anomalyView.draw();
   }
 
   // ---------- landing ----------
   private showLanding() {
     this.checker.dispose();
     this.history = null;
-    this.diagram = null;
+    this.anomalyView = new AnomalyView(this.anomalyHost);
     this.input = null;
     (this.els.share as HTMLButtonElement).disabled = true;
     if (location.hash) history.replaceState(null, '', location.pathname + location.search);
-    clear(this.main);
-    const pick = h('input', { type: 'file', multiple: true, class: 'sr-only', id: 'file-input', 'aria-label': 'Choose history files' }) as HTMLInputElement;
-    const pickDir = h('input', { type: 'file', class: 'sr-only', id: 'dir-input', 'aria-label': 'Choose a folder' }) as HTMLInputElement;
-    pickDir.setAttribute('webkitdirectory', '');
-    pick.addEventListener('change', () => pick.files?.length && this.loadFrom(() => filesFromList(pick.files!)));
-    pickDir.addEventListener('change', () => pickDir.files?.length && this.loadFrom(() => filesFromList(pickDir.files!)));
-    const b1 = h('button', { class: 'btn primary', type: 'button' }, icon('upload'), 'Choose files');
-    b1.addEventListener('click', () => pick.click());
-    const b2 = h('button', { class: 'btn', type: 'button' }, icon('folder'), 'Choose folder');
-    b2.addEventListener('click', () => pickDir.click());
-    const b3 = h('button', { class: 'btn', type: 'button', id: 'paste-open' }, icon('paste'), 'Paste text');
-    b3.addEventListener('click', () => this.pasteDialog());
-    const drop = h('section', { class: 'drop', id: 'dropzone', 'aria-label': 'Load a history' },
-      h('div', { class: 'drop-icon', 'aria-hidden': 'true' }, icon('upload')),
-      h('h1', {}, 'Check a transaction history against every isolation level'),
-      h('p', {}, 'Drop a history file, several files, a folder of Cobra logs or a .zip anywhere on this page. The format is detected automatically; nothing is uploaded.'),
-      h('div', { class: 'actions' }, b1, b2, b3, pick, pickDir),
-      h('div', { class: 'formats', 'aria-label': 'Supported formats' }, h('span', { class: 'formats-label' }, 'Formats'), FORMATS.map((f) => h('span', { class: 'chip', title: f.title }, f.name))),
-      h('p', { class: 'hint' }, 'Tip: press ', h('kbd', {}, 'Ctrl'), '+', h('kbd', {}, 'V'), ' anywhere to check a history from the clipboard.'));
-    this.els.errorSlot = h('div', { id: 'error-slot' });
-    const gallery = h('section', { class: 'card gallery', 'aria-labelledby': 'ex-title' },
-      h('h2', { id: 'ex-title' }, 'Textbook anomalies'),
-      h('p', { class: 'sub' }, 'One small history per named anomaly, with the verdicts known from a brute-force checker.'),
-      h('div', { class: 'examples', id: 'examples' }, h('div', { class: 'loading muted' }, h('div', { class: 'spinner' }), 'Loading examples\u2026')));
-    this.main.append(this.els.errorSlot, h('div', { class: 'hero' }, drop, gallery));
-    void this.fillGallery();
-  }
-
-  private async fillGallery() {
-    const box = document.getElementById('examples');
-    if (!box) return;
-    try {
-      const res = await fetch('./examples/index.json');
-      if (!res.ok) throw new Error(String(res.status));
-      const list = (await res.json()) as ExampleInfo[];
-      clear(box);
-      for (const ex of list) {
-        const exp = Object.entries(ex.expect ?? {});
-        const b = h('button', { class: 'example', type: 'button', 'data-example': ex.file },
-          h('strong', {}, ex.title),
-          h('span', { class: 'exp' }, exp.map(([l, v]) => h('span', { class: `mini ${v}` }, l))));
-        b.addEventListener('click', () => this.openExample(ex));
-        box.append(b);
-      }
-    } catch {
-      clear(box);
-      box.append(h('p', { class: 'muted' }, 'The examples are not available in this build.'));
-    }
-  }
-
-  private async openExample(ex: ExampleInfo) {
-    await this.loadFrom(async () => {
-      const res = await fetch(`./examples/${encodeURIComponent(ex.file)}`);
-      if (!res.ok) throw new InputError(`could not fetch example ${ex.file}`);
-      return [{ name: ex.file, data: await res.arrayBuffer() }];
-    });
-  }
-
-  private pasteDialog() {
-    const ta = h('textarea', { 'aria-label': 'History text', placeholder: '{"format": "isoscope/1", "sessions": [...]}\n\nor plume text, dbcop text, Elle EDN, AWDIT text\u2026', spellcheck: 'false' }) as HTMLTextAreaElement;
-    const sel = formatSelect('Detect format');
-    const cancel = h('button', { class: 'btn', type: 'button', value: 'cancel' }, 'Cancel');
-    const ok = h('button', { class: 'btn primary', type: 'submit', value: 'ok', id: 'paste-load' }, 'Check');
-    const dlg = h('dialog', { 'aria-label': 'Paste a history' }, h('form', { method: 'dialog' }, h('h2', {}, 'Paste a history'), ta, h('div', { class: 'row' }, sel, cancel, ok))) as HTMLDialogElement;
-    cancel.addEventListener('click', () => dlg.close());
-    dlg.addEventListener('close', () => {
-      if (dlg.returnValue === 'ok' && ta.value.trim()) void this.loadFrom(async () => fromText(ta.value), sel.value);
-      dlg.remove();
-    });
-    document.body.append(dlg);
-    dlg.showModal();
-    ta.focus();
-  }
-
-  private installPaste() {
-    document.addEventListener('paste', (e) => {
-      const t = e.target as HTMLElement;
-      if (t.closest('textarea, input, [contenteditable]')) return;
-      const text = e.clipboardData?.getData('text/plain');
-      if (text && text.trim().length > 2) { e.preventDefault(); void this.loadFrom(async () => fromText(text)); }
-    });
-  }
-
-  private installDrop() {
-    let depth = 0;
-    const hasFiles = (e: DragEvent) => !!e.dataTransfer && [...e.dataTransfer.types].some((t) => t === 'Files' || t === 'text/plain');
-    window.addEventListener('dragenter', (e) => { if (!hasFiles(e)) return; e.preventDefault(); depth++; document.body.classList.add('dragging'); });
-    window.addEventListener('dragleave', () => { depth = Math.max(0, depth - 1); if (!depth) document.body.classList.remove('dragging'); });
-    window.addEventListener('dragover', (e) => { if (hasFiles(e)) { e.preventDefault(); e.dataTransfer!.dropEffect = 'copy'; } });
-    window.addEventListener('drop', (e) => {
-      e.preventDefault();
-      depth = 0;
-      document.body.classList.remove('dragging');
-      const dt = e.dataTransfer;
-      if (dt) void this.loadFrom(() => filesFromDataTransfer(dt));
-    });
+    this.els.errorSlot = renderLanding(this.main, this.sources);
   }
 
   // ---------- load ----------
@@ -220,8 +116,7 @@ export class App {
     this.userPicked = false;
     this.pendingView = view;
     this.history = null;
-    this.diagram = null;
-    this.txnCache.clear();
+    this.anomalyView = new AnomalyView(this.anomalyHost);
     clear(this.main);
     this.main.append(h('div', { class: 'card loading', id: 'parsing' }, h('div', { class: 'spinner' }), `Parsing ${this.label} (${formatBytes(totalBytes(files))})\u2026`));
     try {
@@ -361,14 +256,13 @@ export class App {
     const applies = this.infos.filter((i) => i.applies).length || 1;
     const done = vals.filter((v) => v.verdict !== 'pending' && v.verdict !== 'running' && v.verdict !== 'n/a').length;
     const running = vals.some((v) => v.verdict === 'running' || v.verdict === 'pending');
-    const finished: any = Object.fromEntries(Object.entries(this.results).filter(([, v]) => v.verdict !== 'pending' && v.verdict !== 'running'));
     const progress = h('div', { class: 'progress', role: 'progressbar', 'aria-valuemin': 0, 'aria-valuemax': applies, 'aria-valuenow': done, 'aria-label': 'Checking progress' }, h('div', {}));
     (progress.firstChild as HTMLElement).style.width = `${Math.round((done / applies) * 100)}%`;
     clear(box);
     box.append(
       h('div', { class: 'summary', id: 'summary', 'aria-live': 'polite' },
         h('strong', {}, running ? `Checking\u2026 ${done} of ${applies} levels`
-          : (vals.some((v) => v.verdict === 'unknown' && v.reason === 'cancelled') ? 'Cancelled \u2014 ' : '') + summarize(finished, known)),
+          : (vals.some((v) => v.verdict === 'unknown' && v.reason === 'cancelled') ? 'Cancelled \u2014 ' : '') + summarize(finishedResults(this.results), known)),
         h('span', { class: 'muted' }, running ? 'Levels run one at a time in a background worker.' : 'Select a level to see its verdict and anomalies.'),
         running ? progress : null),
       renderLadder({ known, results: this.results, selected: this.selected, onSelect: (l) => { this.userPicked = true; this.selected = l; this.anomalyIndex = 0; this.tab = 'anomaly'; this.renderLadderBox(); this.renderDetail(); } }));
@@ -412,7 +306,7 @@ export class App {
     const idx = Math.min(this.anomalyIndex, anomalies.length - 1);
     const total = Math.max(r.anomalies_total ?? 0, anomalies.length);
     if (anomalies.length > 1 || total > anomalies.length) body.append(this.anomalyPager(level, anomalies, idx, total));
-    this.renderAnomaly(body, anomalies[idx], level, idx);
+    this.anomalyView.render(body, anomalies[idx], level, idx);
   }
 
   /**
@@ -463,105 +357,6 @@ export class App {
     this.updateControls(false);
   }
 
-  private renderAnomaly(body: HTMLElement, a: Anomaly, level: string, idx: number) {
-    const k = describeKind(a.kind);
-    // the initial transaction is not one of the user's
-    const userTxns = new Set(a.transactions.map((t) => t.txn).filter((t) => t !== 0)).size;
-    const txLink = (i: number) => {
-      const w = a.transactions[i];
-      if (!w) return h('span', {}, '?');
-      const label = w.txn !== undefined ? `T${w.txn}` : `s${w.session}#${w.index}`;
-      if (w.txn === 0) return h('span', { class: 'mono', title: 'the initial transaction' }, 'T0 (initial)');
-      const b = h('button', { class: 'txlink', type: 'button', title: `Show ${label} in the history` }, label);
-      b.addEventListener('click', () => this.showInHistory(a, w.txn));
-      return b;
-    };
-    body.append(h('div', { class: 'explain', id: 'explanation' },
-      h('h3', {}, k.title, h('span', { class: 'muted' }, ` \u00b7 ${userTxns} transaction${userTxns === 1 ? '' : 's'}`)),
-      k.summary ? h('p', {}, k.summary) : null,
-      a.explanation ? h('p', { class: 'core' }, a.explanation.length > MAX_EXPLANATION_CHARS
-        ? `${a.explanation.slice(0, MAX_EXPLANATION_CHARS)}\u2026 (the whole explanation is in the download)` : a.explanation) : null));
-    const name = `isoscope-${level}-${a.kind}-${idx + 1}`;
-    const edges = a.edges ?? [];
-    const downloadWitness = () => download(`${name}.json`, new Blob([JSON.stringify(a, null, 1)], { type: 'application/json' }));
-    if (a.transactions.length > MAX_DRAWN_TXNS) {
-      // Too large to draw or list: a summary and the whole witness as a download.
-      const b = h('button', { class: 'btn', type: 'button', id: 'download-witness' }, icon('download'), 'Download the witness (JSON)');
-      b.addEventListener('click', downloadWitness);
-      body.append(h('div', { class: 'witness-summary', id: 'diagram-summary' },
-        h('p', {}, `This witness has ${a.transactions.length.toLocaleString('en-US')} transactions and ${edges.length.toLocaleString('en-US')} dependencies: too many to draw. `,
-          'A share link carries its smallest reproducing part.'), b));
-      delete this.els.diagram;
-      return;
-    }
-    const legend = h('div', { class: 'legend', 'aria-label': 'Edge legend' }, EDGE_TYPES.map((t) => {
-      const i = h('i', { class: t === 'SO' ? 'dash' : '' });
-      i.style.borderTopColor = `var(--edge-${t.toLowerCase()})`;
-      return h('span', { title: EDGE_DOCS[t] }, i, `${t} ${EDGE_DOCS[t].split(' (')[0]}`);
-    }));
-    const tool = (label: string, ic: string, f: () => void, id?: string) => {
-      const b = h('button', { class: 'btn sm', type: 'button', id: id ?? null }, icon(ic), label);
-      b.addEventListener('click', f);
-      return b;
-    };
-    const zoomBox = h('div', { class: 'diagram-box', id: 'diagram', tabindex: 0, role: 'figure', 'aria-label': `Diagram of the ${k.title} anomaly. Use + and - to zoom, arrows to pan, 0 to reset.` },
-      h('div', { class: 'loading muted' }, h('div', { class: 'spinner' }), 'Laying out\u2026'));
-    body.append(h('div', { class: 'diagram-tools' },
-      tool('', 'zoomin', () => this.pz?.zoomIn()), tool('', 'zoomout', () => this.pz?.zoomOut()), tool('Fit', 'fit', () => this.pz?.reset()),
-      tool('SVG', 'download', () => this.exportDiagram('svg', name), 'export-svg'), tool('PNG', 'download', () => this.exportDiagram('png', name), 'export-png'), tool('DOT', 'download', () => this.exportDiagram('dot', name), 'export-dot'),
-      this.embed ? null : tool('Show in history', 'list', () => this.showInHistory(a, a.transactions.find((t) => (t.txn ?? 0) > 0)?.txn)),
-      legend), zoomBox);
-    if (edges.length) body.append(h('ol', { class: 'edges', 'aria-label': 'Dependencies' }, edges.map((e) => {
-      const t = h('span', { class: 'etype' }, e.type);
-      t.style.background = `var(--edge-${String(e.type).toLowerCase()}, var(--muted))`;
-      return h('li', {}, txLink(e.from), t, txLink(e.to), e.key !== undefined ? h('span', { class: 'mono' }, `key ${e.key}`) : null, e.why ? h('span', { class: 'muted' }, e.why) : null);
-    })));
-    this.els.diagram = zoomBox;
-    void this.prepareDiagram(a, `${level}: ${k.title}`);
-  }
-
-  private pz: ReturnType<typeof attachPanZoom> | null = null;
-
-  private async prepareDiagram(a: Anomaly, title: string) {
-    const ids = a.transactions.map((t) => t.txn).filter((t): t is number => t !== undefined && !this.txnCache.has(t));
-    try {
-      // fetch each witness transaction's ops (a few point queries, never the whole history)
-      for (const id of [...new Set(ids)].slice(0, 200)) {
-        const [t] = await this.checker.transactions(id, id + 1);
-        if (t) this.txnCache.set(id, t);
-      }
-    } catch { /* draw without ops */ }
-    const d = await layout(buildDiagram(a, this.txnCache));
-    this.diagram = { d, svg: null as any, title };
-    await this.drawDiagram();
-  }
-
-  private async drawDiagram() {
-    const box = this.els.diagram;
-    if (!this.diagram || !box || !box.isConnected) return;
-    const svg = renderSvg(this.diagram.d, palette(), this.diagram.title);
-    this.diagram.svg = svg;
-    clear(box);
-    const fresh = box.cloneNode(false) as HTMLElement; // drop old listeners
-    box.replaceWith(fresh);
-    this.els.diagram = fresh;
-    fresh.append(svg);
-    this.pz = attachPanZoom(fresh, svg);
-    fresh.dataset.ready = 'true';
-  }
-
-  private async exportDiagram(kind: 'svg' | 'png' | 'dot', name: string) {
-    if (!this.diagram?.svg) return;
-    const { d, svg, title } = this.diagram;
-    try {
-      if (kind === 'dot') download(`${name}.dot`, new Blob([toDot(d, title)], { type: 'text/vnd.graphviz' }));
-      else if (kind === 'svg') download(`${name}.svg`, new Blob([svgText(svg, d)], { type: 'image/svg+xml' }));
-      else download(`${name}.png`, await pngBlob(svgText(svg, d), d.width + 40, d.height + 10));
-    } catch (e) {
-      toast(`Export failed: ${(e as Error).message}`, 'error');
-    }
-  }
-
   // ---------- history ----------
   private async renderHistory(body: HTMLElement) {
     if (!this.history) {
@@ -598,29 +393,20 @@ export class App {
   // ---------- share ----------
   private async share() {
     if (!this.input) return;
-    const view: ViewState = { level: this.selected, anomaly: this.anomalyIndex, tab: this.tab };
-    const base = `${location.origin}${location.pathname}`;
+    const level = this.selected;
     try {
-      let link = '';
-      let note = 'Link copied: it holds the whole history.';
-      if (this.input.transactions <= TX_LIMIT_FULL_SHARE) {
-        const text = await this.checker.convert('isoscope');
-        link = `${base}#${encodeFragment({ history: text, view })}`;
-      }
-      if (!link || link.length > MAX_LINK_CHARS) {
-        const a = this.selected ? this.results[this.selected]?.anomalies?.[this.anomalyIndex] : undefined;
-        if (!a) { toast('This history is too large to share in a link, and there is no anomaly to share instead.', 'error'); return; }
-        // The core builds it (the anomaly's transactions and what they depend on, shrunk) and
-        // checks it again: a link is offered only when it reproduces the failure.
-        const c = await this.checker.counterexample(this.selected!, this.anomalyIndex);
-        if (!c.reproduces) { toast('This history is too large for a link, and no smaller history reproduces this anomaly within the time allowed.', 'error'); return; }
-        link = `${base}#${encodeFragment({ history: c.history, view: { level: view.level, anomaly: 0, tab: 'anomaly' }, counterexample: true })}`;
-        note = `The history is too large for a link; copied a ${c.minimal ? 'minimal ' : ''}counterexample (${c.transactions} transactions) that fails ${this.selected} again.`;
-        if (link.length > MAX_LINK_CHARS) { toast('Too large to share: even the counterexample exceeds the link size limit.', 'error'); return; }
-      }
-      this.els.share.dataset.link = link;
-      try { await navigator.clipboard.writeText(link); toast(note); } catch { toast('Could not use the clipboard; the link is in the address bar.'); }
-      history.replaceState(null, '', link);
+      const made = await shareLink({
+        base: `${location.origin}${location.pathname}`,
+        transactions: this.input.transactions,
+        view: { level, anomaly: this.anomalyIndex, tab: this.tab },
+        hasAnomaly: !!(level && this.results[level]?.anomalies?.[this.anomalyIndex]),
+        wholeHistory: () => this.checker.convert('isoscope'),
+        counterexample: () => this.checker.counterexample(level!, this.anomalyIndex),
+      });
+      if ('refused' in made) { toast(made.refused, 'error'); return; }
+      this.els.share.dataset.link = made.link;
+      try { await navigator.clipboard.writeText(made.link); toast(made.note); } catch { toast('Could not use the clipboard; the link is in the address bar.'); }
+      history.replaceState(null, '', made.link);
     } catch (e) {
       toast(`Share failed: ${(e as Error).message}`, 'error');
     }

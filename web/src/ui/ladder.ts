@@ -1,12 +1,8 @@
 // The verdict ladder: every level strongest first, grouped, with the strongest satisfied marked.
-import type { LevelResult } from '../core/types';
-import { formatMs, LEVEL_DOCS, ladderGroups, strongestSatisfied, VERDICT_LABEL } from '../model/levels';
-import { h } from './dom';
+import { finishedResults, formatMs, LEVEL_DOCS, ladderGroups, strongestSatisfied, VERDICT_LABEL, type LevelState } from '../model/levels';
 
-export type LevelState = Omit<LevelResult, 'verdict'> & {
-  verdict: LevelResult['verdict'] | 'pending' | 'running';
-  progress?: { settled: number; open: number };  // inside a long level (the strong solver)
-};
+import { h } from '../dom/dom';
+
 
 export function pillClass(v: LevelState['verdict']) {
   return v === 'n/a' ? 'na' : v;
@@ -22,9 +18,7 @@ export function renderLadder(opts: {
   selected?: string;
   onSelect?: (level: string) => void;
 }): HTMLElement {
-  const finished: Record<string, LevelResult> = {};
-  for (const [k, v] of Object.entries(opts.results)) if (v.verdict !== 'pending' && v.verdict !== 'running') finished[k] = v as LevelResult;
-  const best = new Set(strongestSatisfied(finished, opts.known));
+  const best = new Set(strongestSatisfied(finishedResults(opts.results), opts.known));
   const list = h('div', { class: 'ladder-list' });
   ladderGroups(opts.known).forEach((g, gi) => {
     // a secondary group where nothing applies folds into one line
