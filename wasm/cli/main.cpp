@@ -528,79 +528,78 @@ int run_generate(int argc, char** argv) {
   if (!db_engine.empty() && (!mt_engine.empty() || lwt || list_append || (target != "serial" && !inject)))
     return usage_error("--engine runs alone (with --inject ANOMALY at most)");
   return write_output(out_path, [&](TextOut& out) {
-  std::unique_ptr<TextSink> sink = make_text_sink(format, out);
-  if (!db_engine.empty()) {
-    DbSimParams q;
-    q.seed = p.seed;
-    q.engine = db_engine == "ser" ? DbEngine::Serializable : db_engine == "si" ? DbEngine::SnapshotIsolation
-                                                                               : DbEngine::ReadCommitted;
-    q.sessions = p.sessions;
-    q.txns_per_session = p.txns_per_session;
-    q.min_ops = p.min_ops;
-    q.max_ops = p.max_ops;
-    q.key = mt_key_params(p);
-    q.read_ratio = p.read_ratio;
-    q.mix = mix;
-    q.abort_ratio = p.abort_ratio;
-    q.inject = inject;
-    q.labels = p.labels;
-    simulate_database(q, *sink);
-  } else if (!mt_engine.empty() || lwt) {
-    // Mini-transaction and lightweight-transaction workloads (MTC) share the key parameters.
-    const MtKeyParams key = mt_key_params(p);
-    if (lwt) {
-      LwtGenParams q;
+    std::unique_ptr<TextSink> sink = make_text_sink(format, out);
+    if (!db_engine.empty()) {
+      DbSimParams q;
       q.seed = p.seed;
-      q.sessions = p.sessions;
-      q.ops_per_session = p.txns_per_session;
-      q.key = key;
-      if (stale_ratio >= 0) q.stale_ratio = stale_ratio;
-      q.abort_ratio = p.abort_ratio;
-      q.labels = p.labels;
-      generate_lwt_history(q, *sink);
-    } else {
-      MtGenParams q;
-      q.seed = p.seed;
+      q.engine = db_engine == "ser" ? DbEngine::Serializable : db_engine == "si" ? DbEngine::SnapshotIsolation
+                                                                                 : DbEngine::ReadCommitted;
       q.sessions = p.sessions;
       q.txns_per_session = p.txns_per_session;
-      q.key = key;
-      q.engine = mt_engine == "serial" ? MtEngine::Serial : mt_engine == "si" ? MtEngine::SnapshotIsolation
-                 : mt_engine == "rc" ? MtEngine::ReadCommitted : MtEngine::Stale;
-      if (stale_ratio >= 0) q.stale_ratio = stale_ratio;
+      q.min_ops = p.min_ops;
+      q.max_ops = p.max_ops;
+      q.key = mt_key_params(p);
+      q.read_ratio = p.read_ratio;
+      q.mix = mix;
       q.abort_ratio = p.abort_ratio;
+      q.inject = inject;
       q.labels = p.labels;
-      generate_mt_history(q, *sink);
+      simulate_database(q, *sink);
+    } else if (!mt_engine.empty() || lwt) {
+      // Mini-transaction and lightweight-transaction workloads (MTC) share the key parameters.
+      const MtKeyParams key = mt_key_params(p);
+      if (lwt) {
+        LwtGenParams q;
+        q.seed = p.seed;
+        q.sessions = p.sessions;
+        q.ops_per_session = p.txns_per_session;
+        q.key = key;
+        if (stale_ratio >= 0) q.stale_ratio = stale_ratio;
+        q.abort_ratio = p.abort_ratio;
+        q.labels = p.labels;
+        generate_lwt_history(q, *sink);
+      } else {
+        MtGenParams q;
+        q.seed = p.seed;
+        q.sessions = p.sessions;
+        q.txns_per_session = p.txns_per_session;
+        q.key = key;
+        q.engine = mt_engine == "serial" ? MtEngine::Serial : mt_engine == "si" ? MtEngine::SnapshotIsolation
+                   : mt_engine == "rc" ? MtEngine::ReadCommitted : MtEngine::Stale;
+        if (stale_ratio >= 0) q.stale_ratio = stale_ratio;
+        q.abort_ratio = p.abort_ratio;
+        q.labels = p.labels;
+        generate_mt_history(q, *sink);
+      }
+    } else {
+      generate_with_anomaly(p, inject, *sink);
     }
-  } else {
-    generate_with_anomaly(p, inject, *sink);
-  }
-  return sink->finish();
+    return sink->finish();
   });
 }
 
-// `isoscope anomalies`: the anomaly vocabulary, as a table or (--json) as the web app reads it.
-int run_anomalies(int argc, char** argv) {
-  const bool json = argc == 1 && std::string(argv[0]) == "--json";
-  if (argc > 1 || (argc == 1 && !json)) return usage_error("anomalies takes only --json");
-  if (json) {
-    std::printf("%s\n", anomaly_kinds_json().c_str());
-    return kExitPass;
-  }
-  for (const AnomalyKindInfo& k : anomaly_kinds())
-    std::printf("%-26s %-5s %-30s %s\n", k.name, level_name(k.weakest), family_name(k.family), k.description);
+// `isoscope anomalies` and `isoscope formats`: one of the core's vocabularies, as a table for
+// people or (--json) as the web app reads it.
+int run_listing(const char* cmd, int argc, char** argv, const std::string& json, const std::function<void()>& table) {
+  const bool as_json = argc == 1 && std::string(argv[0]) == "--json";
+  if (argc > 1 || (argc == 1 && !as_json)) return usage_error(std::string(cmd) + " takes only --json");
+  if (as_json) std::printf("%s\n", json.c_str());
+  else table();
   return kExitPass;
 }
 
-// `isoscope formats`: the formats the readers know, in detection order (the web app's list).
+int run_anomalies(int argc, char** argv) {
+  return run_listing("anomalies", argc, argv, anomaly_kinds_json(), [] {
+    for (const AnomalyKindInfo& k : anomaly_kinds())
+      std::printf("%-26s %-5s %-30s %s\n", k.name, level_name(k.weakest), family_name(k.family), k.description);
+  });
+}
+
+// The formats the readers know, in detection order.
 int run_formats(int argc, char** argv) {
-  const bool json = argc == 1 && std::string(argv[0]) == "--json";
-  if (argc > 1 || (argc == 1 && !json)) return usage_error("formats takes only --json");
-  if (json) {
-    std::printf("%s\n", formats_json().c_str());
-    return kExitPass;
-  }
-  for (const FormatInfo& f : all_formats()) std::printf("%-14s %s\n", f.name, f.title);
-  return kExitPass;
+  return run_listing("formats", argc, argv, formats_json(), [] {
+    for (const FormatInfo& f : all_formats()) std::printf("%-14s %s\n", f.name, f.title);
+  });
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "checkers/counterexample.h"
 
+#include "checkers/shrink.h"
+
 #include <algorithm>
 
 #include "checkers/check.h"
@@ -119,33 +121,10 @@ Counterexample make_counterexample(const History& h, Level level, const Anomaly&
     }
   }
   if (ok) {
-    // Shrink (delta debugging: chunks, then single transactions); every accepted step fails.
-    std::vector<uint32_t> items;
-    for (uint32_t t = 1; t < n; ++t)
-      if (keep[t]) items.push_back(t);
-    size_t chunk = std::max<size_t>(1, items.size() / 2);
-    bool complete = false;
-    while (!budget.expired()) {
-      bool removed = false;
-      for (size_t i = 0; i < items.size() && !budget.expired();) {
-        const size_t e = std::min(items.size(), i + chunk);
-        for (size_t j = i; j < e; ++j) keep[items[j]] = 0;
-        if (fails(h, keep, level, budget)) {
-          items.erase(items.begin() + i, items.begin() + e);
-          removed = true;
-        } else {
-          for (size_t j = i; j < e; ++j) keep[items[j]] = 1;
-          i = e;
-        }
-      }
-      if (budget.expired()) break;
-      if (!removed && chunk == 1) {
-        complete = true;
-        break;
-      }
-      chunk = removed ? std::min(chunk, std::max<size_t>(1, items.size() / 2)) : std::max<size_t>(1, chunk / 2);
-    }
-    c.minimal = complete;
+    // Shrink (checkers/shrink.h); every accepted step fails.
+    c.minimal = shrink_failing(keep, budget, [&](const std::vector<char>& trial) {
+      return fails(h, trial, level, budget) ? Trial::Fails : Trial::Passes;
+    });
   }
   c.reproduces = ok;
   for (uint32_t t = 1; t < n; ++t)

@@ -1,6 +1,8 @@
 // Orchestration of the strong checkers: CC first, then saturation, search, witnesses.
 #include "checkers/strong/strong.h"
 
+#include "checkers/shrink.h"
+
 #include <algorithm>
 
 #include "checkers/strong/internal.h"
@@ -80,43 +82,16 @@ Decision decide(const Instance& in, Level level, const StrongOptions& opts,
 
 namespace {
 
-// Drops transactions while the violation persists (delta debugging: chunks, then single
-// transactions). Every accepted step is a decided Fail, so the result always violates.
+// Drops transactions while the violation persists (checkers/shrink.h): every accepted step is
+// a decided Fail, so the result always violates.
 std::vector<char> shrink(const Instance& in, std::vector<char> keep, Level level,
                          const CheckBudget& budget, bool& minimal) {
   StrongOptions opts;
   opts.minimize = false;
-  minimal = false;
-  std::vector<uint32_t> items;
-  for (uint32_t t = 1; t < in.n(); ++t)
-    if (keep[t]) items.push_back(t);
-  size_t chunk = std::max<size_t>(1, items.size() / 2);
-  while (!items.empty()) {
-    bool removed = false;
-    for (size_t i = 0; i < items.size();) {
-      if (budget.expired()) return keep;
-      const size_t e = std::min(items.size(), i + chunk);
-      std::vector<char> trial = keep;
-      for (size_t j = i; j < e; ++j) trial[items[j]] = 0;
-      Decision d = decide(sub_instance(in, trial), level, opts, budget);
-      if (d.verdict == Verdict::Fail) {
-        keep = std::move(trial);
-        items.erase(items.begin() + i, items.begin() + e);
-        removed = true;
-      } else if (d.verdict == Verdict::Unknown) {
-        return keep;
-      } else {
-        i = e;
-      }
-    }
-    if (!removed) {
-      if (chunk == 1) break;
-      chunk = std::max<size_t>(1, chunk / 2);
-    } else {
-      chunk = std::min(chunk, std::max<size_t>(1, items.size() / 2));
-    }
-  }
-  minimal = true;
+  minimal = shrink_failing(keep, budget, [&](const std::vector<char>& trial) {
+    const Verdict v = decide(sub_instance(in, trial), level, opts, budget).verdict;
+    return v == Verdict::Fail ? Trial::Fails : v == Verdict::Unknown ? Trial::Unknown : Trial::Passes;
+  });
   return keep;
 }
 
