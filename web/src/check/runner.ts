@@ -1,9 +1,15 @@
 // Orchestrates the core workers: a data worker (stats, history view, conversion) and a check
 // worker (checkLevel, level by level). Cancelling terminates the check worker and respawns it.
+// Each worker parses its own copy of the history, and a wasm heap never shrinks: a 240 MB input
+// (10^7 operations) leaves a 2.1 GB heap behind. Inputs over SHARED_WORKER_BYTES therefore load
+// into the check worker alone, which then also serves the history view (between levels).
 import type { Counterexample, InputStats, LevelInfo, LevelResult, Txn, SessionRange } from '../core/types';
 import { CancelledError, copyFiles, CoreWorker } from '../worker/client';
 import type { InFile } from '../worker/protocol';
 import type { LevelState } from '../model/levels';
+
+/** Above this input size one worker holds the history (see the header). */
+export const SHARED_WORKER_BYTES = 100_000_000;
 
 export interface RunOptions {
   levels: string[];
@@ -27,7 +33,8 @@ export class Checker {
     this.dispose();
     this.files = files;
     this.format = format;
-    if (!this.useDataWorker) return this.ensureCheck();
+    const bytes = files.reduce((n, f) => n + f.data.byteLength, 0);
+    if (!this.useDataWorker || bytes > SHARED_WORKER_BYTES) return this.ensureCheck();
     this.data = new CoreWorker('data');
     const copy = copyFiles(files);
     return this.data.call<InputStats>({ op: 'load', files: copy, format }, copy.map((f) => f.data));
@@ -130,8 +137,9 @@ export class Checker {
     if (this.running) { this.running.cancelled = true; this.running.reason = reason; }
     this.respawnCheck(reason);
     this.running = null;
-    // warm up a fresh worker so "Check again" starts immediately
-    if (this.files.length && this.useDataWorker) this.ensureCheck().catch(() => {});
+    // warm up a fresh worker so "Check again" starts immediately (and, without a data worker,
+    // so the history view has a reader again)
+    if (this.files.length) this.ensureCheck().catch(() => {});
   }
 
   dispose() {
