@@ -1,7 +1,6 @@
 #include "checkers/check.h"
 
 #include "checkers/mtc/mtc.h"
-#include "checkers/read_consistency.h"
 #include "util/memory.h"
 
 namespace isoscope {
@@ -87,7 +86,8 @@ const LevelResult& decide_level(const History& h, Level l, const CheckOptions& o
       r.verdict = Verdict::Unknown;
       r.reason = "this level needs about " + std::to_string(need >> 20) +
                  " MB more memory than is available (a browser tab has 4 GB in all; the command line has the machine's)";
-    } else if (LevelChecker checker = checker_for(l)) {
+    } else {
+      const LevelChecker checker = checker_for(l);
       CheckBudget budget;
       budget.deadline_ms = opts.budget_ms > 0 ? t0 + opts.budget_ms : 0;
       budget.cancelled = opts.cancelled;
@@ -106,17 +106,6 @@ const LevelResult& decide_level(const History& h, Level l, const CheckOptions& o
         };
       }
       r = checker(h, budget);
-    } else {
-      // No checker of its own yet: read consistency and so ∪ wr acyclicity, which every level
-      // requires, can still prove a failure.
-      r.anomalies = check_read_consistency(h);
-      for (Anomaly& a : find_causality_cycles(h, opts.max_anomalies)) r.anomalies.push_back(std::move(a));
-      if (!r.anomalies.empty()) {
-        r.verdict = Verdict::Fail;
-      } else {
-        r.verdict = Verdict::Unknown;
-        r.reason = "no checker for this level yet";
-      }
     }
   }
   if (r.anomalies_total < r.anomalies.size()) r.anomalies_total = r.anomalies.size();

@@ -38,7 +38,7 @@ struct CheckReport {
 
 // Runs one level's checker alone (no lattice shortcuts). Tests use it for differential checks.
 using LevelChecker = LevelResult (*)(const History&, const CheckBudget&);
-LevelChecker checker_for(Level l);  // nullptr when no checker exists yet
+LevelChecker checker_for(Level l);  // every level has one
 
 // Whether a level applies at all (WCC/CCv/CM: one op per transaction; LIN: lightweight
 // transactions with timestamps; SSER: timestamps). Sets reason when it does not.

@@ -3,7 +3,6 @@
 #include "model/anomaly_kinds.h"
 #include "checkers/explain.h"
 #include "checkers/list_order.h"
-#include "graph/digraph.h"
 
 namespace isoscope {
 
@@ -104,70 +103,6 @@ std::vector<Anomaly> check_read_consistency(const History& h) {
   // List reads must also agree on one append order per key (Elle's incompatible order).
   if (h.has_lists)
     for (Anomaly& a : check_list_prefixes(h)) out.push_back(std::move(a));
-  return out;
-}
-
-std::vector<Anomaly> find_causality_cycles(const History& h, size_t max_cycles) {
-  const uint32_t n = static_cast<uint32_t>(h.txns.size());
-  constexpr uint32_t kSessionOrder = kNone;  // edge tag for SO; otherwise the read op id
-  DigraphBuilder gb(n);
-  gb.reserve(h.ops.size() / 2 + n);
-  std::vector<uint32_t> seen_writer(n, kNone);  // dedupes parallel wr edges into one reader
-  for (size_t s = 0; s < h.num_sessions(); ++s) {
-    uint32_t prev = kNone;
-    for (uint32_t t = h.session_begin[s]; t < h.session_begin[s + 1]; ++t) {
-      const Txn& x = h.txns[t];
-      if (!x.committed) continue;
-      if (prev != kNone) gb.add(prev, t, kSessionOrder);
-      prev = t;
-      for (uint32_t r = x.op_begin; r < x.op_end; ++r) {
-        if (!h.ops[r].is_read()) continue;
-        uint32_t w = h.read_from[r];
-        if (w >= kThinAir) continue;
-        uint32_t writer = h.op_txn[w];
-        if (writer == t || !h.txns[writer].committed || seen_writer[writer] == t) continue;
-        seen_writer[writer] = t;
-        gb.add(writer, t, r);
-      }
-    }
-  }
-  Digraph g = gb.build();
-  std::vector<Anomaly> out;
-  for (const std::vector<uint32_t>& cycle : cycles_per_component(g, max_cycles)) {
-    Anomaly a;
-    bool only_wr = true;
-    std::string because;
-    for (uint32_t e : cycle) {
-      uint32_t to = g.targets[e];
-      uint32_t tag = g.tags[e];
-      AnomalyEdge edge;
-      edge.to_txn = to;
-      if (tag == kSessionOrder) {
-        only_wr = false;
-        // The source of a CSR edge: the reader is `to`; recover `from` from the cycle order.
-        edge.type = EdgeType::SO;
-      } else {
-        edge.type = EdgeType::WR;
-        edge.key = h.ops[tag].key;
-        edge.from_op = h.read_from[tag];
-        edge.to_op = tag;
-      }
-      a.edges.push_back(edge);
-    }
-    // Sources: each edge starts where the previous one ended (the cycle is closed).
-    for (size_t i = 0; i < a.edges.size(); ++i) {
-      AnomalyEdge& edge = a.edges[i];
-      edge.from_txn = a.edges[(i + a.edges.size() - 1) % a.edges.size()].to_txn;
-      a.txns.push_back(edge.from_txn);
-      edge.why = edge.type == EdgeType::SO ? session_order_why(h, edge.from_txn, edge.to_txn)
-                                           : reads_from_why(h, edge.to_op, edge.from_txn);
-      because += (i ? "; " : "") + edge.why;
-    }
-    a.kind = only_wr ? kind_name(AnomalyKind::G1c) : kind_name(AnomalyKind::CausalityCycle);
-    a.explanation = because + ". Each transaction must observe or follow the one before it, so " +
-                    h.txn_name(a.txns.front()) + " would have to precede itself: a contradiction";
-    out.push_back(std::move(a));
-  }
   return out;
 }
 

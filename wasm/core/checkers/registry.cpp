@@ -1,5 +1,4 @@
-// Which function decides which level. A level whose row is nullptr has no checker: it is
-// reported as failing when read consistency or causality already fails, and unknown otherwise.
+// Which function decides which level: every level has one.
 #include "checkers/check.h"
 #include "checkers/mtc/mtc.h"
 #include "checkers/strong/strong.h"
