@@ -730,3 +730,29 @@ TEST(Formats, RoundTripThroughIsoscopeJsonAndPlume) {
     if (count_status(a, TxnStatus::Aborted) == 0) EXPECT_EQ(dump(*c), dump(a));
   }
 }
+
+// Elle's strings are strict, as JSON and EDN define them: a bad escape is an error at its
+// backslash, never a guess; surrogate pairs become one UTF-8 character.
+TEST(Formats, ElleStringsAreStrict) {
+  auto history = [](const std::string& key) {
+    return "{:type :invoke, :f :txn, :value [[:w " + key + " 1]], :process 0, :index 0}\n"
+           "{:type :ok, :f :txn, :value [[:w " + key + " 1]], :process 0, :index 1}\n";
+  };
+  struct Bad {
+    const char* key;
+    const char* message;
+  };
+  for (const Bad& b : {Bad{R"("a\u12")", "exactly four hex digits"}, Bad{R"("a\q")", "unknown escape '\\q'"},
+                       Bad{R"("\uDC00")", "lone low surrogate \\uDC00"}, Bad{R"("\uD800x")", "lone high surrogate \\uD800"},
+                       Bad{R"("\uD800\u0041")", "lone high surrogate"}}) {
+    InputError e = err_text(history(b.key), "elle");
+    EXPECT_NE(e.message.find(b.message), std::string::npos) << b.key << ": " << e.message;
+    EXPECT_EQ(e.line, 1) << b.key;
+    EXPECT_GE(e.column, 38) << b.key;  // at the backslash, inside :value
+  }
+  History h = ok_text(history(R"("x\uD83D\uDE00\u00e9\n")"), "elle");
+  EXPECT_EQ(h.keys.display(h.ops[0].key), "x\xF0\x9F\x98\x80\xC3\xA9\n");
+  // JSON (elle-cli) forbids raw control characters inside strings
+  InputError e = err_text("[{\"type\": \"ok\", \"f\": \"txn\", \"value\": [[\"w\", \"a\tb\", 1]], \"process\": 0}]", "elle");
+  EXPECT_NE(e.message.find("control character"), std::string::npos) << e.message;
+}

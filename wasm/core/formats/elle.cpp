@@ -16,6 +16,7 @@
 // One reader serves both syntaxes: in JSON mode ':' is a separator and "null" is nil.
 // The list prefix-compatibility check lives in checkers/list_order.cpp.
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <unordered_map>
@@ -100,8 +101,11 @@ class Reader {
         while (p_ < end_ && *p_ != '"') {
           if (*p_ == '\\') {
             n.escaped = true;
-            ++p_;
+            if (!escape()) return false;
+            continue;
           }
+          if (json_ && static_cast<unsigned char>(*p_) < 0x20)
+            return fail(p_, "a control character inside a string: expected it escaped (\\n, \\t, \\u00XX)");
           ++p_;
         }
         if (p_ >= end_) return fail(start, "this string is not closed: expected '\"' before the end of the file");
@@ -237,16 +241,70 @@ class Reader {
   }
 
   const InputFile& f_;
+  // At a backslash inside a string: checks the escape (JSON's and EDN's: \" \\ \/ \b \f \n \r
+  // \t and \uXXXX with exactly four hex digits, a UTF-16 surrogate only as a high-low pair) and
+  // steps over it. Anything else is an error at the backslash, never a guess.
+  bool escape() {
+    const char* at = p_++;
+    if (p_ >= end_) return fail(at, "this string is not closed: expected '\"' before the end of the file");
+    const char e = *p_++;
+    if (e != 'u') {
+      if (std::string_view("\"\\/bfnrt").find(e) != std::string_view::npos) return true;
+      return fail(at, std::string("an unknown escape '\\") + printable(e) +
+                          "' in a string: expected \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX");
+    }
+    unsigned cp = 0;
+    if (!hex4(cp)) return fail(at, "an escape \\u needs exactly four hex digits");
+    if (cp >= 0xDC00 && cp <= 0xDFFF) return fail(at, "a lone low surrogate \\u" + hex(cp) + ": expected it after a high surrogate");
+    if (cp >= 0xD800 && cp <= 0xDBFF) {
+      unsigned low = 0;
+      if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u' || (p_ += 2, !hex4(low)) || low < 0xDC00 || low > 0xDFFF)
+        return fail(at, "a lone high surrogate \\u" + hex(cp) + ": expected a low surrogate \\uDC00..\\uDFFF after it");
+    }
+    return true;
+  }
+  bool hex4(unsigned& cp) {
+    for (int k = 0; k < 4; ++k, ++p_) {
+      if (p_ >= end_) return false;
+      const char h = *p_;
+      const unsigned d = h >= '0' && h <= '9' ? unsigned(h - '0') : h >= 'a' && h <= 'f' ? unsigned(h - 'a' + 10)
+                         : h >= 'A' && h <= 'F' ? unsigned(h - 'A' + 10) : 16u;
+      if (d == 16) return false;
+      cp = cp * 16 + d;
+    }
+    return true;
+  }
+  static std::string hex(unsigned cp) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "%04X", cp);
+    return buf;
+  }
+  static std::string printable(char c) {
+    if (static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7F) return std::string(1, c);
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "x%02X", static_cast<unsigned char>(c));
+    return buf;
+  }
+
   const char* begin_;
   const char* p_;
   const char* end_;
   bool json_;
 };
 
-// Unescapes a JSON/EDN string body (\n \t \" \\ \/ \uXXXX).
+// Unescapes a JSON/EDN string body that the tokenizer has validated (\n \t \" \\ \/ \uXXXX,
+// surrogate pairs included) into UTF-8.
 std::string unescape(std::string_view s) {
   std::string out;
   out.reserve(s.size());
+  auto hex4 = [&](size_t at) {
+    unsigned cp = 0;
+    for (size_t k = at; k < at + 4; ++k) {
+      const char h = s[k];
+      cp = cp * 16 + (h <= '9' ? unsigned(h - '0') : (unsigned(h | 0x20) - 'a' + 10));
+    }
+    return cp;
+  };
   for (size_t i = 0; i < s.size(); ++i) {
     char c = s[i];
     if (c != '\\' || i + 1 >= s.size()) {
@@ -261,25 +319,24 @@ std::string unescape(std::string_view s) {
       case 'b': out += '\b'; break;
       case 'f': out += '\f'; break;
       case 'u': {
-        unsigned cp = 0;
-        size_t k = 0;
-        for (; k < 4 && i + 1 < s.size(); ++k) {
-          char h = s[i + 1];
-          unsigned d = h >= '0' && h <= '9' ? unsigned(h - '0')
-                       : h >= 'a' && h <= 'f' ? unsigned(h - 'a' + 10)
-                       : h >= 'A' && h <= 'F' ? unsigned(h - 'A' + 10)
-                                              : 16u;
-          if (d == 16) break;
-          cp = cp * 16 + d;
-          ++i;
+        unsigned cp = hex4(i + 1);
+        i += 4;
+        if (cp >= 0xD800 && cp <= 0xDBFF) {  // a high surrogate: its low one follows (validated)
+          cp = 0x10000 + ((cp - 0xD800) << 10) + (hex4(i + 3) - 0xDC00);
+          i += 6;
         }
         if (cp < 0x80) {
           out += static_cast<char>(cp);
         } else if (cp < 0x800) {
           out += static_cast<char>(0xC0 | (cp >> 6));
           out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else {
+        } else if (cp < 0x10000) {
           out += static_cast<char>(0xE0 | (cp >> 12));
+          out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+          out += static_cast<char>(0x80 | (cp & 0x3F));
+        } else {
+          out += static_cast<char>(0xF0 | (cp >> 18));
+          out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
           out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
           out += static_cast<char>(0x80 | (cp & 0x3F));
         }
