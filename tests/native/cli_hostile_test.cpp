@@ -132,3 +132,23 @@ TEST(CliHostile, GenerateAndConvertShareThePlumeWriter) {
   EXPECT_EQ(r.status, 2);
   EXPECT_FALSE(fs::exists(out));
 }
+
+// A number too large for 64 bits says so, in every text format, with its place.
+TEST(CliHostile, OutOfRangeNumbersSaySo) {
+  const std::string big = "99999999999999999999";
+  const std::pair<const char*, std::string> inputs[] = {
+      {"plume", "r(0," + big + ",0,1)\n"},
+      {"awdit-test", "r 0 " + big + "\n-----\n=====\n"},
+      {"dbcop-text", "[x==" + big + "]\n"},
+      {"elle", "{:type :ok, :f :txn, :value [[:r :x " + big + "]], :process 0}\n"},
+      {"isoscope", "{\"sessions\": [[ [[\"r\",\"x\"," + big + "]] ]]}"},
+  };
+  for (const auto& [format, text] : inputs) {
+    const std::string file = (fs::temp_directory_path() / ("isoscope-big-" + std::string(format))).string();
+    std::ofstream(file) << text;
+    const CommandResult r = run_cli(std::string("check --format ") + format + " " + file);
+    EXPECT_EQ(r.status, 2) << format;
+    EXPECT_TRUE(contains(r.err, "line 1")) << format << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, "does not fit in 64 bits") || contains(r.err, "not an integer of 64 bits")) << format << ": " << r.err;
+  }
+}

@@ -222,7 +222,9 @@ class Reader {
       p_ = q;
       return true;
     }
-    // A float (or an integer too large for int64): up to the end of the token.
+    if (!fmt::overflowing_integer(digits, end_).empty())
+      return fail(digits, "expected an integer");  // fail() says what was found: the digits, too many
+    // A float: up to the end of the token.
     q = digits;
     while (q < end_ && symbol_char(*q)) ++q;
     char buf[64];

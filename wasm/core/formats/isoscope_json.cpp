@@ -243,7 +243,8 @@ class JsonHistoryReader {
     if (auto terr = v.type().get(t)) return fail_doc(doc, terr, what), false;
     switch (t) {
       case od::json_type::number:
-        return fail_doc(doc, err, std::string(what) + " (an integer that fits 64 bits)"), false;
+        // a fraction, or an integer outside -9223372036854775808 .. 9223372036854775807
+        return fail_doc(doc, err, std::string(what) + ", found a number that is not an integer of 64 bits"), false;
       case od::json_type::string: {
         std::string_view s;
         if (auto serr = v.get_string().get(s)) return fail_doc(doc, serr, what), false;

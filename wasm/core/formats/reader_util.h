@@ -49,16 +49,6 @@ inline InputError input_error(std::string file, std::string message) {
   return e;
 }
 
-// "'x'", "end of line", "end of file" or "byte 0x07": what a scanner found at p.
-inline std::string found_at(const char* p, const char* end) {
-  if (p >= end) return "end of file";
-  unsigned char c = static_cast<unsigned char>(*p);
-  if (c == '\n' || c == '\r') return "end of line";
-  if (c >= 0x20 && c < 0x7f) return std::string("'") + static_cast<char>(c) + "'";
-  static const char* hex = "0123456789abcdef";
-  return std::string("byte 0x") + hex[c >> 4] + hex[c & 15];
-}
-
 // Parses an optionally negative decimal integer at p (no leading '+', no spaces).
 // Advances p past it; false (p unchanged) when there is no digit or it overflows int64.
 inline bool parse_i64(const char*& p, const char* end, int64_t& out) {
@@ -88,6 +78,31 @@ inline bool parse_i64(const char*& p, const char* end, int64_t& out) {
   out = neg ? static_cast<int64_t>(0 - v) : static_cast<int64_t>(v);
   p = q;
   return true;
+}
+
+// An integer at p too large for 64 bits ("99999999999999999999"), or empty when there is none.
+inline std::string_view overflowing_integer(const char* p, const char* end) {
+  const char* q = p + (p < end && *p == '-');
+  const char* digits = q;
+  while (q < end && static_cast<unsigned>(*q - '0') <= 9) ++q;
+  if (q - digits < 19) return {};
+  int64_t v;
+  const char* r = p;
+  return parse_i64(r, end, v) ? std::string_view() : std::string_view(p, static_cast<size_t>(q - p));
+}
+
+// "'x'", "end of line", "end of file", "byte 0x07" or "99999999999999999999, which does not fit
+// in 64 bits": what a scanner found at p.
+inline std::string found_at(const char* p, const char* end) {
+  if (p >= end) return "end of file";
+  if (std::string_view big = overflowing_integer(p, end); !big.empty())
+    return std::string(big.substr(0, 40)) + (big.size() > 40 ? "..." : "") +
+           ", which does not fit in 64 bits (-9223372036854775808 to 9223372036854775807)";
+  unsigned char c = static_cast<unsigned char>(*p);
+  if (c == '\n' || c == '\r') return "end of line";
+  if (c >= 0x20 && c < 0x7f) return std::string("'") + static_cast<char>(c) + "'";
+  static const char* hex = "0123456789abcdef";
+  return std::string("byte 0x") + hex[c >> 4] + hex[c & 15];
 }
 
 // ---- Vectorised scanning of short numeric lines --------------------------------------------
