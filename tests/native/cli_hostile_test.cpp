@@ -152,3 +152,18 @@ TEST(CliHostile, OutOfRangeNumbersSaySo) {
     EXPECT_TRUE(contains(r.err, "does not fit in 64 bits") || contains(r.err, "not an integer of 64 bits")) << format << ": " << r.err;
   }
 }
+
+// Names holding control bytes (a zip entry's NUL, a terminal escape in a file name) are printed
+// escaped, never raw and never cut short.
+TEST(CliHostile, ControlBytesInNamesArePrintedEscaped) {
+  isoscope::InputError e;
+  e.file = std::string("run.zip, entry a\0b\x1b[31m.log", 27);
+  e.message = "expected a history";
+  EXPECT_EQ(e.to_string(), "run.zip, entry a\\x00b\\x1b[31m.log: expected a history");
+  const std::string file = (fs::temp_directory_path() / "isoscope-\x1b[31mred.json").string();
+  std::ofstream(file) << "not a history";
+  const CommandResult r = run_cli("check " + shell_quote(file));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "isoscope-\\x1b[31mred.json")) << r.err;
+  EXPECT_FALSE(contains(r.err, "\x1b")) << r.err;
+}
