@@ -108,6 +108,21 @@ TEST(CliHostile, ElleFilesLoadAsElleLoadsThem) {
   r = run_cli("check --json --level RC " + shell_quote((dir / "nemesis.edn").string()));
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "\"dropped_events\": 2")) << r.out;
+  EXPECT_TRUE(contains(r.out, "\"dropped\": [{\"reason\": \"operations of processes that are not clients (:nemesis)\", \"count\": 2}]")) << r.out;
+  r = run_cli("check --level RC " + shell_quote((dir / "nemesis.edn").string()));
+  EXPECT_TRUE(contains(r.out, "left out: 2 operations of processes that are not clients (:nemesis)")) << r.out;
+}
+
+// Every reason a reader leaves something out is counted apart: Elle's unobserved reads.
+TEST(CliHostile, UnobservedReadsAreCountedWithTheirReason) {
+  const std::string file = (fs::temp_directory_path() / "isoscope-unobserved.edn").string();
+  std::ofstream(file) << "{:type :invoke, :f :txn, :value [[:r :x nil] [:w :x 1]], :process 0, :index 0}\n"
+                         "{:type :fail, :f :txn, :value [[:r :x nil] [:w :x 1]], :process 0, :index 1}\n"
+                         "{:type :invoke, :f :txn, :value [[:r :x nil]], :process 1, :index 2}\n"
+                         "{:type :ok, :f :txn, :value [[:r :x nil]], :process 1, :index 3}\n";
+  const CommandResult r = run_cli("check --json --level RC " + shell_quote(file));
+  EXPECT_TRUE(contains(r.out, "\"dropped_events\": 1")) << r.out;
+  EXPECT_TRUE(contains(r.out, "reads whose result was never observed")) << r.out;
 }
 
 // Output JSON is valid UTF-8 whatever the input holds (the JSON readers refuse invalid UTF-8,

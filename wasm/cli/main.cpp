@@ -280,6 +280,7 @@ int run_check(int argc, char** argv) {
     std::printf("%s: %s, %zu sessions, %zu transactions, %zu operations, %zu keys (parsed in %.1f ms)\n",
                 path.c_str(), h->format.c_str(), h->num_sessions(), h->num_txns(), h->num_ops(),
                 h->keys.size(), parse_ms);
+    for (const History::Dropped& d : h->dropped) std::printf("left out: %zu %s\n", d.count, d.reason.c_str());
     std::string out = report_text(report);
     std::fwrite(out.data(), 1, out.size(), stdout);
   }

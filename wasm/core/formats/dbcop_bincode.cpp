@@ -173,7 +173,7 @@ Expected<History> read_dbcop_bincode(std::span<const InputFile> files) {
   if (r.remaining() != 0)
     return fail(r.pos, "expected the end of the file after the last session, found " +
                            std::to_string(r.remaining()) + " more bytes");
-  b.add_dropped_events(dropped);
+  b.add_dropped("events that did not take effect (success = 0)", dropped);
   return b.finish("dbcop-bincode", f.name);
 }
 

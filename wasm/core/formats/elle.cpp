@@ -363,6 +363,7 @@ struct PendingTxn {
   double start = NAN, end = NAN;
   int64_t index = -1;
   uint32_t op_begin = 0, op_end = 0;
+  uint32_t unobserved = 0;  // nil reads left out of [op_begin, op_end): results never observed
   uint32_t line_offset = 0;
 };
 
@@ -425,7 +426,10 @@ class Converter {
         if (!scalar(vn, b.values(), op.value, "a value")) return false;
       } else if (is_name(&fn, "r")) {
         if (vn.type == NT::Nil) {
-          if (!observed) continue;  // an unobserved result: not a read
+          if (!observed) {  // an unobserved result: not a read
+            ++unobserved_;
+            continue;
+          }
           op.kind = MK::NilRead;
           op.value = null_;
         } else if (vn.type == NT::Vector || vn.type == NT::List) {
@@ -472,7 +476,7 @@ class Converter {
     if (!type) return fail(m, "the operation lacks :type");
     if (process && process->type != NT::Int) {
       // :nemesis and the like: not a client transaction; counted, never silently dropped.
-      ++dropped_;
+      ++dropped_not_client_;
       return true;
     }
     // Like Elle, an operation without :f is a transaction (its :value lists the micro-ops).
@@ -508,8 +512,10 @@ class Converter {
       t.line_offset = m.offset;
       if (index && index->type == NT::Int) t.index = index->i;
       t.op_begin = static_cast<uint32_t>(ops_.size());
+      unobserved_ = 0;
       if (!value || !micro_ops(*value, false)) return value ? false : fail(m, "the operation lacks :value");
       t.op_end = static_cast<uint32_t>(ops_.size());
+      t.unobserved = unobserved_;
       pending_[proc] = static_cast<uint32_t>(txns_.size());
       txns_.push_back(t);
       return true;
@@ -533,9 +539,11 @@ class Converter {
     if (index && index->type == NT::Int) t.index = index->i;
     if (value && value->type != NT::Nil) {  // the completion's value replaces the invocation's
       uint32_t b0 = static_cast<uint32_t>(ops_.size());
+      unobserved_ = 0;
       if (!micro_ops(*value, status == TxnStatus::Committed)) return false;
       txns_[ti].op_begin = b0;
       txns_[ti].op_end = static_cast<uint32_t>(ops_.size());
+      txns_[ti].unobserved = unobserved_;
     } else if (!value && !invoke) {
       return fail(m, "the operation lacks :value");
     }
@@ -583,7 +591,10 @@ class Converter {
       }
       b.end_txn();
     }
-    b.add_dropped_events(dropped_);
+    b.add_dropped("operations of processes that are not clients (:nemesis)", dropped_not_client_);
+    size_t unobserved = 0;
+    for (const PendingTxn& t : txns_) unobserved += t.unobserved;
+    b.add_dropped("reads whose result was never observed (nil in a transaction that failed or may not have run)", unobserved);
     return b.finish("elle", f_.name);
   }
 
@@ -603,7 +614,8 @@ class Converter {
   std::vector<uint32_t> list_values_;
   std::vector<PendingTxn> txns_;
   std::unordered_map<int64_t, uint32_t> pending_;  // process -> its invoked, uncompleted txn
-  size_t dropped_ = 0;  // operations of non-client processes (:nemesis)
+  size_t dropped_not_client_ = 0;  // operations of non-client processes (:nemesis)
+  uint32_t unobserved_ = 0;  // nil reads micro_ops left out of the ops it just read
   // Operations without :process get process ids from here down, one each.
   static constexpr int64_t kNoProcess = INT64_MIN / 2;
 };

@@ -112,9 +112,14 @@ struct History {
   size_t num_ops() const { return ops.size(); }
   bool has_timestamps = false;  // some transaction carries start/end
   bool has_lists = false;       // some append or list read
-  // Operations the input recorded as not having taken effect and that the importer therefore
-  // left out of ops (dbcop-bincode events with success = 0). Reported so users see that
-  // something was dropped.
+  // What the importer read but left out of ops, counted by reason (dbcop-bincode events with
+  // success = 0, Elle operations of the :nemesis, reads never observed): reported, so nothing
+  // is dropped silently. dropped_events is their total.
+  struct Dropped {
+    std::string reason;
+    size_t count;
+  };
+  std::vector<Dropped> dropped;
   size_t dropped_events = 0;
 
   std::span<const Op> txn_ops(uint32_t t) const {
@@ -178,9 +183,17 @@ class HistoryBuilder {
     h_.ops.insert(h_.ops.end(), ops.begin(), ops.end());
     h_.op_txn.resize(h_.op_txn.size() + ops.size(), static_cast<uint32_t>(h_.txns.size() - 1));
   }
-  // Counts operations the input marked as failed and the importer left out (see
-  // History::dropped_events).
-  void add_dropped_events(size_t n) { h_.dropped_events += n; }
+  // Counts events the importer read but left out, with the reason (History::dropped).
+  void add_dropped(std::string_view reason, size_t n) {
+    if (n == 0) return;
+    h_.dropped_events += n;
+    for (History::Dropped& d : h_.dropped)
+      if (d.reason == reason) {
+        d.count += n;
+        return;
+      }
+    h_.dropped.push_back({std::string(reason), n});
+  }
 
   size_t txns_in_current_session() const;
   size_t num_ops() const { return h_.ops.size(); }

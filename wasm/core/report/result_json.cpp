@@ -61,6 +61,14 @@ size_t count_status(const History& h, TxnStatus st) {
   return n;
 }
 
+std::string dropped_json(const History& h) {
+  JsonWriter j;
+  j.begin_array();
+  for (const History::Dropped& d : h.dropped) j.begin_object().member("reason", d.reason).member("count", d.count).end_object();
+  j.end_array();
+  return std::move(j.str());
+}
+
 double round_ms(double ms) { return std::round(ms * 1000) / 1000; }
 
 void write_input(JsonWriter& j, const History& h, double parse_ms) {
@@ -76,6 +84,7 @@ void write_input(JsonWriter& j, const History& h, double parse_ms) {
       .key("initial").raw(h.initial ? h.values.json(*h.initial) : std::string("null"))
       .member("timestamps", h.has_timestamps)
       .member("dropped_events", h.dropped_events)
+      .key("dropped").raw(dropped_json(h))
       .member("lists", h.has_lists)
       .member("mini_transactions", is_mini_transaction_history(h))
       .member("parse_ms", round_ms(parse_ms))

@@ -10,6 +10,9 @@ export interface InputStats {
   operations: number;
   keys: number;
   parse_ms?: number;
+  /** what the reader read but left out, by reason (nothing is dropped silently) */
+  dropped_events?: number;
+  dropped?: { reason: string; count: number }[];
   [extra: string]: unknown;
 }
 

@@ -234,7 +234,9 @@ export class App {
       h('div', { class: 'stats', id: 'stats' },
         stat(formatCount(inp.sessions), 'sessions'), stat(formatCount(inp.transactions), 'transactions'),
         stat(formatCount(inp.operations), 'operations'), stat(formatCount(inp.keys), 'keys'),
-        inp.parse_ms !== undefined ? stat(formatMs(inp.parse_ms), 'parse') : null),
+        inp.parse_ms !== undefined ? stat(formatMs(inp.parse_ms), 'parse') : null,
+        inp.dropped_events ? h('div', { class: 'stat', id: 'dropped', title: (inp.dropped ?? []).map((d) => `${d.count} ${d.reason}`).join('\n') },
+          h('b', {}, formatCount(inp.dropped_events)), h('span', {}, 'left out')) : null),
       this.embed ? null : h('div', { class: 'controls' }, h('label', { class: 'budget' }, 'Budget / level', budget, 's'), again, cancel));
     this.els.ladder = h('nav', { class: 'card ladder', id: 'ladder', 'aria-label': 'Verdicts by isolation level' });
     this.els.panel = h('section', { class: 'card panel', id: 'panel' });
