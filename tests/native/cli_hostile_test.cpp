@@ -182,3 +182,27 @@ TEST(CliHostile, ControlBytesInNamesArePrintedEscaped) {
   EXPECT_TRUE(contains(r.err, "isoscope-\\x1b[31mred.json")) << r.err;
   EXPECT_FALSE(contains(r.err, "\x1b")) << r.err;
 }
+
+// A folder (or zip) whose files are histories of different formats is an error naming each,
+// never one format read and the others silently ignored.
+TEST(CliHostile, MixedFormatsNameEachFile) {
+  const fs::path fixtures = fs::path(ISOSCOPE_FIXTURES) / "formats";
+  const fs::path dir = fs::temp_directory_path() / "isoscope-mixed";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::copy_file(fixtures / "lost-update.json", dir / "a.json");
+  fs::copy_file(fixtures / "lost-update.plume.txt", dir / "b.txt");
+  fs::copy_file(fixtures / "cobra" / "T1.log", dir / "T1.log");
+  fs::copy_file(fixtures / "cobra" / "T2.log", dir / "T2.log");
+  const CommandResult r = run_cli("check " + shell_quote(dir.string()));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "these files hold histories of different formats")) << r.err;
+  EXPECT_TRUE(contains(r.err, "T1.log and 1 more are cobra")) << r.err;
+  EXPECT_TRUE(contains(r.err, "a.json is isoscope")) << r.err;
+  EXPECT_TRUE(contains(r.err, "b.txt is plume")) << r.err;
+  // a Cobra folder with a README still reads as Cobra logs
+  fs::remove(dir / "a.json");
+  fs::remove(dir / "b.txt");
+  std::ofstream(dir / "README.md") << "# the logs of run 7\n";
+  EXPECT_NE(run_cli("check " + shell_quote(dir.string())).status, 2);
+}

@@ -1,5 +1,7 @@
 // The table of formats, in auto-detection order (most specific first), and read_history().
+#include <algorithm>
 #include <cctype>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -81,6 +83,38 @@ InputError explain_unrecognised(std::span<const InputFile> files) {
   return e;
 }
 
+// The format a single file is recognised as, or nullptr.
+const FormatInfo* detect_one(const InputFile& f) {
+  for (const FormatInfo& k : kFormats)
+    if (k.detect(std::span<const InputFile>(&f, 1))) return &k;
+  return nullptr;
+}
+
+// Several files hold one history (a folder of Cobra logs, a dbcop history folder). When they
+// are recognised as histories of different formats, reading one kind and ignoring the others
+// would drop data silently: say which file is in which format instead.
+std::optional<InputError> mixed_formats(std::span<const InputFile> files) {
+  std::vector<std::pair<const FormatInfo*, std::vector<std::string_view>>> seen;
+  for (const InputFile& f : files) {
+    const FormatInfo* k = detect_one(f);
+    if (!k) continue;  // not a history (a README, a configuration file): the reader decides
+    auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == k; });
+    if (it == seen.end()) seen.push_back({k, {f.name}});
+    else it->second.push_back(f.name);
+  }
+  if (seen.size() < 2) return std::nullopt;
+  InputError e;
+  e.message = "these files hold histories of different formats: ";
+  for (size_t i = 0; i < seen.size(); ++i) {
+    const auto& [k, names] = seen[i];
+    e.message += (i ? "; " : "") + std::string(names[0]) +
+                 (names.size() > 1 ? " and " + std::to_string(names.size() - 1) + " more" : std::string()) + " " +
+                 (names.size() > 1 ? "are " : "is ") + k->name;
+  }
+  e.message += ". Check one history at a time";
+  return e;
+}
+
 Expected<History> read_expanded(std::span<const InputFile> files, std::string_view format) {
   InputError e;
   if (files.empty()) {
@@ -96,6 +130,8 @@ Expected<History> read_expanded(std::span<const InputFile> files, std::string_vi
     }
     return f->read(files);
   }
+  if (files.size() > 1)
+    if (std::optional<InputError> mixed = mixed_formats(files)) return std::move(*mixed);
   for (const FormatInfo& f : kFormats)
     if (f.detect(files)) return f.read(files);
   e.file = files[0].name;
