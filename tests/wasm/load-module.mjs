@@ -15,10 +15,12 @@ export const corpusRoot = path.resolve(process.env.ISOSCOPE_CORPUS ?? path.join(
 export const needsCorpus = existsSync(path.join(corpusRoot, 'manifest.json')) ? {} : { skip: `../shared/corpus is missing (${corpusRoot})` };
 const buildDir = process.env.ISOSCOPE_WASM_DIR ?? path.join(repoRoot, 'build-wasm');
 
-export async function loadIsoscope() {
+/** The module for Node; `small`: the build whose heap stops at 256 MB (memory-limit tests). */
+export async function loadIsoscope({ small = false } = {}) {
   const require = createRequire(import.meta.url);
-  const createIsoscope = require(path.join(buildDir, 'isoscope-node.cjs'));
-  const wasmBinary = readFileSync(path.join(buildDir, 'isoscope-node.wasm'));
+  const name = small ? 'isoscope-node-small' : 'isoscope-node';
+  const createIsoscope = require(path.join(buildDir, `${name}.cjs`));
+  const wasmBinary = readFileSync(path.join(buildDir, `${name}.wasm`));
   return createIsoscope({ wasmBinary });
 }
 

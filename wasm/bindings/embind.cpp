@@ -4,6 +4,7 @@
 // values are the result JSON of `isoscope check --json` (docs/result-json.md), so the worker and
 // the Node tests parse one format. The loaded history stays inside the module between calls.
 #include <emscripten/bind.h>
+#include <emscripten/heap.h>
 #include <emscripten/val.h>
 
 #include <optional>
@@ -55,10 +56,10 @@ std::string load(val names, val blobs, std::string format) {
     files.push_back({names[i].as<std::string>(), storage[i], storage[i].capacity() - len});
   }
   const double t0 = now_ms();
-  // The heap (4 GB at most) holds the input, its expansion and the history built from it: an
-  // archive may expand to a quarter of it.
-  constexpr uint64_t kWasmMaxExpanded = uint64_t{1} << 30;
-  Expected<History> h = read_history(files, format, kWasmMaxExpanded);
+  // The heap (4 GB at most, as this build was linked) holds the input, its expansion and the
+  // history built from it: an archive may expand to a quarter of it.
+  const uint64_t max_expanded = emscripten_get_heap_max() / 4;
+  Expected<History> h = read_history(files, format, max_expanded);
   const double parse_ms = now_ms() - t0;
   if (!h) return failure(h.error());
   g_loaded.emplace();

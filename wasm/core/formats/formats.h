@@ -44,6 +44,10 @@ struct InputFile {
 struct FormatInfo {
   const char* name;   // as in docs/formats.md: "isoscope", "plume", ...
   const char* title;  // for people: "Cobra logs (a folder of .log files)"
+  // Memory while reading, per input byte (input, parser state and the History with its growth
+  // slack), measured at 10^6 operations: the estimate checked before reading, so an input too
+  // large for the wasm heap is refused with an error instead of aborting the module.
+  unsigned load_factor;
   // True when the content looks like this format (cheap: looks at a prefix / file names).
   bool (*detect)(std::span<const InputFile> files);
   Expected<History> (*read)(std::span<const InputFile> files);

@@ -1,6 +1,7 @@
 // The table of formats, in auto-detection order (most specific first), and read_history().
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -8,22 +9,23 @@
 #include "formats/archive.h"
 #include "formats/formats.h"
 #include "formats/reader_util.h"
+#include "util/memory.h"
 
 namespace isoscope {
 
 namespace {
 const FormatInfo kFormats[] = {
-    {"isoscope", "isoscope JSON (the canonical format)", detect_isoscope_json, read_isoscope_json},
+    {"isoscope", "isoscope JSON (the canonical format)", 8, detect_isoscope_json, read_isoscope_json},
     // Importers. Binary and directory formats first (decided by file names and magic
     // bytes), then JSON shapes, then the line-based text formats, which tell each other apart by
     // their first lines: "r(1,2,3,4)" plume, "r 1 2" awdit-test, "[x:=1]" dbcop-text.
-    {"cobra", "Cobra logs (.log files, one per client)", detect_cobra, read_cobra},
-    {"dbcop-bincode", "dbcop history (bincode binary)", detect_dbcop_bincode, read_dbcop_bincode},
-    {"dbcop-json", "dbcop history (JSON)", detect_dbcop_json, read_dbcop_json},
-    {"elle", "Elle / Jepsen history (EDN)", detect_elle, read_elle},
-    {"plume", "Plume / PolySI text (r(k,v,s,t) lines)", detect_plume, read_plume},
-    {"awdit-test", "AWDIT test text", detect_awdit_test, read_awdit_test},
-    {"dbcop-text", "dbcop text ([x:=1] transactions)", detect_dbcop_text, read_dbcop_text},
+    {"cobra", "Cobra logs (.log files, one per client)", 4, detect_cobra, read_cobra},
+    {"dbcop-bincode", "dbcop history (bincode binary)", 4, detect_dbcop_bincode, read_dbcop_bincode},
+    {"dbcop-json", "dbcop history (JSON)", 8, detect_dbcop_json, read_dbcop_json},
+    {"elle", "Elle / Jepsen history (EDN)", 10, detect_elle, read_elle},
+    {"plume", "Plume / PolySI text (r(k,v,s,t) lines)", 3, detect_plume, read_plume},
+    {"awdit-test", "AWDIT test text", 3, detect_awdit_test, read_awdit_test},
+    {"dbcop-text", "dbcop text ([x:=1] transactions)", 4, detect_dbcop_text, read_dbcop_text},
 };
 }  // namespace
 
@@ -83,6 +85,23 @@ InputError explain_unrecognised(std::span<const InputFile> files) {
   return e;
 }
 
+// Reads files as format f after checking that the memory it will take is there (FormatInfo::
+// load_factor): in wasm a failed allocation would abort the module.
+Expected<History> read_within_memory(const FormatInfo& f, std::span<const InputFile> files) {
+  uint64_t bytes = 0;
+  for (const InputFile& file : files) bytes += file.bytes.size();
+  const uint64_t need = bytes * f.load_factor;
+  if (need > SIZE_MAX || !can_allocate(static_cast<size_t>(need))) {
+    InputError e;
+    e.file = files.size() == 1 ? files[0].name : std::string();
+    e.message = "reading this " + std::string(f.name) + " input (" + std::to_string(bytes >> 20) + " MB) needs about " +
+                std::to_string(need >> 20) + " MB of memory, more than is available (a browser tab has 4 GB in all; "
+                "the command line has the machine's)";
+    return e;
+  }
+  return f.read(files);
+}
+
 // The format a single file is recognised as, or nullptr.
 const FormatInfo* detect_one(const InputFile& f) {
   for (const FormatInfo& k : kFormats)
@@ -128,12 +147,12 @@ Expected<History> read_expanded(std::span<const InputFile> files, std::string_vi
       for (const FormatInfo& k : kFormats) e.message += std::string(" ") + k.name;
       return e;
     }
-    return f->read(files);
+    return read_within_memory(*f, files);
   }
   if (files.size() > 1)
     if (std::optional<InputError> mixed = mixed_formats(files)) return std::move(*mixed);
   for (const FormatInfo& f : kFormats)
-    if (f.detect(files)) return f.read(files);
+    if (f.detect(files)) return read_within_memory(f, files);
   e.file = files[0].name;
   bool empty = true, blank = true;
   for (const InputFile& f : files) {

@@ -16,6 +16,9 @@ inline bool can_allocate(size_t bytes) {
   const size_t margin = bytes / 16 + (size_t{1} << 20);
   if (bytes > SIZE_MAX - margin) return false;
   void* p = std::malloc(bytes + margin);
+  // The pointer escapes into an empty asm: otherwise clang may elide the malloc/free pair and
+  // assume that the allocation succeeded, which would make this probe always answer true.
+  asm volatile("" : : "r"(p) : "memory");
   if (!p) return false;
   std::free(p);
   return true;
