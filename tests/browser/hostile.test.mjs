@@ -1,0 +1,39 @@
+// Hostile input in the page: a gzip bomb and a history too large for the browser's heap end in
+// a located error while the tab stays responsive, and the next history loads as usual.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
+import { dropFiles, generateHistory, ladder, longTasks, observeLongTasks, setup, waitChecked } from './_helpers.mjs';
+
+// 40 members of 64 MiB of spaces: 2.5 GiB from 2.6 MB, past the page's limit of a quarter heap
+const member = gzipSync(Buffer.alloc(64 << 20, 0x20), { level: 9 });
+const bomb = Buffer.concat(Array.from({ length: 40 }, () => member));
+const good = generateHistory(['--sessions', 4, '--txns', 20, '--seed', 2]);
+
+let env;
+before(async () => {
+  env = await setup({ '/bomb.json.gz': ['application/gzip', bomb], '/good.json': ['application/json', good] });
+});
+after(async () => { await env?.close(); });
+
+test('a gzip bomb: the page shows the error, stays responsive, and loads the next history', async () => {
+  const page = await env.page();
+  await observeLongTasks(page);
+  await page.goto(`${env.server.url}?src=/bomb.json.gz`);
+  // while the worker inflates, the page answers at once
+  const t0 = Date.now();
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(1))));
+  assert.ok(Date.now() - t0 < 1000, 'the page did not answer within a second');
+  await page.waitForSelector('#load-error', { timeout: 120_000 });
+  const text = await page.textContent('#load-error');
+  assert.match(text, /bomb\.json\.gz/);
+  assert.match(text, /limit|memory/);
+  const longest = Math.max(0, ...(await longTasks(page)));
+  assert.ok(longest < 200, `a main-thread task took ${longest.toFixed(0)} ms`);
+  // the same page, without a reload, checks a good history next
+  await dropFiles(page, [{ name: 'good.json', content: good }]);
+  await waitChecked(page);
+  assert.equal((await ladder(page)).RC, 'pass');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
