@@ -38,7 +38,7 @@ export class HistoryView {
     this.gutter = h('div', { class: 'hv-gutter', 'aria-hidden': 'true' });
     this.spacer = h('div', { class: 'hv-spacer' });
     this.layer = h('div', { class: 'hv-layer' });
-    this.scroller = h('div', { class: 'hv-scroller', tabindex: 0, role: 'grid', 'aria-label': 'History: sessions as columns, transactions as rows', 'aria-rowcount': this.rows, 'aria-colcount': ranges.length }, this.spacer, this.layer);
+    this.scroller = h('div', { class: 'hv-scroller', tabindex: 0, role: 'region', 'aria-label': 'History: sessions as columns, transactions as rows. Arrow keys move between transactions.' }, this.spacer, this.layer);
     this.detail = h('aside', { class: 'hv-detail', 'aria-live': 'polite' }, h('p', { class: 'muted' }, 'Select a transaction to see its operations.'));
     this.el = h('div', { class: 'hv' }, h('div', { class: 'hv-main' }, this.head, this.gutter, this.scroller), this.detail);
     this.spacer.style.width = `${Math.min(ranges.length * COL_W, MAX_EXTENT)}px`;
@@ -103,7 +103,7 @@ export class HistoryView {
   }
 
   private newCell() {
-    const cell = h('div', { class: 'hv-cell', role: 'gridcell' });
+    const cell = h('div', { class: 'hv-cell', role: 'button' });
     this.layer.append(cell);
     this.pool.push(cell);
     return cell;
@@ -116,8 +116,7 @@ export class HistoryView {
     if (cell.dataset.key === key) return;
     cell.dataset.key = key;
     cell.dataset.txn = String(id);
-    cell.setAttribute('aria-rowindex', String(r + 1));
-    cell.setAttribute('aria-colindex', String(c + 1));
+    cell.setAttribute('aria-pressed', String(this.selected === id));
     cell.className = 'hv-cell' + (this.highlighted.has(id) ? ' hl' : '') + (this.selected === id ? ' sel' : '') + (t && t.status && t.status !== 'committed' ? ` st-${t.status}` : '');
     clear(cell);
     cell.append(h('span', { class: 'hv-id' }, `T${id}`));

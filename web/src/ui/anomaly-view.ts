@@ -65,15 +65,16 @@ export class AnomalyView {
       i.style.borderTopColor = `var(--edge-${t.toLowerCase()})`;
       return h('span', { title: EDGE_DOCS[t] }, i, `${t} ${EDGE_DOCS[t].split(' (')[0]}`);
     }));
-    const tool = (label: string, ic: string, f: () => void, id?: string) => {
-      const b = h('button', { class: 'btn sm', type: 'button', id: id ?? null }, icon(ic), label);
+    // label: the visible text; name: the accessible name of a button that shows only an icon
+    const tool = (label: string, ic: string, f: () => void, id?: string, name?: string) => {
+      const b = h('button', { class: 'btn sm', type: 'button', id: id ?? null, 'aria-label': name ?? null, title: name ?? null }, icon(ic), label);
       b.addEventListener('click', f);
       return b;
     };
     const zoomBox = h('div', { class: 'diagram-box', id: 'diagram', tabindex: 0, role: 'figure', 'aria-label': `Diagram of the ${k.title} anomaly. Use + and - to zoom, arrows to pan, 0 to reset.` },
       h('div', { class: 'loading muted' }, h('div', { class: 'spinner' }), 'Laying out\u2026'));
     body.append(h('div', { class: 'diagram-tools' },
-      tool('', 'zoomin', () => this.pz?.zoomIn()), tool('', 'zoomout', () => this.pz?.zoomOut()), tool('Fit', 'fit', () => this.pz?.reset()),
+      tool('', 'zoomin', () => this.pz?.zoomIn(), undefined, 'Zoom in'), tool('', 'zoomout', () => this.pz?.zoomOut(), undefined, 'Zoom out'), tool('Fit', 'fit', () => this.pz?.reset()),
       tool('SVG', 'download', () => this.exportDiagram('svg', name), 'export-svg'), tool('PNG', 'download', () => this.exportDiagram('png', name), 'export-png'), tool('DOT', 'download', () => this.exportDiagram('dot', name), 'export-dot'),
       this.host.embed ? null : tool('Show in history', 'list', () => this.host.showInHistory(a, a.transactions.find((t) => (t.txn ?? 0) > 0)?.txn)),
       legend), zoomBox);
@@ -108,7 +109,9 @@ export class AnomalyView {
     this.diagram.svg = svg;
     clear(box);
     const fresh = box.cloneNode(false) as HTMLElement; // drop old listeners
+    const hadFocus = document.activeElement === box;
     box.replaceWith(fresh);
+    if (hadFocus) fresh.focus();
     this.box = fresh;
     fresh.append(svg);
     this.pz = attachPanZoom(fresh, svg);

@@ -229,6 +229,7 @@ export class App {
     this.els.again = again;
     this.els.cancel = cancel;
     const bar = h('section', { class: 'card inputbar', 'aria-label': 'Loaded history' },
+      h('h1', { class: 'sr-only', id: 'results-title', tabindex: -1 }, `Isolation levels of ${this.label}`),
       h('div', { class: 'file' }, h('strong', { title: this.label }, this.label), h('span', { class: 'muted' }, formatBytes(totalBytes(this.files)), this.sharedCounterexample ? ' \u00b7 shared counterexample' : '')),
       h('span', { class: 'badge', id: 'format', title: 'Detected format' }, inp.format),
       h('div', { class: 'stats', id: 'stats' },
@@ -243,6 +244,8 @@ export class App {
     this.main.append(bar, h('div', { class: 'results' }, this.els.ladder, this.els.panel));
     this.renderLadderBox();
     this.renderDetail();
+    // the page changed under the user: focus moves to its heading, not to <body>
+    if (!this.embed) document.getElementById('results-title')?.focus();
   }
 
   private updateControls(running: boolean) {
@@ -253,6 +256,8 @@ export class App {
   private renderLadderBox() {
     const box = this.els.ladder;
     if (!box) return;
+    // the ladder is rebuilt: a keyboard user's focus stays on the same level
+    const focused = box.contains(document.activeElement) ? (document.activeElement as HTMLElement).dataset.level : undefined;
     const known = this.known();
     const vals = Object.values(this.results);
     const applies = this.infos.filter((i) => i.applies).length || 1;
@@ -268,9 +273,19 @@ export class App {
         h('span', { class: 'muted' }, running ? 'Levels run one at a time in a background worker.' : 'Select a level to see its verdict and anomalies.'),
         running ? progress : null),
       renderLadder({ known, results: this.results, selected: this.selected, onSelect: (l) => { this.userPicked = true; this.selected = l; this.anomalyIndex = 0; this.tab = 'anomaly'; this.renderLadderBox(); this.renderDetail(); } }));
+    if (focused) box.querySelector<HTMLElement>(`.level[data-level="${focused}"]`)?.focus();
   }
 
+  /** Rebuilds the panel; a keyboard user's focus stays on the control it was on (a tab, a button). */
   private renderDetail() {
+    const panel = this.els.panel;
+    const active = document.activeElement as HTMLElement | null;
+    const focusedId = panel && active && panel.contains(active) ? active.id : '';
+    this.renderPanel();
+    if (focusedId) document.getElementById(focusedId)?.focus();
+  }
+
+  private renderPanel() {
     const panel = this.els.panel;
     if (!panel) return;
     clear(panel);

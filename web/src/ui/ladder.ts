@@ -42,7 +42,6 @@ export function renderLadder(opts: {
         class: `level v-${pillClass(r.verdict)}${best.has(level) ? ' best' : ''}${opts.selected === level ? ' selected' : ''}`,
         type: 'button', 'data-level': level, 'data-verdict': r.verdict,
         'aria-current': opts.selected === level ? 'true' : null,
-        'aria-label': `${level} ${doc?.name ?? ''}: ${VERDICT_LABEL[r.verdict]}${best.has(level) ? ', strongest satisfied level' : ''}`,
         title: doc?.summary ?? level,
       },
         h('span', { class: 'code' }, level),

@@ -22,8 +22,8 @@ interface ExampleInfo { file: string; title: string; note?: string; expect?: Rec
 /** Builds the landing page into main; returns the slot where load errors go. */
 export function renderLanding(main: HTMLElement, sources: InputSources): HTMLElement {
   clear(main);
-  const pick = h('input', { type: 'file', multiple: true, class: 'sr-only', id: 'file-input', 'aria-label': 'Choose history files' }) as HTMLInputElement;
-  const pickDir = h('input', { type: 'file', class: 'sr-only', id: 'dir-input', 'aria-label': 'Choose a folder' }) as HTMLInputElement;
+  const pick = h('input', { type: 'file', multiple: true, class: 'sr-only', id: 'file-input', tabindex: -1, 'aria-hidden': 'true' }) as HTMLInputElement;
+  const pickDir = h('input', { type: 'file', class: 'sr-only', id: 'dir-input', tabindex: -1, 'aria-hidden': 'true' }) as HTMLInputElement;
   pickDir.setAttribute('webkitdirectory', '');
   pick.addEventListener('change', () => pick.files?.length && sources.load(() => filesFromList(pick.files!)));
   pickDir.addEventListener('change', () => pickDir.files?.length && sources.load(() => filesFromList(pickDir.files!)));

@@ -1,0 +1,90 @@
+// Accessibility: axe-core (from npm) runs in the page on the landing page, the results with the
+// anomaly diagram, and the History, in the light and the dark theme, and finds no serious or
+// critical violation (contrast included: 4.5:1). A keyboard-only walk goes from loading an
+// example to the ladder, the anomaly, the diagram and the History, and focus never falls to
+// <body>.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { setup, waitChecked } from './_helpers.mjs';
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let env;
+before(async () => { env = await setup(); });
+after(async () => { await env?.close(); });
+
+async function violations(page, where) {
+  await page.evaluate(axeSource);
+  const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })));
+  const bad = found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(bad, [], `${where}: ${JSON.stringify(bad)}`);
+  return found.length;
+}
+
+for (const theme of ['light', 'dark']) {
+  test(`axe finds no serious or critical violation, ${theme} theme`, async () => {
+    // axe's script is injected through the DevTools protocol; the page's CSP allows no inline script
+    const page = await env.page({ colorScheme: theme, bypassCSP: true });
+    await page.goto(env.server.url);
+    await page.waitForSelector('.example');
+    await violations(page, 'landing');
+    await page.goto(`${env.server.url}?example=write-skew.json`);
+    await waitChecked(page);
+    await page.click('#ladder .level[data-level="SER"]');
+    await page.waitForSelector('#diagram[data-ready="true"]');
+    await violations(page, 'results and diagram');
+    await page.click('#tab-history');
+    await page.waitForSelector('.hv-cell');
+    await violations(page, 'history');
+    await page.context().close();
+  });
+}
+
+test('keyboard only: example, ladder, anomaly, diagram, history; focus never falls to <body>', async () => {
+  const page = await env.page();
+  await page.goto(env.server.url);
+  await page.waitForSelector('.example');
+  const focused = () => page.evaluate(() => {
+    const e = document.activeElement;
+    return e === document.body || !e ? 'BODY' : `${e.tagName.toLowerCase()}#${e.id}.${[...e.classList].join('.')}[${e.getAttribute('data-level') ?? e.getAttribute('data-example') ?? ''}]`;
+  });
+  const tabTo = async (match, max = 60, key = 'Tab') => {
+    for (let i = 0; i < max; i++) {
+      await page.keyboard.press(key);
+      const f = await focused();
+      assert.notEqual(f, 'BODY', 'Tab reached <body>');
+      if (match(f)) return f;
+    }
+    throw new Error(`never reached by Tab (last: ${await focused()})`);
+  };
+  // the two hidden file inputs are not Tab stops on the way
+  const stops = [];
+  for (let i = 0; i < 8; i++) { await page.keyboard.press('Tab'); stops.push(await focused()); }
+  assert.ok(!stops.some((s) => s.startsWith('input#file-input') || s.startsWith('input#dir-input')), stops.join(' '));
+  await tabTo((f) => f.includes('[write-skew.json]'));
+  await page.keyboard.press('Enter');
+  await waitChecked(page);
+  assert.notEqual(await focused(), 'BODY', 'focus fell to <body> after opening an example');
+  await tabTo((f) => f.includes('[SER]'));
+  await page.keyboard.press('Enter');
+  assert.match(await focused(), /\[SER\]/, 'focus left the ladder row after Enter');
+  assert.match(await page.textContent('#explanation h3'), /Write skew/i);
+  await page.waitForSelector('#diagram[data-ready="true"]');
+  await tabTo((f) => f.startsWith('div#diagram'));
+  const before = await page.$eval('#diagram svg', (s) => s.getAttribute('viewBox') ?? s.style.transform);
+  await page.keyboard.press('+');
+  const zoomed = await page.$eval('#diagram svg', (s) => s.getAttribute('viewBox') ?? s.style.transform);
+  assert.notEqual(zoomed, before, 'the diagram did not zoom from the keyboard');
+  await tabTo((f) => f.startsWith('button#tab-anomaly'), 80, 'Shift+Tab');
+  await page.keyboard.press('ArrowRight');
+  assert.match(await focused(), /^button#tab-history/);
+  await page.waitForSelector('.hv-cell');
+  await tabTo((f) => f.startsWith('div#.hv-scroller') || f.includes('hv-scroller'));
+  await page.keyboard.press('ArrowDown');
+  assert.notEqual(await focused(), 'BODY');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
