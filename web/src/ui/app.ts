@@ -62,9 +62,9 @@ export class App {
   private topbar() {
     const themeBtn = h('button', { class: 'btn ghost', type: 'button', id: 'theme-toggle', 'aria-label': 'Toggle light or dark theme', title: 'Toggle theme' }, icon('theme'));
     themeBtn.addEventListener('click', () => this.toggleTheme());
-    const shareBtn = h('button', { class: 'btn', type: 'button', id: 'share', disabled: true, title: 'Copy a link that reproduces this result' }, icon('link'), 'Share');
+    const shareBtn = h('button', { class: 'btn', type: 'button', id: 'share', disabled: true, title: 'Copy a link that reproduces this result' }, icon('link'), h('span', { class: 'label' }, 'Share'));
     shareBtn.addEventListener('click', () => this.share());
-    const openBtn = h('button', { class: 'btn', type: 'button', id: 'open-another' }, icon('upload'), 'Open');
+    const openBtn = h('button', { class: 'btn', type: 'button', id: 'open-another' }, icon('upload'), h('span', { class: 'label' }, 'Open'));
     openBtn.addEventListener('click', () => this.showLanding());
     this.els.share = shareBtn;
     const brand = h('a', { class: 'brand', href: this.embed ? './' : '#', target: this.embed ? '_blank' : null, rel: 'noopener' },
