@@ -50,10 +50,9 @@ test('works offline once loaded (service worker), and makes no foreign requests'
   await page.click('.example[data-example="lost-update.json"]');
   await waitChecked(page);
   await page.context().setOffline(true);
+  // the reload keeps the example (?example=), served from the cache
   await page.reload();
-  await page.waitForSelector('.example', { timeout: 15_000 });
-  await page.click('.example[data-example="lost-update.json"]');
-  await waitChecked(page);
+  await waitChecked(page, 15_000);
   assert.ok(Object.keys(await page.$$eval('#ladder .level', (els) => els.map((e) => e.dataset.level))).length > 0);
   assert.deepEqual(page.foreign, []);
   await page.context().close();

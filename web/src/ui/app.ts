@@ -41,7 +41,22 @@ export class App {
     transactions: (b, e) => this.checker.transactions(b, e),
     showInHistory: (a, txn) => this.showInHistory(a, txn),
   };
-  private readonly sources: InputSources = { load: (get: () => Promise<InFile[]>, format = '') => void this.loadFrom(get, format) };
+  private readonly sources: InputSources = {
+    load: (get: () => Promise<InFile[]>, format = '', address = '') => {
+      this.navigate('results', address);
+      const load = this.loads;
+      void this.loadFrom(async () => {
+        const files = await get();
+        // an input with no address (dropped, pasted) can only come back from memory
+        if (!address) this.unaddressed = { load, files, format };
+        return files;
+      }, format);
+    },
+  };
+  /** Inputs loaded through the page so far: a history entry knows which one it showed. */
+  private loads = 0;
+  /** The latest input without an address, kept so that Back and Forward can show it again. */
+  private unaddressed: { load: number; files: InFile[]; format: string } | null = null;
   private readonly embed: boolean;
   private sharedCounterexample = false;
 
@@ -55,6 +70,7 @@ export class App {
     if (!this.embed) root.append(h('footer', { class: 'foot' }, 'Histories never leave this page: checking runs locally in WebAssembly.'));
     installDropAndPaste(this.sources);
     window.addEventListener('hashchange', () => this.openFromHash());
+    window.addEventListener('popstate', () => this.route());
     if (!this.openFromHash() && !this.openFromParams(params)) this.showLanding();
   }
 
@@ -65,11 +81,11 @@ export class App {
     const shareBtn = h('button', { class: 'btn', type: 'button', id: 'share', disabled: true, title: 'Copy a link that reproduces this result' }, icon('link'), h('span', { class: 'label' }, 'Share'));
     shareBtn.addEventListener('click', () => this.share());
     const openBtn = h('button', { class: 'btn', type: 'button', id: 'open-another' }, icon('upload'), h('span', { class: 'label' }, 'Open'));
-    openBtn.addEventListener('click', () => this.showLanding());
+    openBtn.addEventListener('click', () => this.goToLanding());
     this.els.share = shareBtn;
     const brand = h('a', { class: 'brand', href: this.embed ? './' : '#', target: this.embed ? '_blank' : null, rel: 'noopener' },
       h('img', { src: './favicon.svg', alt: '' }), 'isoscope', this.embed ? null : h('span', { class: 'tag' }, 'transaction isolation checker'));
-    brand.addEventListener('click', (e) => { if (!this.embed) { e.preventDefault(); this.showLanding(); } });
+    brand.addEventListener('click', (e) => { if (!this.embed) { e.preventDefault(); this.goToLanding(); } });
     return h('header', { class: 'topbar' }, brand, h('div', { class: 'spacer' }), this.embed ? null : openBtn, this.embed ? null : shareBtn, themeBtn);
   }
 
@@ -81,8 +97,44 @@ export class App {
     void this.anomalyView.draw();
   }
 
+  // ---------- navigation ----------
+  /**
+   * A new entry in the browser's history (not in embeds): the landing page, or results whose
+   * query (address) reopens them after a reload (?example=, ?src=; a share link's fragment).
+   * Other parameters (levels, budget) stay.
+   */
+  private navigate(page: 'landing' | 'results', address = '') {
+    if (this.embed) return;
+    const params = new URLSearchParams(location.search);
+    params.delete('example');
+    params.delete('src');
+    for (const [k, v] of new URLSearchParams(address)) params.set(k, v);
+    const query = params.toString();
+    const url = `${location.pathname}${query ? `?${query}` : ''}`;
+    const state = { page, load: page === 'results' ? ++this.loads : this.loads };
+    if (page === 'landing' && (history.state as { page?: string } | null)?.page === 'landing') history.replaceState(state, '', url);
+    else history.pushState(state, '', url);
+  }
+
+  /** Back and Forward: show what the address and the entry say. */
+  private route() {
+    if (location.hash.includes('h=')) return; // hashchange opens share links
+    if (this.openFromParams(new URLSearchParams(location.search))) return;
+    // results of a dropped input: shown again while it is the one kept (the latest)
+    const state = history.state as { page?: string; load?: number } | null;
+    const kept = this.unaddressed;
+    if (state?.page === 'results' && kept && state.load === kept.load) void this.load(kept.files, kept.format);
+    else this.showLanding();
+  }
+
+  private goToLanding() {
+    this.navigate('landing');
+    this.showLanding();
+  }
+
   // ---------- landing ----------
   private showLanding() {
+    delete document.body.dataset.checked;
     this.checker.dispose();
     this.history = null;
     this.anomalyView = new AnomalyView(this.anomalyHost);
@@ -108,6 +160,7 @@ export class App {
   }
 
   async load(files: InFile[], format = '', view: ViewState | null = null) {
+    delete document.body.dataset.checked;
     this.files = files;
     this.label = describeInput(files);
     this.results = {};

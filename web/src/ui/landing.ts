@@ -8,7 +8,8 @@ import { icon } from '../dom/icons';
 
 /** Where the landing page sends what the user gives it. */
 export interface InputSources {
-  load(get: () => Promise<InFile[]>, format?: string): void;
+  /** address: the query that reopens this input after a reload ("?example=x.json"), if any */
+  load(get: () => Promise<InFile[]>, format?: string, address?: string): void;
 }
 
 /** A format picker: the core's formats, after a first option with an empty value. */
@@ -77,7 +78,7 @@ function openExample(ex: ExampleInfo, sources: InputSources) {
     const res = await fetch(`./examples/${encodeURIComponent(ex.file)}`);
     if (!res.ok) throw new InputError(`could not fetch example ${ex.file}`);
     return [{ name: ex.file, data: await res.arrayBuffer() }];
-  });
+  }, '', `?example=${encodeURIComponent(ex.file)}`);
 }
 
 export function pasteDialog(sources: InputSources) {
