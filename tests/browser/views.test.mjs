@@ -1,7 +1,7 @@
 // Screenshots of the main views (docs/screenshots/) and keyboard/theme behaviour.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ladder, longTasks, observeLongTasks, setup, shot, waitChecked } from './_helpers.mjs';
+import { generateHistory, ladder, longTasks, observeLongTasks, setup, shot, waitChecked } from './_helpers.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -118,5 +118,40 @@ test('all 65 anomalies of a level are counted and reachable', async () => {
     await page.context().close();
   } finally {
     await many.close();
+  }
+});
+
+// The History's column headers stay over their sessions' cells: after selecting a partly hidden
+// transaction with the mouse and moving with the keyboard, each header starts where its cells do.
+test('history headers stay aligned with their sessions', async () => {
+  const text = generateHistory(['--sessions', 8, '--txns', 50, '--seed', 1]);
+  const big = await setup({ '/h.json': ['application/json', text] });
+  try {
+    const page = await big.page({ viewport: { width: 1100, height: 800 } });
+    await page.goto(`${big.server.url}?src=/h.json`);
+    await waitChecked(page);
+    await page.click('#tab-history');
+    await page.waitForSelector('.hv-cell');
+    const misaligned = () => page.evaluate(() => {
+      const heads = new Map([...document.querySelectorAll('.hv-hcell')].map((e) => [e.textContent.split(' ')[1], e.getBoundingClientRect().left]));
+      const bad = [];
+      for (const c of document.querySelectorAll('.hv-cell:not([hidden])')) {
+        const session = c.getAttribute('data-session');
+        const x = heads.get(session);
+        if (x !== undefined && Math.abs(c.getBoundingClientRect().left - x) > 6) bad.push(`T${c.dataset.txn} (session ${session})`);
+      }
+      return bad;
+    });
+    const edge = await page.evaluate(() => { const s = document.querySelector('.hv-scroller').getBoundingClientRect(); return { x: s.right - 20, y: s.top + 40 }; });
+    await page.mouse.click(edge.x, edge.y);
+    assert.deepEqual(await misaligned(), []);
+    for (const key of ['ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowLeft']) {
+      await page.keyboard.press(key);
+      await page.waitForTimeout(50);
+      assert.deepEqual(await misaligned(), [], `after ${key}`);
+    }
+    await page.context().close();
+  } finally {
+    await big.close();
   }
 });

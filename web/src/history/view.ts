@@ -116,6 +116,7 @@ export class HistoryView {
     if (cell.dataset.key === key) return;
     cell.dataset.key = key;
     cell.dataset.txn = String(id);
+    cell.dataset.session = String(c);
     cell.setAttribute('aria-pressed', String(this.selected === id));
     cell.className = 'hv-cell' + (this.highlighted.has(id) ? ' hl' : '') + (this.selected === id ? ' sel' : '') + (t && t.status && t.status !== 'committed' ? ` st-${t.status}` : '');
     clear(cell);
