@@ -155,3 +155,24 @@ test('history headers stay aligned with their sessions', async () => {
     await big.close();
   }
 });
+
+// One level again: only that level runs (the others keep their verdicts), with the page's budget.
+test('a single level can be checked again', async () => {
+  const page = await env.page();
+  await page.goto(`${env.server.url}?example=write-skew.json`);
+  await waitChecked(page);
+  await page.click('#ladder .level[data-level="SER"]');
+  await page.evaluate(() => {
+    window.__ran = new Set();
+    new MutationObserver(() => {
+      for (const e of document.querySelectorAll('#ladder .level[data-verdict="running"]')) window.__ran.add(e.getAttribute('data-level'));
+    }).observe(document.getElementById('ladder'), { subtree: true, childList: true, attributes: true });
+  });
+  await page.click('#recheck-level');
+  await page.waitForFunction(() => window.__ran.size > 0 && document.querySelector('#ladder .level[data-level="SER"]')?.getAttribute('data-verdict') === 'fail');
+  await page.waitForSelector('#recheck-level');
+  assert.deepEqual(await page.evaluate(() => [...window.__ran]), ['SER']);
+  assert.equal((await ladder(page)).SI, 'pass');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

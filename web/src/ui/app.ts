@@ -364,9 +364,15 @@ export class App {
     }
     const r = this.results[level] ?? { verdict: 'pending' as const };
     const doc = LEVEL_DOCS[level];
+    // one level again (a new budget, or after a cancel), without re-running the others
+    let again: HTMLElement | null = null;
+    if (!this.embed && !this.checker.isRunning && r.verdict !== 'n/a' && r.verdict !== 'pending' && r.verdict !== 'running') {
+      again = h('button', { class: 'btn sm', type: 'button', id: 'recheck-level' }, icon('play'), `Check ${level} again`);
+      again.addEventListener('click', () => void this.recheckLevel(level, 5));
+    }
     body.append(h('div', { class: 'level-head' },
       h('div', { style: 'flex:1' }, h('h2', { id: 'detail-title' }, `${level} \u00b7 ${doc?.name ?? level}`), h('p', {}, doc?.summary ?? '')),
-      pill(r.verdict)));
+      again, pill(r.verdict)));
     if (r.verdict === 'pass') body.append(h('div', { class: 'pass-banner' }, `No anomaly: the history satisfies ${doc?.name ?? level}${r.ms !== undefined ? ` (checked in ${formatMs(r.ms)})` : ''}.`));
     if (r.reason) body.append(h('p', { class: 'reason' }, `Reason: ${r.reason}`));
     if (r.verdict === 'running' || r.verdict === 'pending') body.append(h('div', { class: 'empty' }, h('div', { class: 'spinner' }), 'This level has not been checked yet.'));
@@ -421,10 +427,10 @@ export class App {
       onUpdate: (l, st) => {
         this.results[l] = st;
         this.renderLadderBox();
-        if (st.verdict !== 'running' && st.verdict !== 'pending') this.renderDetail();
       },
     });
     this.updateControls(false);
+    this.renderDetail();
   }
 
   // ---------- history ----------
