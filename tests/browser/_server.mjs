@@ -9,9 +9,11 @@ const TYPES = {
   '.png': 'image/png', '.txt': 'text/plain; charset=utf-8', '.log': 'application/octet-stream', '.zip': 'application/zip',
 };
 
-export async function startServer(rootDir, extra = {}) {
+/** cors: every answer allows any origin (a bundle embedded by pages of other origins). */
+export async function startServer(rootDir, extra = {}, { cors = false } = {}) {
   const root = resolve(rootDir);
   const server = createServer(async (req, res) => {
+    if (cors) res.setHeader('access-control-allow-origin', '*');
     try {
       const url = new URL(req.url, 'http://x');
       const p = decodeURIComponent(url.pathname);

@@ -1,7 +1,8 @@
 // Embedding: the documented example page (web component + iframe).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, shot } from './_helpers.mjs';
+import { dist, setup, shot } from './_helpers.mjs';
+import { startServer } from './_server.mjs';
 
 let env;
 // a page of "another site" section that only adds the script tag and the element
@@ -48,4 +49,37 @@ test('?embed&levels= shows exactly those levels, each decided', async () => {
   assert.deepEqual(shown, { SI: 'pass', SER: 'fail' });
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+// A documentation site on one origin embeds the bundle served from another: the worker starts
+// from a blob of the page's origin, the module, the wasm and the history come with CORS, and
+// "Open in isoscope" carries the history to the full app on the bundle's origin.
+test('embed.js from another origin checks a history and opens it in the app', async () => {
+  const bundle = await startServer(dist, {}, { cors: true });
+  const host = `<!doctype html><html><head><meta charset="utf-8"><title>docs</title><link rel="icon" href="data:,">
+<script type="module" src="${bundle.url}embed.js"></script></head><body><h1>Our isolation guarantees</h1>
+<isoscope-check src="${bundle.url}examples/write-skew.json" levels="SI,SER"></isoscope-check></body></html>`;
+  const site = await startServer(dist, { '/docs.html': ['text/html; charset=utf-8', host] });
+  try {
+    assert.notEqual(new URL(site.url).origin, new URL(bundle.url).origin);
+    const page = await env.page();
+    await page.goto(`${site.url}docs.html`);
+    await page.waitForSelector('isoscope-check[data-state="done"]', { timeout: 60_000 });
+    const verdicts = await page.$$eval('isoscope-check', ([el]) => Object.fromEntries([...el.shadowRoot.querySelectorAll('.level')].map((e) => [e.dataset.level, e.dataset.verdict])));
+    assert.deepEqual(verdicts, { SER: 'fail', SI: 'pass' });
+    await page.waitForFunction(() => document.querySelector('isoscope-check')?.shadowRoot?.querySelector('.open-in-app a'));
+    const href = await page.$eval('isoscope-check', (el) => el.shadowRoot.querySelector('.open-in-app a').href);
+    assert.equal(new URL(href).origin, new URL(bundle.url).origin);
+    assert.match(new URL(href).hash, /^#h=/);
+    await shot(page, 'embed-cross-origin');
+    const app = await page.context().newPage();
+    await app.goto(href);
+    await app.waitForSelector('body[data-checked="true"]', { timeout: 60_000 });
+    assert.equal(await app.$eval('#ladder .level[data-level="SER"]', (e) => e.dataset.verdict), 'fail');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    await site.close();
+    await bundle.close();
+  }
 });

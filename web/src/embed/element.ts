@@ -9,6 +9,7 @@ import { describeKind } from '../model/anomalies';
 import { finishedResults, isBusy, LEVEL_DOCS, summarize, type LevelState } from '../model/levels';
 import { renderLadder } from '../ui/ladder';
 import { h, clear } from '../dom/dom';
+import { encodeFragment, MAX_LINK_CHARS } from '../share/share';
 
 const EXTRA = `
 :host { display: block; font: 14px/1.5 var(--sans); color: var(--text); }
@@ -20,6 +21,7 @@ const EXTRA = `
 .anom h4 { font-size: 13.5px; margin: 0; }
 .anom p { margin: 2px 0 0; font-size: 13px; }
 .level { cursor: default; }
+.open-in-app { margin: 10px 6px 2px; font-size: 13px; }
 `;
 
 export class IsoscopeCheck extends HTMLElement {
@@ -44,6 +46,22 @@ export class IsoscopeCheck extends HTMLElement {
   private status(msg: string, error = false) {
     clear(this.box);
     this.box.append(h('div', { class: error ? 'error' : 'loading muted', role: error ? 'alert' : 'status' }, error ? null : h('div', { class: 'spinner' }), msg));
+  }
+
+  /**
+   * "Open in isoscope": the full app (beside embed.js, on its own origin) with this history in
+   * the link's fragment, opened on the weakest failing level. Histories too large for a link
+   * get a link to the app alone.
+   */
+  private async openInAppLink(checker: Checker, gen: number, level: string | undefined) {
+    const app = new URL('./', import.meta.url);
+    let href = app.href;
+    try {
+      const fragment = encodeFragment({ history: await checker.convert('isoscope'), view: { level, anomaly: 0, tab: 'anomaly' } });
+      if (fragment.length < MAX_LINK_CHARS) href = `${app.href}#${fragment}`;
+    } catch { /* the app alone */ }
+    if (gen !== this.gen) return;
+    this.box.append(h('div', { class: 'open-in-app' }, h('a', { href, target: '_blank', rel: 'noopener', part: 'open-link' }, 'Open in isoscope \u2197')));
   }
 
   private async start() {
@@ -102,6 +120,7 @@ export class IsoscopeCheck extends HTMLElement {
       onUpdate: (l, st) => { results[l] = st; render(); },
     });
     render();
+    await this.openInAppLink(checker, gen, known.find((l) => results[l]?.verdict === 'fail'));
     this.dispatchEvent(new CustomEvent('isoscope-done', { detail: { results }, bubbles: true }));
   }
 }

@@ -1,8 +1,21 @@
 // Promise-based RPC to a core worker, with termination (cancel) and crash reporting.
 import { CoreFailure } from '../core/result';
+import coreWorkerUrl from './core.worker.ts?worker&url';
 import type { Envelope, InFile, Progress, Reply, Request } from './protocol';
 
 type Pending = { resolve: (v: any) => void; reject: (e: Error) => void; onProgress?: (p: Progress) => void };
+
+/**
+ * A module worker from `url`. Workers must come from the page's origin: when embed.js was
+ * loaded from another origin (a documentation site embedding the checker), a blob worker of
+ * the page's origin imports the real one, which the bundle's host serves with CORS (as it
+ * must for module scripts and the wasm anyway).
+ */
+function startWorker(url: URL, name: string): Worker {
+  if (url.origin === location.origin) return new Worker(url, { type: 'module', name });
+  const shim = new Blob([`import ${JSON.stringify(url.href)};`], { type: 'text/javascript' });
+  return new Worker(URL.createObjectURL(shim), { type: 'module', name });
+}
 
 export class CancelledError extends Error {
   constructor(msg = 'cancelled') { super(msg); this.name = 'CancelledError'; }
@@ -15,7 +28,7 @@ export class CoreWorker {
   dead = false;
 
   constructor(private readonly name: string) {
-    this.worker = new Worker(new URL('./core.worker.ts', import.meta.url), { type: 'module', name });
+    this.worker = startWorker(new URL(coreWorkerUrl, import.meta.url), name);
     this.worker.onmessage = (ev: MessageEvent<Reply>) => {
       const r = ev.data;
       const p = this.pending.get(r.id);
