@@ -101,3 +101,15 @@ test('cobra logs with dangling reads load and report thin-air reads', needsCorpu
   assert.equal(rc.verdict, 'fail');
   assert.ok(rc.anomalies.some((a) => a.kind === 'ThinAirRead' && /in no log/.test(a.explanation)));
 });
+
+test('timeline, readers and read_from: real time, who read what, and from whom', () => {
+  load('{"initial": 0, "sessions": [[ {"ops": [["w","x",1], ["w","y",1]], "start": 1, "end": 2} ], ' +
+    '[ {"ops": [["r","x",1], ["r","y",0]], "start": 3, "end": 4, "status": "committed"}, {"ops": [["r","z",9]], "start": 5, "end": 6} ], ' +
+    '[ {"ops": [["w","z",2]], "status": "aborted", "start": 0.5, "end": 7.25} ]]}');
+  assert.deepEqual(value(mod.timeline()), { first: 1, start: [1, 3, 5, 0.5], end: [2, 4, 6, 7.25], session: [0, 1, 1, 2], status: 'ccca' });
+  assert.deepEqual(value(mod.readers(1)), [{ position: 0, readers: [2] }, { position: 1, readers: [] }]);
+  const [, t2, t3] = value(mod.transactions(1, 4));
+  assert.deepEqual(t2.read_from, [1, 0]);
+  assert.deepEqual(t3.read_from, [-1]);
+  assert.match(JSON.parse(mod.readers(99)).error.message, /from 1 to 4/);
+});

@@ -161,6 +161,20 @@ std::string counterexample(std::string level, int index, double budget_ms) {
             ", \"minimal\": " + (c.minimal ? "true" : "false") + "}");
 }
 
+// timeline() -> every transaction's real-time extent, session and status (flat arrays)
+std::string timeline() {
+  if (!g_loaded) return no_history();
+  return ok(timeline_json(g_loaded->history));
+}
+
+// readers(txn) -> for each write of txn, the transactions that read it
+std::string readers(double txn) {
+  if (!g_loaded) return no_history();
+  if (!(txn >= 1 && txn < static_cast<double>(g_loaded->history.txns.size())))
+    return failure("readers(txn) needs a transaction from 1 to " + std::to_string(g_loaded->history.num_txns()));
+  return ok(readers_json(g_loaded->history, static_cast<uint32_t>(txn)));
+}
+
 // formats() -> [{"name", "description"}, ...]: what load() reads (the app's format choice)
 std::string formats() { return ok(formats_json()); }
 
@@ -183,6 +197,8 @@ EMSCRIPTEN_BINDINGS(isoscope) {
   emscripten::function("convert", &convert);
   emscripten::function("formats", &formats);
   emscripten::function("counterexample", &counterexample);
+  emscripten::function("timeline", &timeline);
+  emscripten::function("readers", &readers);
   emscripten::function("anomalyKinds", &anomaly_kinds);
   emscripten::function("memoryBytes", &memory_bytes);
 }

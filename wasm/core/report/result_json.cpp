@@ -172,6 +172,16 @@ std::string transactions_json(const History& h, uint32_t begin, uint32_t end) {
     j.key("ops").begin_array();
     for (uint32_t i = x.op_begin; i < x.op_end; ++i)
       j.begin_array().string(op_kind_name(h.ops[i].kind)).raw(h.keys.json(h.ops[i].key)).raw(op_value_json(h, i)).end_array();
+    // per operation: the transaction a read reads from (0: the initial one; -1: no writer,
+    // a thin-air read), null for a write
+    j.end_array().key("read_from").begin_array();
+    for (uint32_t i = x.op_begin; i < x.op_end; ++i) {
+      const uint32_t w = h.ops[i].is_read() ? h.read_from[i] : kNone;
+      if (!h.ops[i].is_read()) j.null();
+      else if (w == kReadsInitial) j.integer(0);
+      else if (w < kThinAir) j.integer(h.op_txn[w]);
+      else j.integer(-1);
+    }
     j.end_array().end_object();
   }
   j.end_array();
@@ -196,6 +206,41 @@ std::string report_text(const CheckReport& report) {
     }
   }
   return s;
+}
+
+std::string timeline_json(const History& h) {
+  JsonWriter j;
+  j.begin_object().member("first", 1).key("start").begin_array();
+  for (size_t t = 1; t < h.txns.size(); ++t) h.txns[t].has_time() ? j.number(h.txns[t].start) : j.null();
+  j.end_array().key("end").begin_array();
+  for (size_t t = 1; t < h.txns.size(); ++t) h.txns[t].has_time() ? j.number(h.txns[t].end) : j.null();
+  j.end_array().key("session").begin_array();
+  for (size_t t = 1; t < h.txns.size(); ++t) j.integer(h.txns[t].session);
+  std::string status;
+  status.reserve(h.txns.size());
+  for (size_t t = 1; t < h.txns.size(); ++t)
+    status += h.txns[t].status == TxnStatus::Committed ? 'c' : h.txns[t].status == TxnStatus::Aborted ? 'a' : 'u';
+  j.end_array().member("status", status).end_object();
+  return std::move(j.str());
+}
+
+std::string readers_json(const History& h, uint32_t t) {
+  JsonWriter j;
+  j.begin_array();
+  if (t == kInitialTxn || t >= h.txns.size()) return std::move(j.end_array().str());
+  const Txn& x = h.txns[t];
+  std::vector<std::vector<uint32_t>> readers(x.op_end - x.op_begin);
+  for (uint32_t r = 0; r < h.ops.size(); ++r) {
+    const uint32_t w = h.read_from[r];
+    if (h.ops[r].is_read() && w >= x.op_begin && w < x.op_end && h.op_txn[r] != t) readers[w - x.op_begin].push_back(h.op_txn[r]);
+  }
+  for (uint32_t p = 0; p < readers.size(); ++p) {
+    if (!h.ops[x.op_begin + p].is_write()) continue;
+    j.begin_object().member("position", p).key("readers").begin_array();
+    for (uint32_t reader : readers[p]) j.integer(reader);
+    j.end_array().end_object();
+  }
+  return std::move(j.end_array().str());
 }
 
 std::string anomaly_kinds_json() {

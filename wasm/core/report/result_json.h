@@ -17,6 +17,13 @@ std::string levels_json(const History& h);
 std::string sessions_json(const History& h);
 // [{"name": "cobra", "title": "Cobra logs ..."}, ...], in detection order
 std::string formats_json();
+// The real-time extent of every transaction (1..n) for the web app's timeline:
+// {"first": 1, "start": [...], "end": [...], "session": [...], "status": "cau..."}, null times
+// where a transaction has none; status one letter each (committed, aborted, unknown).
+std::string timeline_json(const History& h);
+// For each write of transaction t, the transactions that read it:
+// [{"position": op position in t, "readers": [txn, ...]}, ...] (one pass over the reads).
+std::string readers_json(const History& h, uint32_t t);
 // Transactions [begin, end) with their ops, for the web app's history view.
 std::string transactions_json(const History& h, uint32_t begin, uint32_t end);
 // One line per level for people: "SER   fail   (3.2 ms)  LostUpdate: ...".

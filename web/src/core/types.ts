@@ -101,6 +101,23 @@ export interface Txn {
   start?: number;
   end?: number;
   ops: Op[];
+  /** per operation: the transaction a read reads from (0: initial, -1: none), null for a write */
+  read_from?: (number | null)[];
+}
+
+/** timeline(): transaction first + i at index i; null times where a transaction has none. */
+export interface TimelineJson {
+  first: number;
+  start: (number | null)[];
+  end: (number | null)[];
+  session: number[];
+  status: string;  // one letter per transaction: c, a, u
+}
+
+/** readers(txn): who read each of a transaction's writes. */
+export interface WriteReaders {
+  position: number;
+  readers: number[];
 }
 
 export interface SessionRange {
@@ -130,6 +147,10 @@ export interface IsoscopeModule {
   transactions(begin: number, end: number): string;
   /** CoreResult<SessionRange[]> */
   sessions(): string;
+  /** CoreResult<TimelineJson> */
+  timeline(): string;
+  /** CoreResult<WriteReaders[]> */
+  readers(txn: number): string;
   /** CoreResult<string> */
   convert(to: string): string;
   /** CoreResult<Counterexample> */
