@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { createRequire } from 'node:module';
+import assert from 'node:assert/strict';
 import { startServer } from './_server.mjs';
 
 export const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -94,4 +96,18 @@ export function generateHistory(args) {
   const r = spawnSync(join(repo, 'build/isoscope'), ['generate', ...args.map(String), file], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`isoscope generate failed: ${r.stderr}`);
   return readFileSync(file, 'utf8');
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+/**
+ * Runs axe-core (npm) in the page and fails on any serious or critical violation. The page must
+ * come from a context with bypassCSP: axe is injected through the DevTools protocol and the
+ * page's CSP allows no inline script.
+ */
+export async function seriousViolations(page, where) {
+  await page.evaluate(axeSource);
+  const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })));
+  const bad = found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(bad, [], `${where}: ${JSON.stringify(bad)}`);
 }

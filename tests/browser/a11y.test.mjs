@@ -5,24 +5,11 @@
 // <body>.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { setup, waitChecked } from './_helpers.mjs';
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+import { seriousViolations, setup, waitChecked } from './_helpers.mjs';
 
 let env;
 before(async () => { env = await setup(); });
 after(async () => { await env?.close(); });
-
-async function violations(page, where) {
-  await page.evaluate(axeSource);
-  const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
-    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })));
-  const bad = found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(bad, [], `${where}: ${JSON.stringify(bad)}`);
-  return found.length;
-}
 
 for (const theme of ['light', 'dark']) {
   test(`axe finds no serious or critical violation, ${theme} theme`, async () => {
@@ -30,15 +17,15 @@ for (const theme of ['light', 'dark']) {
     const page = await env.page({ colorScheme: theme, bypassCSP: true });
     await page.goto(env.server.url);
     await page.waitForSelector('.example');
-    await violations(page, 'landing');
+    await seriousViolations(page, 'landing');
     await page.goto(`${env.server.url}?example=write-skew.json`);
     await waitChecked(page);
     await page.click('#ladder .level[data-level="SER"]');
     await page.waitForSelector('#diagram[data-ready="true"]');
-    await violations(page, 'results and diagram');
+    await seriousViolations(page, 'results and diagram');
     await page.click('#tab-history');
     await page.waitForSelector('.hv-cell');
-    await violations(page, 'history');
+    await seriousViolations(page, 'history');
     await page.context().close();
   });
 }

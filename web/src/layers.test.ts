@@ -28,8 +28,9 @@ const allowed: Record<string, string[]> = {
   dom: ['dom'],
   load: ['core', 'worker', 'load'],
   share: ['core', 'share'],
-  worker: ['core', 'worker'],
+  worker: ['core', 'model', 'worker'],
   check: ['core', 'model', 'worker', 'check'],
+  timeline: ['core', 'model', 'dom', 'timeline'],
   diagram: ['core', 'model', 'dom', 'diagram'],
   history: ['core', 'model', 'dom', 'history'],
 };

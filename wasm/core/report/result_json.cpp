@@ -232,7 +232,9 @@ std::string readers_json(const History& h, uint32_t t) {
   std::vector<std::vector<uint32_t>> readers(x.op_end - x.op_begin);
   for (uint32_t r = 0; r < h.ops.size(); ++r) {
     const uint32_t w = h.read_from[r];
-    if (h.ops[r].is_read() && w >= x.op_begin && w < x.op_end && h.op_txn[r] != t) readers[w - x.op_begin].push_back(h.op_txn[r]);
+    if (!h.ops[r].is_read() || w < x.op_begin || w >= x.op_end || h.op_txn[r] == t) continue;
+    std::vector<uint32_t>& who = readers[w - x.op_begin];
+    if (who.empty() || who.back() != h.op_txn[r]) who.push_back(h.op_txn[r]);  // a reader's reads are consecutive
   }
   for (uint32_t p = 0; p < readers.size(); ++p) {
     if (!h.ops[x.op_begin + p].is_write()) continue;

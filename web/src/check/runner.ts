@@ -3,7 +3,8 @@
 // Each worker parses its own copy of the history, and a wasm heap never shrinks: a 240 MB input
 // (10^7 operations) leaves a 2.1 GB heap behind. Inputs over SHARED_WORKER_BYTES therefore load
 // into the check worker alone, which then also serves the history view (between levels).
-import type { Counterexample, InputStats, LevelInfo, LevelResult, Txn, SessionRange } from '../core/types';
+import type { Counterexample, InputStats, LevelInfo, LevelResult, Txn, SessionRange, WriteReaders } from '../core/types';
+import type { TimelineData } from '../model/timeline';
 import { CancelledError, copyFiles, CoreWorker } from '../worker/client';
 import type { InFile } from '../worker/protocol';
 import type { LevelState } from '../model/levels';
@@ -62,6 +63,12 @@ export class Checker {
   }
   sessions(): Promise<SessionRange[]> {
     return this.reader.call<SessionRange[]>({ op: 'sessions' });
+  }
+  timeline(): Promise<TimelineData> {
+    return this.reader.call<TimelineData>({ op: 'timeline' });
+  }
+  readers(txn: number): Promise<WriteReaders[]> {
+    return this.reader.call<WriteReaders[]>({ op: 'readers', txn });
   }
   convert(to: 'isoscope' | 'plume'): Promise<string> {
     return this.reader.call<string>({ op: 'convert', to });

@@ -10,6 +10,8 @@ export interface InputStats {
   operations: number;
   keys: number;
   parse_ms?: number;
+  /** some transaction has start and end times (the Timeline and SSER need them) */
+  timestamps?: boolean;
   /** what the reader read but left out, by reason (nothing is dropped silently) */
   dropped_events?: number;
   dropped?: { reason: string; count: number }[];

@@ -7,6 +7,8 @@ import { finishedResults, formatCount, formatMs, LEVEL_DOCS, strongestSatisfied,
 import { describeInput, formatBytes, fromText, InputError, totalBytes } from '../load/input';
 import type { InFile } from '../worker/protocol';
 import { HistoryView } from '../history/view';
+import { TimelineView } from '../timeline/view';
+import { TimelineModel } from '../model/timeline';
 import { decodeFragment, type ViewState } from '../share/share';
 import { shareLink } from '../share/link';
 import { clear, h, toast } from '../dom/dom';
@@ -18,6 +20,8 @@ import { icon } from '../dom/icons';
 /** Anomaly tabs per page, and the most anomalies one level reports on request. */
 const ANOMALY_PAGE = 20;
 const MAX_ANOMALIES_SHOWN = 1000;
+type Tab = 'anomaly' | 'history' | 'timeline';
+
 export class App {
   private main: HTMLElement;
   private checker = new Checker(true);
@@ -29,10 +33,11 @@ export class App {
   private runId = 0;
   private selected: string | undefined;
   private anomalyIndex = 0;
-  private tab: 'anomaly' | 'history' = 'anomaly';
+  private tab: Tab = 'anomaly';
   private userPicked = false;
   private pendingView: ViewState | null = null;
   private history: HistoryView | null = null;
+  private timeline: TimelineView | null = null;
   private anomalyView: AnomalyView;
   private els: Record<string, HTMLElement> = {};
   private budgetS = 30;
@@ -137,6 +142,7 @@ export class App {
     delete document.body.dataset.checked;
     this.checker.dispose();
     this.history = null;
+    this.timeline = null;
     this.anomalyView = new AnomalyView(this.anomalyHost);
     this.input = null;
     (this.els.share as HTMLButtonElement).disabled = true;
@@ -169,6 +175,7 @@ export class App {
     this.userPicked = false;
     this.pendingView = view;
     this.history = null;
+    this.timeline = null;
     this.anomalyView = new AnomalyView(this.anomalyHost);
     clear(this.main);
     this.main.append(h('div', { class: 'card loading', id: 'parsing' }, h('div', { class: 'spinner' }), `Parsing ${this.label} (${formatBytes(totalBytes(files))})\u2026`));
@@ -248,7 +255,7 @@ export class App {
       const v = this.pendingView;
       this.pendingView = null;
       if (v.level && this.results[v.level]) { this.selected = v.level; this.anomalyIndex = v.anomaly ?? 0; }
-      if (v.tab === 'history') this.tab = 'history';
+      if (v.tab === 'history' || v.tab === 'timeline') this.tab = v.tab;
     }
     if (this.selected === undefined) this.selected = strongestSatisfied(this.results as any, this.known())[0] ?? levels[0];
     this.renderLadderBox();
@@ -342,21 +349,27 @@ export class App {
     const panel = this.els.panel;
     if (!panel) return;
     clear(panel);
-    const mkTab = (id: 'anomaly' | 'history', label: string) => {
+    const mkTab = (id: Tab, label: string) => {
       const b = h('button', { class: 'tab', role: 'tab', type: 'button', id: `tab-${id}`, 'aria-selected': String(this.tab === id), 'aria-controls': `tp-${id}` }, label);
       b.addEventListener('click', () => { this.tab = id; this.renderDetail(); });
       return b;
     };
-    const tabs = h('div', { class: 'tabs', role: 'tablist' }, mkTab('anomaly', 'Verdict & anomaly'), this.embed ? null : mkTab('history', 'History'));
+    // the Timeline needs real time: shown for histories with timestamps
+    const shown: Tab[] = this.embed ? ['anomaly'] : this.input?.timestamps ? ['anomaly', 'history', 'timeline'] : ['anomaly', 'history'];
+    if (!shown.includes(this.tab)) this.tab = 'anomaly';
+    const labels: Record<Tab, string> = { anomaly: 'Verdict & anomaly', history: 'History', timeline: 'Timeline' };
+    const tabs = h('div', { class: 'tabs', role: 'tablist' }, shown.map((t) => mkTab(t, labels[t])));
     tabs.addEventListener('keydown', (e) => {
       if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
-      this.tab = this.tab === 'anomaly' && !this.embed ? 'history' : 'anomaly';
+      const k = shown.indexOf(this.tab) + (e.key === 'ArrowRight' ? 1 : shown.length - 1);
+      this.tab = shown[k % shown.length];
       this.renderDetail();
       (document.getElementById(`tab-${this.tab}`) as HTMLElement | null)?.focus();
     });
     const body = h('div', { class: 'tabpanel', role: 'tabpanel', id: `tp-${this.tab}`, 'aria-labelledby': `tab-${this.tab}` });
     panel.append(tabs, body);
     if (this.tab === 'history') { void this.renderHistory(body); return; }
+    if (this.tab === 'timeline') { void this.renderTimeline(body); return; }
     const level = this.selected;
     if (!level) {
       body.append(h('div', { class: 'empty' }, h('div', { class: 'spinner' }), h('strong', {}, 'Checking\u2026'), 'The first failing level will open here.'));
@@ -456,6 +469,32 @@ export class App {
     this.history.schedule();
   }
 
+  private async renderTimeline(body: HTMLElement) {
+    if (!this.timeline) {
+      body.append(h('div', { class: 'loading muted' }, h('div', { class: 'spinner' }), 'Loading the timeline\u2026'));
+      try {
+        const model = new TimelineModel(await this.checker.timeline());
+        this.timeline = new TimelineView(model, { transactions: (b, e) => this.checker.transactions(b, e), readers: (t) => this.checker.readers(t) });
+        this.timeline.fit();
+      } catch (e) {
+        clear(body);
+        body.append(h('p', { class: 'reason' }, `The timeline is not available: ${(e as Error).message}`));
+        return;
+      }
+      if (!body.isConnected) return;
+      clear(body);
+    }
+    const level = this.selected ? this.results[this.selected] : undefined;
+    const a = level?.anomalies?.[this.anomalyIndex];
+    const ids = a ? a.transactions.map((t) => t.txn ?? 0) : [];
+    this.timeline.setOverlay(ids.filter((t) => t > 0), (a?.edges ?? []).map((e) => ({ from: ids[e.from], to: ids[e.to], type: e.type })));
+    body.append(h('p', { class: 'muted', style: 'margin:0 0 10px' },
+      a ? `The ${describeKind(a.kind).title.toLowerCase()}'s transactions are outlined, with its dependencies. ` : '',
+      'Wheel or + and - zoom, drag or the arrows pan, click a transaction for its operations.'));
+    body.append(this.timeline.el);
+    this.timeline.schedule();
+  }
+
   private showInHistory(a: Anomaly, txn: number | undefined) {
     this.tab = 'history';
     this.renderDetail();
@@ -496,7 +535,7 @@ export class App {
       if (!p) return false;
       this.sharedCounterexample = !!p.counterexample;
       void this.load(fromText(p.history, p.counterexample ? 'shared-counterexample.json' : 'shared-history.json'), '', p.view);
-      if (p.view.tab === 'history') this.tab = 'history';
+      if (p.view.tab === 'history' || p.view.tab === 'timeline') this.tab = p.view.tab;
       return true;
     } catch (e) {
       this.showError({ message: (e as Error).message }, 'This share link cannot be opened');

@@ -34,5 +34,11 @@ self.onmessage = async (ev: MessageEvent<Envelope>) => {
     reply = { id: m.id, ok: false, error: e instanceof Error ? e.message : String(e), detail: e instanceof CoreFailure ? e.detail : undefined };
     if (/abort|memory|unreachable/i.test(reply.error)) mod = null; // the instance may be corrupt
   }
-  (self as unknown as Worker).postMessage(reply);
+  (self as unknown as Worker).postMessage(reply, transferables(reply));
 };
+
+/** The buffers of the typed arrays directly inside a result (the timeline's): moved, not copied. */
+function transferables(reply: Reply): Transferable[] {
+  if (!('result' in reply) || !reply.result || typeof reply.result !== 'object') return [];
+  return Object.values(reply.result).filter((v): v is ArrayBufferView => ArrayBuffer.isView(v)).map((v) => v.buffer as ArrayBuffer);
+}

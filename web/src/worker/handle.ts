@@ -4,7 +4,8 @@
 // CoreFailure that keeps its location. Archives (zip, gzip) go to the core as they are: the C++
 // core expands them (wasm/core/formats/archive.cpp), with the command line's limits and messages.
 import { unwrap } from '../core/result';
-import type { IsoscopeModule } from '../core/types';
+import type { IsoscopeModule, TimelineJson } from '../core/types';
+import { timelineData } from '../model/timeline';
 import type { Progress, Request } from './protocol';
 
 export function handleRequest(c: IsoscopeModule, m: Request, onProgress?: (p: Progress) => void): unknown {
@@ -15,6 +16,9 @@ export function handleRequest(c: IsoscopeModule, m: Request, onProgress?: (p: Pr
       onProgress && ((settled: number, open: number) => onProgress({ settled, open }))));
     case 'transactions': return unwrap(c.transactions(m.begin, m.end));
     case 'sessions': return unwrap(c.sessions());
+    // typed arrays, transferred to the page without a copy (core.worker.ts)
+    case 'timeline': return timelineData(unwrap<TimelineJson>(c.timeline()));
+    case 'readers': return unwrap(c.readers(m.txn));
     case 'counterexample': return unwrap(c.counterexample(m.level, m.index, m.budgetMs));
     case 'convert': return unwrap(c.convert(m.to));
   }

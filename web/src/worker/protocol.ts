@@ -9,6 +9,8 @@ export type Request =
   | { op: 'checkLevel'; level: string; budgetMs: number; maxAnomalies: number }
   | { op: 'transactions'; begin: number; end: number }
   | { op: 'sessions' }
+  | { op: 'timeline' }
+  | { op: 'readers'; txn: number }
   | { op: 'convert'; to: string }
   | { op: 'counterexample'; level: string; index: number; budgetMs: number };
 

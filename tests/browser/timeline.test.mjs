@@ -1,0 +1,73 @@
+// The Timeline: session lanes on the real-time axis of a concurrent database's history (the
+// simulator records start and end times). It pans and zooms with no main-thread task over
+// 100 ms at ISOSCOPE_TIMELINE_TXNS transactions (default 200,000; 10^6 measured for the README),
+// outlines the selected anomaly, and a click shows a transaction's operations with who it read
+// from and who read it; search finds a transaction by number.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { generateHistory, observeLongTasks, seriousViolations, setup, shot, waitChecked } from './_helpers.mjs';
+
+const TXNS = Number(process.env.ISOSCOPE_TIMELINE_TXNS ?? 200_000);
+const SESSIONS = 100;
+let env;
+before(async () => {
+  const big = generateHistory(['--engine', 'si', '--sessions', SESSIONS, '--txns', Math.ceil(TXNS / SESSIONS), '--ops', 2, '--keys', 100_000, '--seed', 5]);
+  const small = generateHistory(['--engine', 'si', '--sessions', 8, '--txns', 40, '--ops', 4, '--keys', 30, '--seed', 3]);
+  env = await setup({ '/big.json': ['application/json', big], '/small.json': ['application/json', small] });
+});
+after(async () => { await env?.close(); });
+
+const canvasBox = (page) => page.$eval('.tl-canvas', (c) => { const b = c.getBoundingClientRect(); return { x: b.left, y: b.top, w: b.width, h: b.height }; });
+
+test('the anomaly is outlined; a click shows operations with reads-from links; search finds a transaction', async () => {
+  const page = await env.page({ bypassCSP: true }); // for axe
+  await page.goto(`${env.server.url}?src=/small.json&levels=SI,SER`);
+  await waitChecked(page);
+  await page.click('#ladder .level[data-level="SER"]');
+  await page.click('#tab-timeline');
+  await page.waitForSelector('.tl-canvas[data-view]');
+  assert.match(await page.textContent('#tp-timeline'), /transactions are outlined/);
+  const box = await canvasBox(page);
+  await page.mouse.click(box.x + box.w * 0.45, box.y + 26 + 22 * 3 + 11);
+  await page.waitForSelector('.tl-detail h3');
+  const selected = Number(await page.$eval('.tl-canvas', (c) => c.dataset.selected));
+  assert.ok(selected > 0);
+  assert.equal(await page.textContent('.tl-detail h3'), `T${selected}`);
+  const links = await page.$$('.tl-detail .txlink');
+  assert.ok(links.length > 0, 'no reads-from links');
+  const other = await links[0].textContent();
+  await links[0].click();
+  await page.waitForFunction((t) => document.querySelector('.tl-detail h3')?.textContent === t, other);
+  await page.fill('#timeline-search', 'T7');
+  await page.press('#timeline-search', 'Enter');
+  await page.waitForFunction(() => document.querySelector('.tl-detail h3')?.textContent === 'T7');
+  await seriousViolations(page, 'timeline');
+  await shot(page, 'timeline');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test(`${TXNS.toLocaleString('en-US')} transactions pan and zoom with no main-thread task over 100 ms`, async () => {
+  const page = await env.page();
+  await observeLongTasks(page);
+  await page.goto(`${env.server.url}?src=/big.json&levels=RC`);
+  await waitChecked(page, 180_000);
+  await page.click('#tab-timeline');
+  await page.waitForSelector('.tl-canvas[data-view]', { timeout: 120_000 });
+  const from = await page.evaluate(() => performance.now());
+  const box = await canvasBox(page);
+  await page.mouse.move(box.x + box.w / 2, box.y + box.h / 2);
+  const t0 = Date.now();
+  for (let i = 0; i < 12; i++) { await page.mouse.wheel(0, -240); await page.waitForTimeout(16); } // zoom in
+  await page.mouse.down();
+  for (let i = 0; i < 12; i++) { await page.mouse.move(box.x + box.w / 2 - i * 25, box.y + box.h / 2 + i * 6); await page.waitForTimeout(16); }
+  await page.mouse.up();
+  for (let i = 0; i < 12; i++) { await page.mouse.wheel(0, 240); await page.waitForTimeout(16); } // and out again
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const tasks = (await page.evaluate((from) => window.__longTasks.filter(([s]) => s >= from).map(([, d]) => d), from));
+  const longest = Math.max(0, ...tasks);
+  console.log(`# timeline: ${TXNS} transactions in ${SESSIONS} lanes; 36 zoom and pan steps in ${Date.now() - t0} ms, longest main-thread task ${longest.toFixed(0)} ms`);
+  assert.ok(longest < 100, `a main-thread task took ${longest.toFixed(0)} ms`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -1,0 +1,288 @@
+// The timeline: one lane per session on a real-time axis, drawn on a canvas. Only what is in
+// view is drawn, merged to a bar per pixel when zoomed out (model/timeline.ts), so 10^6
+// transactions pan and zoom at frame rate. The selected anomaly's transactions are outlined and
+// its dependencies drawn between them; a click shows a transaction's operations with the
+// transactions it read from and those that read its writes.
+import type { Txn, WriteReaders } from '../core/types';
+import { fmtOp } from '../model/ops';
+import { STATUS_ABORTED, STATUS_UNKNOWN, ticks, type TimelineModel } from '../model/timeline';
+import { clear, h } from '../dom/dom';
+
+const LANE_H = 22;
+const LABEL_W = 92;
+const AXIS_H = 26;
+const MAX_HEIGHT = 520;
+
+export interface TimelineHost {
+  transactions(begin: number, end: number): Promise<Txn[]>;
+  readers(txn: number): Promise<WriteReaders[]>;
+}
+export interface OverlayEdge { from: number; to: number; type: string }
+
+export class TimelineView {
+  readonly el: HTMLElement;
+  private canvas: HTMLCanvasElement;
+  private detail: HTMLElement;
+  private search: HTMLInputElement;
+  // the view: times [a, b] across the plot, lanes from `top` (a lane index, fractional)
+  private a: number;
+  private b: number;
+  private top = 0;
+  private raf = 0;
+  private selected = -1;
+  private outlined = new Set<number>();
+  private edges: OverlayEdge[] = [];
+
+  constructor(private readonly model: TimelineModel, private readonly host: TimelineHost) {
+    this.a = model.t0;
+    this.b = model.t1;
+    this.canvas = h('canvas', { class: 'tl-canvas', tabindex: 0, role: 'img',
+      'aria-label': 'Timeline: sessions as lanes on a real-time axis. Plus and minus zoom, arrows pan, 0 fits, Enter selects the transaction in the middle.' });
+    this.search = h('input', { type: 'search', class: 'tl-search', id: 'timeline-search', placeholder: 'Find T123', 'aria-label': 'Find a transaction by its number' }) as HTMLInputElement;
+    const form = h('form', { class: 'tl-tools', role: 'search' }, this.search,
+      this.button('Fit', () => this.fit(), 'timeline-fit'), this.button('+', () => this.zoom(0.5), 'timeline-zoom-in', 'Zoom in'),
+      this.button('\u2212', () => this.zoom(2), 'timeline-zoom-out', 'Zoom out'),
+      h('span', { class: 'muted tl-count' }, `${model.timed.toLocaleString('en-US')} transactions with times`));
+    form.addEventListener('submit', (e) => { e.preventDefault(); this.find(this.search.value); });
+    this.detail = h('aside', { class: 'hv-detail tl-detail', 'aria-live': 'polite' }, h('p', { class: 'muted' }, 'Click a transaction to see its operations.'));
+    this.el = h('div', { class: 'tl' }, form, h('div', { class: 'tl-main' }, this.canvas, this.detail));
+    this.listen();
+    new ResizeObserver(() => this.schedule()).observe(this.canvas);
+  }
+
+  private button(label: string, f: () => void, id: string, name?: string) {
+    const b = h('button', { class: 'btn sm', type: 'button', id, 'aria-label': name ?? null, title: name ?? null }, label);
+    b.addEventListener('click', f);
+    return b;
+  }
+
+  /** Outlines the anomaly's transactions and draws its dependencies. */
+  setOverlay(txns: number[], edges: OverlayEdge[]) {
+    this.outlined = new Set(txns);
+    this.edges = edges;
+    this.schedule();
+  }
+
+  schedule() {
+    if (!this.raf) this.raf = requestAnimationFrame(() => { this.raf = 0; this.draw(); });
+  }
+
+  private get plotWidth() { return Math.max(50, this.canvas.clientWidth - LABEL_W); }
+  private get visibleLanes() { return Math.max(1, (this.canvas.clientHeight - AXIS_H) / LANE_H); }
+  private x(t: number) { return LABEL_W + ((t - this.a) / (this.b - this.a)) * this.plotWidth; }
+  private laneY(s: number) { return AXIS_H + (s - this.top) * LANE_H; }
+
+  private draw() {
+    const c = this.canvas;
+    const lanes = this.model.lanes.length;
+    const cssH = Math.min(MAX_HEIGHT, AXIS_H + lanes * LANE_H + 4);
+    if (c.style.height !== `${cssH}px`) c.style.height = `${cssH}px`;
+    const dpr = window.devicePixelRatio || 1;
+    const W = c.clientWidth, H = c.clientHeight;
+    if (c.width !== Math.round(W * dpr) || c.height !== Math.round(H * dpr)) { c.width = Math.round(W * dpr); c.height = Math.round(H * dpr); }
+    const g = c.getContext('2d');
+    if (!g) return;
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const css = getComputedStyle(c);
+    const v = (n: string, d: string) => css.getPropertyValue(n).trim() || d;
+    const col = { bg: v('--surface', '#fff'), lane: v('--surface-2', '#f6f7f9'), text: v('--text', '#111'), muted: v('--muted', '#555'),
+      ok: v('--accent', '#4f46e5'), aborted: v('--fail', '#b42318'), unknown: v('--unknown', '#b54708'), hi: v('--text', '#111'), border: v('--border', '#ddd') };
+    g.fillStyle = col.bg;
+    g.fillRect(0, 0, W, H);
+    // lanes in view
+    const first = Math.max(0, Math.floor(this.top)), last = Math.min(lanes, Math.ceil(this.top + this.visibleLanes));
+    const scale = this.plotWidth / (this.b - this.a);
+    g.font = '11px ui-monospace, SFMono-Regular, Menlo, monospace';
+    g.textBaseline = 'middle';
+    for (let s = first; s < last; s++) {
+      const y = this.laneY(s);
+      if (s % 2) { g.fillStyle = col.lane; g.fillRect(LABEL_W, y, W - LABEL_W, LANE_H); }
+      g.fillStyle = col.muted;
+      g.fillText(`session ${s}`, 6, y + LANE_H / 2);
+      for (const bar of this.model.bars(s, this.a, this.b, scale)) {
+        g.fillStyle = bar.status === STATUS_ABORTED ? col.aborted : bar.status === STATUS_UNKNOWN ? col.unknown : col.ok;
+        const x0 = LABEL_W + Math.max(bar.x0, -2), x1 = LABEL_W + Math.min(bar.x1, W);
+        g.globalAlpha = bar.count > 1 ? 0.55 : 0.85;
+        g.fillRect(x0, y + 4, Math.max(1, x1 - x0), LANE_H - 8);
+        g.globalAlpha = 1;
+        if (bar.count === 1 && x1 - x0 > 34) {
+          g.fillStyle = col.bg;
+          g.fillText(`T${bar.txn}`, x0 + 4, y + LANE_H / 2, x1 - x0 - 6);
+        }
+      }
+    }
+    // the anomaly's transactions and dependencies, and the selection, on top
+    for (const t of this.outlined) this.outline(g, t, col.hi, 2);
+    if (this.selected > 0) this.outline(g, this.selected, col.ok, 3);
+    for (const e of this.edges) {
+      const p = this.center(e.from), q = this.center(e.to);
+      if (!p || !q) continue;
+      g.strokeStyle = v(`--edge-${e.type.toLowerCase()}`, col.muted);
+      g.lineWidth = 1.5;
+      g.beginPath();
+      g.moveTo(p.x, p.y);
+      g.bezierCurveTo(p.x + 30, p.y, q.x - 30, q.y, q.x, q.y);
+      g.stroke();
+    }
+    // the axis over the lanes, and the label column's edge
+    g.fillStyle = col.bg;
+    g.fillRect(0, 0, W, AXIS_H);
+    g.fillStyle = col.muted;
+    g.strokeStyle = col.border;
+    g.lineWidth = 1;
+    for (const t of ticks(this.a, this.b, Math.max(2, Math.floor(this.plotWidth / 110)))) {
+      const x = this.x(t);
+      g.fillText(String(t), x + 3, AXIS_H / 2);
+      g.beginPath(); g.moveTo(x + 0.5, AXIS_H - 6); g.lineTo(x + 0.5, H); g.globalAlpha = 0.35; g.stroke(); g.globalAlpha = 1;
+    }
+    g.beginPath(); g.moveTo(LABEL_W - 0.5, 0); g.lineTo(LABEL_W - 0.5, H); g.moveTo(0, AXIS_H - 0.5); g.lineTo(W, AXIS_H - 0.5); g.stroke();
+    c.dataset.view = `${this.a},${this.b},${this.top}`; // for tests: what is on screen
+  }
+
+  private rect(txn: number) {
+    const i = this.model.indexOf(txn);
+    const { start, end, session } = this.model.data;
+    if (i < 0 || i >= start.length || Number.isNaN(start[i])) return null;
+    const y = this.laneY(session[i]);
+    if (y < AXIS_H - LANE_H || y > this.canvas.clientHeight) return null;
+    return { x0: this.x(start[i]), x1: Math.max(this.x(end[i]), this.x(start[i]) + 2), y };
+  }
+  private center(txn: number) {
+    const r = this.rect(txn);
+    return r ? { x: (r.x0 + r.x1) / 2, y: r.y + LANE_H / 2 } : null;
+  }
+  private outline(g: CanvasRenderingContext2D, txn: number, color: string, width: number) {
+    const r = this.rect(txn);
+    if (!r) return;
+    g.strokeStyle = color;
+    g.lineWidth = width;
+    g.strokeRect(r.x0 - 1, r.y + 2, r.x1 - r.x0 + 2, LANE_H - 4);
+  }
+
+  // ---------- interaction ----------
+  private zoom(factor: number, atX = LABEL_W + this.plotWidth / 2) {
+    const t = this.a + ((atX - LABEL_W) / this.plotWidth) * (this.b - this.a);
+    const span = Math.max((this.b - this.a) * factor, 1e-9 * Math.max(1, Math.abs(t)));
+    const full = (this.model.t1 - this.model.t0) * 1.5;
+    const s = Math.min(span, full);
+    const k = (t - this.a) / (this.b - this.a);
+    this.a = t - k * s;
+    this.b = this.a + s;
+    this.schedule();
+  }
+  private pan(dx: number, dLanes: number) {
+    const dt = (dx / this.plotWidth) * (this.b - this.a);
+    this.a += dt;
+    this.b += dt;
+    this.top = Math.max(0, Math.min(Math.max(0, this.model.lanes.length - this.visibleLanes + 0.5), this.top + dLanes));
+    this.schedule();
+  }
+  fit() {
+    const pad = (this.model.t1 - this.model.t0) * 0.02;
+    this.a = this.model.t0 - pad;
+    this.b = this.model.t1 + pad;
+    this.top = 0;
+    this.schedule();
+  }
+
+  /** Centres transaction txn (zoomed in enough to see it) and selects it. */
+  reveal(txn: number) {
+    const i = this.model.indexOf(txn);
+    const { start, end, session } = this.model.data;
+    if (i < 0 || i >= start.length || Number.isNaN(start[i])) { this.showNote(`T${txn} has no timestamps.`); return; }
+    const span = Math.min(this.b - this.a, Math.max((end[i] - start[i]) * 12, 1e-9));
+    const mid = (start[i] + end[i]) / 2;
+    this.a = mid - span / 2;
+    this.b = mid + span / 2;
+    this.top = Math.max(0, session[i] - Math.floor(this.visibleLanes / 2));
+    void this.select(txn);
+  }
+
+  private find(query: string) {
+    const m = /^\s*T?(\d+)\s*$/i.exec(query);
+    if (m) this.reveal(Number(m[1]));
+    else this.showNote(`Type a transaction number, such as T12.`);
+  }
+
+  private showNote(text: string) {
+    clear(this.detail);
+    this.detail.append(h('p', { class: 'muted' }, text));
+  }
+
+  private listen() {
+    const c = this.canvas;
+    c.addEventListener('wheel', (e) => {
+      e.preventDefault();
+      if (e.shiftKey) this.pan(0, e.deltaY / LANE_H);
+      else if (Math.abs(e.deltaX) > Math.abs(e.deltaY)) this.pan(e.deltaX, 0);
+      else this.zoom(Math.exp(e.deltaY * 0.002), e.offsetX);
+    }, { passive: false });
+    let drag: { x: number; y: number; moved: boolean } | null = null;
+    c.addEventListener('pointerdown', (e) => { drag = { x: e.clientX, y: e.clientY, moved: false }; c.setPointerCapture(e.pointerId); });
+    c.addEventListener('pointermove', (e) => {
+      if (!drag) return;
+      const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+      if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
+      if (drag.moved) { this.pan(-dx, -dy / LANE_H); drag.x = e.clientX; drag.y = e.clientY; }
+    });
+    c.addEventListener('pointerup', (e) => {
+      const clicked = drag && !drag.moved;
+      drag = null;
+      if (!clicked) return;
+      const lane = Math.floor(this.top + (e.offsetY - AXIS_H) / LANE_H);
+      const t = this.a + ((e.offsetX - LABEL_W) / this.plotWidth) * (this.b - this.a);
+      const txn = e.offsetY > AXIS_H && e.offsetX > LABEL_W ? this.model.hit(lane, t, (4 / this.plotWidth) * (this.b - this.a)) : -1;
+      if (txn > 0) void this.select(txn);
+    });
+    c.addEventListener('keydown', (e) => {
+      const step = this.plotWidth / 8;
+      const keys: Record<string, () => void> = {
+        '+': () => this.zoom(0.5), '=': () => this.zoom(0.5), '-': () => this.zoom(2), '0': () => this.fit(),
+        ArrowLeft: () => this.pan(-step, 0), ArrowRight: () => this.pan(step, 0), ArrowUp: () => this.pan(0, -1), ArrowDown: () => this.pan(0, 1),
+        Enter: () => {
+          const lane = Math.floor(this.top + this.visibleLanes / 2);
+          const txn = this.model.hit(Math.min(lane, this.model.lanes.length - 1), (this.a + this.b) / 2, (this.b - this.a) / 2);
+          if (txn > 0) void this.select(txn);
+        },
+      };
+      const f = keys[e.key];
+      if (f) { e.preventDefault(); f(); }
+    });
+  }
+
+  /** Shows txn's operations, where each read's value came from, and who read each write. */
+  async select(txn: number) {
+    this.selected = txn;
+    this.canvas.dataset.selected = String(txn);
+    this.schedule();
+    let t: Txn | undefined, readers: WriteReaders[] = [];
+    try {
+      [[t], readers] = await Promise.all([this.host.transactions(txn, txn + 1), this.host.readers(txn)]);
+    } catch { /* shown as unavailable below */ }
+    if (this.selected !== txn) return;
+    clear(this.detail);
+    if (!t) { this.showNote(`T${txn} is not available.`); return; }
+    const link = (other: number) => {
+      const b = h('button', { class: 'txlink', type: 'button' }, `T${other}`);
+      b.addEventListener('click', () => this.reveal(other));
+      return b;
+    };
+    const readBy = new Map(readers.map((r) => [r.position, r.readers]));
+    this.detail.append(
+      h('h3', {}, `T${t.txn}`, t.id ? h('span', { class: 'muted' }, ` \u00b7 ${t.id}`) : null),
+      h('dl', { class: 'kv' },
+        h('dt', {}, 'Session'), h('dd', {}, `${t.session} \u00b7 #${t.index}`),
+        h('dt', {}, 'Status'), h('dd', {}, t.status ?? 'committed'),
+        t.start !== undefined ? [h('dt', {}, 'Time'), h('dd', {}, `${t.start} \u2192 ${t.end}`)] : null),
+      h('ol', { class: 'ops tl-ops' }, t.ops.slice(0, 500).map((op, i) => {
+        const from = t!.read_from?.[i];
+        const by = readBy.get(i) ?? [];
+        return h('li', {}, fmtOp(op),
+          from === undefined || from === null ? null
+            : from === 0 ? h('span', { class: 'muted' }, ' \u00b7 the initial value')
+            : from < 0 ? h('span', { class: 'muted' }, ' \u00b7 written by no one')
+            : h('span', { class: 'muted' }, ' \u00b7 written by ', link(from)),
+          op[0] !== 'r' ? h('span', { class: 'muted' }, by.length ? [' \u00b7 read by ', ...by.slice(0, 20).flatMap((r, k) => [k ? ', ' : '', link(r)]), by.length > 20 ? ` and ${by.length - 20} more` : ''] : ' \u00b7 read by no one') : null);
+      })));
+  }
+}
