@@ -176,3 +176,32 @@ test('a single level can be checked again', async () => {
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+// Search in the History: by number, by label and by key, each revealing the first match.
+test('the History finds transactions by number, label or key', async () => {
+  const text = '{"initial": 0, "sessions": [[ {"id": "deposit-17", "ops": [["w","acct",1]]}, {"ops": [["r","acct",1], ["w","other",2]]} ], [ {"ops": [["r","other",2]]} ]]}';
+  const small = await setup({ '/s.json': ['application/json', text] });
+  try {
+    const page = await small.page();
+    await page.goto(`${small.server.url}?src=/s.json`);
+    await waitChecked(page);
+    await page.click('#tab-history');
+    await page.waitForSelector('#history-search');
+    const search = async (q) => { await page.fill('#history-search', q); await page.press('#history-search', 'Enter'); };
+    await search('deposit-17');
+    await page.waitForFunction(() => /match for deposit-17 \(label\)/.test(document.getElementById('search-result')?.textContent ?? ''));
+    await page.waitForFunction(() => document.querySelector('.hv-detail h3')?.textContent?.startsWith('T1'));
+    await search('other');
+    await page.waitForFunction(() => /2 matches for other \(key\): T2, T3/.test(document.getElementById('search-result')?.textContent ?? ''));
+    await page.click('#search-result .txlink:nth-of-type(2)');
+    await page.waitForFunction(() => document.querySelector('.hv-detail h3')?.textContent?.startsWith('T3'));
+    await search('T2');
+    await page.waitForFunction(() => document.querySelector('.hv-detail h3')?.textContent?.startsWith('T2'));
+    await search('nothing-here');
+    await page.waitForFunction(() => /No transaction matches nothing-here/.test(document.getElementById('search-result')?.textContent ?? ''));
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    await small.close();
+  }
+});

@@ -53,6 +53,7 @@ const calls = {
   sessions: () => mod.sessions(),
   timeline: () => mod.timeline(),
   readers: () => mod.readers(1),
+  find: () => mod.find('x', 10),
   convert: () => mod.convert('isoscope'),
   counterexample: () => mod.counterexample('RA', 0, 1000),
   formats: () => mod.formats(),

@@ -113,3 +113,13 @@ test('timeline, readers and read_from: real time, who read what, and from whom',
   assert.deepEqual(t3.read_from, [-1]);
   assert.match(JSON.parse(mod.readers(99)).error.message, /from 1 to 4/);
 });
+
+test('find: transactions by label, then by a key they touch', () => {
+  load('{"initial": 0, "sessions": [[ {"id": "alpha", "ops": [["w","x",1]]}, {"id": "7", "ops": [["w","y",1]]} ], [ {"ops": [["r","x",1], ["w","7",2]]} ]]}');
+  assert.deepEqual(value(mod.find('alpha', 10)), [{ txn: 1, match: 'label' }]);
+  assert.deepEqual(value(mod.find('x', 10)), [{ txn: 1, match: 'key' }, { txn: 3, match: 'key' }]);
+  assert.deepEqual(value(mod.find('7', 10)), [{ txn: 2, match: 'label' }]);
+  assert.deepEqual(value(mod.find('"7"', 10)), [{ txn: 3, match: 'key' }]);
+  assert.deepEqual(value(mod.find('x', 1)), [{ txn: 1, match: 'key' }]);
+  assert.deepEqual(value(mod.find('nothing', 10)), []);
+});

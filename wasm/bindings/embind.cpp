@@ -175,6 +175,12 @@ std::string readers(double txn) {
   return ok(readers_json(g_loaded->history, static_cast<uint32_t>(txn)));
 }
 
+// find(query, limit) -> transactions whose label is query, then those touching key query
+std::string find(std::string query, int limit) {
+  if (!g_loaded) return no_history();
+  return ok(find_json(g_loaded->history, query, limit > 0 ? static_cast<size_t>(limit) : 100));
+}
+
 // formats() -> [{"name", "description"}, ...]: what load() reads (the app's format choice)
 std::string formats() { return ok(formats_json()); }
 
@@ -199,6 +205,7 @@ EMSCRIPTEN_BINDINGS(isoscope) {
   emscripten::function("counterexample", &counterexample);
   emscripten::function("timeline", &timeline);
   emscripten::function("readers", &readers);
+  emscripten::function("find", &find);
   emscripten::function("anomalyKinds", &anomaly_kinds);
   emscripten::function("memoryBytes", &memory_bytes);
 }

@@ -245,6 +245,30 @@ std::string readers_json(const History& h, uint32_t t) {
   return std::move(j.end_array().str());
 }
 
+std::string find_json(const History& h, std::string_view query, size_t limit) {
+  JsonWriter j;
+  j.begin_array();
+  size_t found = 0;
+  for (uint32_t t = 1; t < h.txns.size() && found < limit; ++t)
+    if (h.txns[t].label != kNone && h.labels[h.txns[t].label] == query) {
+      j.begin_object().member("txn", t).member("match", "label").end_object();
+      ++found;
+    }
+  // the key as the page prints it (x, 7, "7"), or as its JSON
+  uint32_t key = kNone;
+  for (uint32_t k = 0; k < h.keys.size() && key == kNone; ++k)
+    if (h.keys.display(k) == query || h.keys.json(k) == query) key = k;
+  if (key != kNone)
+    for (uint32_t t = 1; t < h.txns.size() && found < limit; ++t)
+      for (uint32_t o = h.txns[t].op_begin; o < h.txns[t].op_end; ++o)
+        if (h.ops[o].key == key) {
+          j.begin_object().member("txn", t).member("match", "key").end_object();
+          ++found;
+          break;
+        }
+  return std::move(j.end_array().str());
+}
+
 std::string anomaly_kinds_json() {
   JsonWriter j;
   j.begin_array();

@@ -24,6 +24,9 @@ std::string timeline_json(const History& h);
 // For each write of transaction t, the transactions that read it:
 // [{"position": op position in t, "readers": [txn, ...]}, ...] (one pass over the reads).
 std::string readers_json(const History& h, uint32_t t);
+// Transactions matching a search, at most `limit`: by label (the input's transaction id),
+// then those that touch a key written as `query` (x, 7, "7"): [{"txn", "match": "label"|"key"}].
+std::string find_json(const History& h, std::string_view query, size_t limit);
 // Transactions [begin, end) with their ops, for the web app's history view.
 std::string transactions_json(const History& h, uint32_t begin, uint32_t end);
 // One line per level for people: "SER   fail   (3.2 ms)  LostUpdate: ...".

@@ -3,7 +3,7 @@
 // Each worker parses its own copy of the history, and a wasm heap never shrinks: a 240 MB input
 // (10^7 operations) leaves a 2.1 GB heap behind. Inputs over SHARED_WORKER_BYTES therefore load
 // into the check worker alone, which then also serves the history view (between levels).
-import type { Counterexample, InputStats, LevelInfo, LevelResult, Txn, SessionRange, WriteReaders } from '../core/types';
+import type { Counterexample, FoundTxn, InputStats, LevelInfo, LevelResult, Txn, SessionRange, WriteReaders } from '../core/types';
 import type { TimelineData } from '../model/timeline';
 import { CancelledError, copyFiles, CoreWorker } from '../worker/client';
 import type { InFile } from '../worker/protocol';
@@ -69,6 +69,10 @@ export class Checker {
   }
   readers(txn: number): Promise<WriteReaders[]> {
     return this.reader.call<WriteReaders[]>({ op: 'readers', txn });
+  }
+  /** Transactions by label, then by a key they touch (at most limit). */
+  find(query: string, limit = 50): Promise<FoundTxn[]> {
+    return this.reader.call<FoundTxn[]>({ op: 'find', query, limit });
   }
   convert(to: 'isoscope' | 'plume'): Promise<string> {
     return this.reader.call<string>({ op: 'convert', to });

@@ -116,6 +116,12 @@ export interface TimelineJson {
   status: string;  // one letter per transaction: c, a, u
 }
 
+/** find(query, limit): a transaction matching a search, by its label or a key it touches. */
+export interface FoundTxn {
+  txn: number;
+  match: 'number' | 'label' | 'key';  // 'number': the page's own match of T12
+}
+
 /** readers(txn): who read each of a transaction's writes. */
 export interface WriteReaders {
   position: number;
@@ -153,6 +159,8 @@ export interface IsoscopeModule {
   timeline(): string;
   /** CoreResult<WriteReaders[]> */
   readers(txn: number): string;
+  /** CoreResult<FoundTxn[]> */
+  find(query: string, limit: number): string;
   /** CoreResult<string> */
   convert(to: string): string;
   /** CoreResult<Counterexample> */

@@ -1,7 +1,8 @@
 // The virtualized history: one lane (column) per session, one row per transaction in session
 // order. Only the visible cells exist in the DOM (a recycled pool); transactions are fetched in
 // pages from the data worker. Scroll extents are capped and scaled so 10^6 rows still work.
-import type { SessionRange, Txn } from '../core/types';
+import type { FoundTxn, SessionRange, Txn } from '../core/types';
+import { matchList, searchForm } from '../dom/search';
 import { fmtOp } from '../model/ops';
 import { h, clear } from '../dom/dom';
 import { inverseScaledOffset, scaledOffset, sessionOf, TxnCache } from './cache';
@@ -31,6 +32,8 @@ export class HistoryView {
     private readonly ranges: SessionRange[],
     fetchRange: (b: number, e: number) => Promise<Txn[]>,
     totalTxns: number,
+    /** a search: by number (T12), label or key */
+    private readonly find: (query: string) => Promise<FoundTxn[]>,
   ) {
     this.rows = ranges.reduce((m, r) => Math.max(m, r.count), 0);
     this.cache = new TxnCache(fetchRange, () => this.schedule(), 400, totalTxns + 1);
@@ -40,7 +43,9 @@ export class HistoryView {
     this.layer = h('div', { class: 'hv-layer' });
     this.scroller = h('div', { class: 'hv-scroller', tabindex: 0, role: 'region', 'aria-label': 'History: sessions as columns, transactions as rows. Arrow keys move between transactions.' }, this.spacer, this.layer);
     this.detail = h('aside', { class: 'hv-detail', 'aria-live': 'polite' }, h('p', { class: 'muted' }, 'Select a transaction to see its operations.'));
-    this.el = h('div', { class: 'hv' }, h('div', { class: 'hv-main' }, this.head, this.gutter, this.scroller), this.detail);
+    const search = searchForm('history-search', (q) => void this.search(q));
+    this.el = h('div', { class: 'hv-wrap' }, h('div', { class: 'tl-tools' }, search),
+      h('div', { class: 'hv' }, h('div', { class: 'hv-main' }, this.head, this.gutter, this.scroller), this.detail));
     this.spacer.style.width = `${Math.min(ranges.length * COL_W, MAX_EXTENT)}px`;
     this.spacer.style.height = `${Math.min(this.rows * ROW_H, MAX_EXTENT)}px`;
     this.scroller.addEventListener('scroll', () => this.schedule(), { passive: true });
@@ -133,12 +138,21 @@ export class HistoryView {
     this.schedule();
   }
 
+  private matches: HTMLElement | null = null;
+  private async search(query: string) {
+    const found = await this.find(query);
+    this.matches = matchList(query, found, (t) => this.reveal(t));
+    if (found.length) this.reveal(found[0].txn);
+    else { clear(this.detail); this.detail.append(this.matches); }
+  }
+
   async select(id: number) {
     this.selected = id;
     for (const c of this.pool) delete c.dataset.key;
     this.schedule();
     const t = await this.cache.fetch(id);
     clear(this.detail);
+    if (this.matches) this.detail.append(this.matches);
     if (!t) { this.detail.append(h('p', { class: 'muted' }, `T${id} is not available.`)); return; }
     const ts = t.start !== undefined ? `${t.start} \u2192 ${t.end}` : null;
     this.detail.append(

@@ -3,10 +3,11 @@
 // transactions pan and zoom at frame rate. The selected anomaly's transactions are outlined and
 // its dependencies drawn between them; a click shows a transaction's operations with the
 // transactions it read from and those that read its writes.
-import type { Txn, WriteReaders } from '../core/types';
+import type { FoundTxn, Txn, WriteReaders } from '../core/types';
 import { fmtOp } from '../model/ops';
 import { STATUS_ABORTED, STATUS_UNKNOWN, ticks, type TimelineModel } from '../model/timeline';
 import { clear, h } from '../dom/dom';
+import { matchList, searchForm } from '../dom/search';
 
 const LANE_H = 22;
 const LABEL_W = 92;
@@ -16,6 +17,8 @@ const MAX_HEIGHT = 520;
 export interface TimelineHost {
   transactions(begin: number, end: number): Promise<Txn[]>;
   readers(txn: number): Promise<WriteReaders[]>;
+  /** a search: by number (T12), label or key */
+  find(query: string): Promise<FoundTxn[]>;
 }
 export interface OverlayEdge { from: number; to: number; type: string }
 
@@ -23,7 +26,6 @@ export class TimelineView {
   readonly el: HTMLElement;
   private canvas: HTMLCanvasElement;
   private detail: HTMLElement;
-  private search: HTMLInputElement;
   // the view: times [a, b] across the plot, lanes from `top` (a lane index, fractional)
   private a: number;
   private b: number;
@@ -38,12 +40,10 @@ export class TimelineView {
     this.b = model.t1;
     this.canvas = h('canvas', { class: 'tl-canvas', tabindex: 0, role: 'img',
       'aria-label': 'Timeline: sessions as lanes on a real-time axis. Plus and minus zoom, arrows pan, 0 fits, Enter selects the transaction in the middle.' });
-    this.search = h('input', { type: 'search', class: 'tl-search', id: 'timeline-search', placeholder: 'Find T123', 'aria-label': 'Find a transaction by its number' }) as HTMLInputElement;
-    const form = h('form', { class: 'tl-tools', role: 'search' }, this.search,
+    const form = h('div', { class: 'tl-tools' }, searchForm('timeline-search', (q) => void this.find(q)),
       this.button('Fit', () => this.fit(), 'timeline-fit'), this.button('+', () => this.zoom(0.5), 'timeline-zoom-in', 'Zoom in'),
       this.button('\u2212', () => this.zoom(2), 'timeline-zoom-out', 'Zoom out'),
       h('span', { class: 'muted tl-count' }, `${model.timed.toLocaleString('en-US')} transactions with times`));
-    form.addEventListener('submit', (e) => { e.preventDefault(); this.find(this.search.value); });
     this.detail = h('aside', { class: 'hv-detail tl-detail', 'aria-live': 'polite' }, h('p', { class: 'muted' }, 'Click a transaction to see its operations.'));
     this.el = h('div', { class: 'tl' }, form, h('div', { class: 'tl-main' }, this.canvas, this.detail));
     this.listen();
@@ -198,11 +198,16 @@ export class TimelineView {
     void this.select(txn);
   }
 
-  private find(query: string) {
-    const m = /^\s*T?(\d+)\s*$/i.exec(query);
-    if (m) this.reveal(Number(m[1]));
-    else this.showNote(`Type a transaction number, such as T12.`);
+  private async find(query: string) {
+    const found = await this.host.find(query);
+    if (found.length) this.reveal(found[0].txn);
+    else clear(this.detail);
+    // the matches stay listed under the selection's details
+    const list = matchList(query, found, (t) => this.reveal(t));
+    this.matches = list;
+    this.detail.prepend(list);
   }
+  private matches: HTMLElement | null = null;
 
   private showNote(text: string) {
     clear(this.detail);
@@ -261,6 +266,7 @@ export class TimelineView {
     } catch { /* shown as unavailable below */ }
     if (this.selected !== txn) return;
     clear(this.detail);
+    if (this.matches) this.detail.append(this.matches);
     if (!t) { this.showNote(`T${txn} is not available.`); return; }
     const link = (other: number) => {
       const b = h('button', { class: 'txlink', type: 'button' }, `T${other}`);

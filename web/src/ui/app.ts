@@ -1,6 +1,6 @@
 // The isoscope page: load, check, verdict ladder, anomaly diagram, history, share, embed mode.
 import { CoreFailure } from '../core/result';
-import type { Anomaly, InputStats, LevelInfo, ParseError } from '../core/types';
+import type { Anomaly, FoundTxn, InputStats, LevelInfo, ParseError } from '../core/types';
 import { Checker } from '../check/runner';
 import { describeKind } from '../model/anomalies';
 import { finishedResults, formatCount, formatMs, LEVEL_DOCS, strongestSatisfied, summarize, type LevelState } from '../model/levels';
@@ -452,7 +452,7 @@ export class App {
       body.append(h('div', { class: 'loading muted' }, h('div', { class: 'spinner' }), 'Loading sessions\u2026'));
       try {
         const ranges = await this.checker.sessions();
-        this.history = new HistoryView(ranges, (b, e) => this.checker.transactions(b, e), this.input?.transactions ?? 0);
+        this.history = new HistoryView(ranges, (b, e) => this.checker.transactions(b, e), this.input?.transactions ?? 0, (q) => this.find(q));
       } catch (e) {
         clear(body);
         body.append(h('p', { class: 'reason' }, `The history is not available: ${(e as Error).message}`));
@@ -469,12 +469,19 @@ export class App {
     this.history.schedule();
   }
 
+  /** The search of the History and the Timeline: T12 (or 12) by number, else by label, then key. */
+  private async find(query: string): Promise<FoundTxn[]> {
+    const n = /^T?(\d+)$/i.exec(query);
+    const byNumber: FoundTxn[] = n && Number(n[1]) >= 1 && Number(n[1]) <= (this.input?.transactions ?? 0) ? [{ txn: Number(n[1]), match: 'number' }] : [];
+    return [...byNumber, ...(await this.checker.find(query))];
+  }
+
   private async renderTimeline(body: HTMLElement) {
     if (!this.timeline) {
       body.append(h('div', { class: 'loading muted' }, h('div', { class: 'spinner' }), 'Loading the timeline\u2026'));
       try {
         const model = new TimelineModel(await this.checker.timeline());
-        this.timeline = new TimelineView(model, { transactions: (b, e) => this.checker.transactions(b, e), readers: (t) => this.checker.readers(t) });
+        this.timeline = new TimelineView(model, { transactions: (b, e) => this.checker.transactions(b, e), readers: (t) => this.checker.readers(t), find: (q) => this.find(q) });
         this.timeline.fit();
       } catch (e) {
         clear(body);

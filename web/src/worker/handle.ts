@@ -19,6 +19,7 @@ export function handleRequest(c: IsoscopeModule, m: Request, onProgress?: (p: Pr
     // typed arrays, transferred to the page without a copy (core.worker.ts)
     case 'timeline': return timelineData(unwrap<TimelineJson>(c.timeline()));
     case 'readers': return unwrap(c.readers(m.txn));
+    case 'find': return unwrap(c.find(m.query, m.limit));
     case 'counterexample': return unwrap(c.counterexample(m.level, m.index, m.budgetMs));
     case 'convert': return unwrap(c.convert(m.to));
   }

@@ -11,6 +11,7 @@ export type Request =
   | { op: 'sessions' }
   | { op: 'timeline' }
   | { op: 'readers'; txn: number }
+  | { op: 'find'; query: string; limit: number }
   | { op: 'convert'; to: string }
   | { op: 'counterexample'; level: string; index: number; budgetMs: number };
 
