@@ -71,3 +71,25 @@ test(`${TXNS.toLocaleString('en-US')} transactions pan and zoom with no main-thr
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+// LIN's witness as Porcupine shows it: the linearization's points inside each operation.
+test('a passing LIN check shows its linearization on the timeline', async () => {
+  const lwt = generateHistory(['--lwt', '--sessions', 4, '--txns', 12, '--keys', 2, '--stale-ratio', 0, '--seed', 9]);
+  const lin = await setup({ '/lwt.json': ['application/json', lwt] });
+  try {
+    const page = await lin.page();
+    await page.goto(`${lin.server.url}?src=/lwt.json&levels=LIN`);
+    await waitChecked(page);
+    assert.equal(await page.$eval('#ladder .level[data-level="LIN"]', (e) => e.dataset.verdict), 'pass');
+    await page.click('#ladder .level[data-level="LIN"]');
+    await page.click('#tab-timeline');
+    await page.waitForSelector('.tl-canvas[data-linearization]');
+    assert.equal(Number(await page.$eval('.tl-canvas', (c) => c.dataset.linearization)), 48);
+    assert.match(await page.textContent('#tp-timeline'), /The linearization/);
+    await shot(page, 'timeline-lin');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    await lin.close();
+  }
+});

@@ -305,9 +305,37 @@ TEST(MtcDifferential, ChaosMtHistoriesAgreeWithReference) {
   }
 }
 
+// A passing LIN check's witness: every committed operation once, each read reading the latest
+// write of its key before it in the order, and no operation placed after one that started after
+// it ended (real time, across all keys). "" when it holds.
+std::string verify_linearization(const History& h, const std::vector<uint32_t>& order) {
+  std::vector<char> seen(h.txns.size(), 0);
+  std::vector<uint32_t> last_writer(h.keys.size(), kInitialTxn);
+  double max_start = -1e300;
+  for (uint32_t t : order) {
+    if (t == kInitialTxn || t >= h.txns.size() || seen[t]++) return "T" + std::to_string(t) + " twice or out of range";
+    const Txn& x = h.txns[t];
+    const uint32_t key = h.ops[x.op_begin].key;
+    if (x.end < max_start) return h.txn_name(t) + " ends before an operation placed before it starts";
+    max_start = std::max(max_start, x.start);
+    for (uint32_t o = x.op_begin; o < x.op_end; ++o) {
+      if (h.ops[o].is_read()) {
+        const uint32_t w = h.read_from[o];
+        const uint32_t from = w == kReadsInitial ? kInitialTxn : h.op_txn[w];
+        if (from != last_writer[key]) return h.txn_name(t) + " reads from " + h.txn_name(from) + ", not the latest write " + h.txn_name(last_writer[key]);
+      } else {
+        last_writer[key] = t;
+      }
+    }
+  }
+  for (uint32_t t = 1; t < h.txns.size(); ++t)
+    if (h.txns[t].committed && !seen[t]) return h.txn_name(t) + " is missing";
+  return {};
+}
+
 TEST(MtcDifferential, LinAgreesWithReference) {
   Rng rng(4711);
-  int histories = 0, pass = 0, fail = 0, disagreements = 0, witness_errors = 0;
+  int histories = 0, pass = 0, fail = 0, disagreements = 0, witness_errors = 0, verifier_caught = 0;
   auto run = [&](const History& h, const std::string& what) {
     if (!is_lightweight_history(h)) return;
     ++histories;
@@ -319,6 +347,12 @@ TEST(MtcDifferential, LinAgreesWithReference) {
     (r.verdict == Verdict::Pass ? pass : fail)++;
     if (r.verdict == Verdict::Fail && r.anomalies.empty() && ++witness_errors <= 5)
       ADD_FAILURE() << "LIN fail without anomalies (" << what << ")";
+    if (r.verdict == Verdict::Pass)
+      if (const std::string wrong = verify_linearization(h, r.commit_order); !wrong.empty() && ++witness_errors <= 5)
+        ADD_FAILURE() << "LIN linearization: " << wrong << " (" << what << ")\n" << dump(h);
+    // the verifier itself can fail: the reversed order of a chain of writes is wrong
+    if (r.verdict == Verdict::Pass && r.commit_order.size() > 2)
+      verifier_caught += !verify_linearization(h, {r.commit_order.rbegin(), r.commit_order.rend()}).empty();
     for (const Anomaly& a : r.anomalies)
       if (a.kind == "RealTimeViolation" || a.kind == "G1c")
         for (size_t i = 0; i < a.edges.size(); ++i)
@@ -349,6 +383,7 @@ TEST(MtcDifferential, LinAgreesWithReference) {
               disagreements);
   EXPECT_EQ(disagreements, 0);
   EXPECT_EQ(witness_errors, 0);
+  EXPECT_GT(verifier_caught, 1000);
   EXPECT_GT(pass, 2000);
   EXPECT_GT(fail, 2000);
 }

@@ -34,6 +34,8 @@ export class TimelineView {
   private selected = -1;
   private outlined = new Set<number>();
   private edges: OverlayEdge[] = [];
+  /** LIN's witness: each operation's linearization point, in the linearization's order */
+  private points: { txn: number; t: number }[] = [];
 
   constructor(private readonly model: TimelineModel, private readonly host: TimelineHost) {
     this.a = model.t0;
@@ -60,6 +62,24 @@ export class TimelineView {
   setOverlay(txns: number[], edges: OverlayEdge[]) {
     this.outlined = new Set(txns);
     this.edges = edges;
+    this.schedule();
+  }
+
+  /**
+   * Shows a linearization (a passing LIN check's order) as Porcupine does: each operation
+   * takes effect at a point inside its interval, max(its start, the previous point), joined in
+   * order. The points stay in their intervals because the order respects real time.
+   */
+  setLinearization(order: number[] | null) {
+    this.points = [];
+    let prev = -Infinity;
+    for (const txn of order ?? []) {
+      const i = this.model.indexOf(txn);
+      if (i < 0 || i >= this.model.data.start.length || Number.isNaN(this.model.data.start[i])) continue;
+      prev = Math.max(prev, this.model.data.start[i]);
+      this.points.push({ txn, t: prev });
+    }
+    this.canvas.dataset.linearization = String(this.points.length);
     this.schedule();
   }
 
@@ -124,6 +144,7 @@ export class TimelineView {
       g.bezierCurveTo(p.x + 30, p.y, q.x - 30, q.y, q.x, q.y);
       g.stroke();
     }
+    if (this.points.length) this.drawLinearization(g, v('--accent', '#4f46e5'), col.text);
     // the axis over the lanes, and the label column's edge
     g.fillStyle = col.bg;
     g.fillRect(0, 0, W, AXIS_H);
@@ -137,6 +158,29 @@ export class TimelineView {
     }
     g.beginPath(); g.moveTo(LABEL_W - 0.5, 0); g.lineTo(LABEL_W - 0.5, H); g.moveTo(0, AXIS_H - 0.5); g.lineTo(W, AXIS_H - 0.5); g.stroke();
     c.dataset.view = `${this.a},${this.b},${this.top}`; // for tests: what is on screen
+  }
+
+  private drawLinearization(g: CanvasRenderingContext2D, color: string, text: string) {
+    // only the points in view (they are sorted by time)
+    let k = 0;
+    while (k < this.points.length && this.points[k].t < this.a) k++;
+    const first = Math.max(0, k - 1);
+    let prev: { x: number; y: number } | null = null;
+    g.strokeStyle = color;
+    g.fillStyle = text;
+    g.lineWidth = 1.25;
+    for (let i = first; i < this.points.length && (i === first || this.points[i - 1].t <= this.b); i++) {
+      const p = this.points[i];
+      const r = this.rect(p.txn);
+      if (!r) { prev = null; continue; }
+      const x = this.x(p.t), y = r.y + LANE_H / 2;
+      g.setLineDash([]);
+      g.beginPath(); g.moveTo(x, r.y + 2); g.lineTo(x, r.y + LANE_H - 2); g.stroke();
+      if (prev) { g.setLineDash([3, 3]); g.beginPath(); g.moveTo(prev.x, prev.y); g.lineTo(x, y); g.stroke(); }
+      g.fillText(String(i + 1), x + 3, r.y + 6);
+      prev = { x, y };
+    }
+    g.setLineDash([]);
   }
 
   private rect(txn: number) {

@@ -495,8 +495,12 @@ export class App {
     const a = level?.anomalies?.[this.anomalyIndex];
     const ids = a ? a.transactions.map((t) => t.txn ?? 0) : [];
     this.timeline.setOverlay(ids.filter((t) => t > 0), (a?.edges ?? []).map((e) => ({ from: ids[e.from], to: ids[e.to], type: e.type })));
+    // a passing LIN check's linearization, drawn as Porcupine draws it
+    const lin = this.selected === 'LIN' && level?.verdict === 'pass' ? level.commit_order ?? null : null;
+    this.timeline.setLinearization(lin);
     body.append(h('p', { class: 'muted', style: 'margin:0 0 10px' },
       a ? `The ${describeKind(a.kind).title.toLowerCase()}'s transactions are outlined, with its dependencies. ` : '',
+      this.selected === 'LIN' && level?.verdict === 'pass' ? 'The linearization: each operation takes effect at its tick, in the numbered order. ' : '',
       'Wheel or + and - zoom, drag or the arrows pan, click a transaction for its operations.'));
     body.append(this.timeline.el);
     this.timeline.schedule();

@@ -7,6 +7,7 @@
 // Every linearization orders operations by slot (readers of one slot in any order), so one that
 // respects real time exists iff no operation ends before an operation of a smaller slot starts:
 // a scan of the chain in reverse with the minimum end time seen so far (step 2 of Alg. 2).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -52,6 +53,39 @@ struct Lin {
   std::vector<uint32_t> init_next, init_rhead, rhead;  // per key / per writer
   std::vector<Anomaly> anomalies;
   size_t total = 0;
+  std::vector<std::vector<uint32_t>> chains_;  // per key, its writers from the absent state on
+
+  // After a run() that found nothing: a linearization of the whole history. Within a key, slot
+  // by slot (the readers of the absent state, then each writer and the readers of its value),
+  // the readers of a slot by start time: step 2 showed that no operation ends before one of an
+  // earlier slot starts, and start order keeps real time within a slot. Each operation then
+  // takes effect at its linearization point, max(its start, the previous point of its key),
+  // which stays within its interval for the same reason; all keys merge by point (Porcupine's
+  // picture).
+  std::vector<uint32_t> linearization() const {
+    std::vector<uint32_t> order, slot;
+    auto readers = [&](uint32_t head) {
+      slot.clear();
+      for (uint32_t r = head; r != kNone; r = rnext[r]) slot.push_back(r);
+      std::sort(slot.begin(), slot.end(), [&](uint32_t a, uint32_t b) { return start_of(h.txns[a]) < start_of(h.txns[b]); });
+      order.insert(order.end(), slot.begin(), slot.end());
+    };
+    for (uint32_t key = 0; key < chains_.size(); ++key) {
+      readers(init_rhead[key]);
+      for (uint32_t w : chains_[key]) {
+        order.push_back(w);
+        readers(rhead[w]);
+      }
+    }
+    std::vector<double> point(n, -kInf);
+    double prev = -kInf;
+    for (size_t i = 0; i < order.size(); ++i) {
+      if (i && key_of(order[i]) != key_of(order[i - 1])) prev = -kInf;
+      point[order[i]] = prev = std::max(prev, start_of(h.txns[order[i]]));
+    }
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return point[a] < point[b]; });
+    return order;
+  }
 
   explicit Lin(const History& hist)
       : h(hist), n(static_cast<uint32_t>(hist.txns.size())), source(n, kNone), next(n, kNone),
@@ -219,7 +253,8 @@ struct Lin {
     }
     if (!anomalies.empty()) return;
     // The chains from the absent state; writers left over read each other in loops.
-    std::vector<std::vector<uint32_t>> chains(h.keys.size());
+    std::vector<std::vector<uint32_t>>& chains = chains_;
+    chains.assign(h.keys.size(), {});
     for (uint32_t key = 0; key < h.keys.size(); ++key)
       for (uint32_t w = init_next[key]; w != kNone; w = next[w]) {
         pos[w] = static_cast<uint32_t>(chains[key].size());
@@ -295,6 +330,7 @@ LevelResult check_lin(const History& h, const CheckBudget& budget) {
   if (lin.anomalies.empty()) lin.run();
   if (lin.anomalies.empty()) {
     r.verdict = Verdict::Pass;
+    r.commit_order = lin.linearization();
     return r;
   }
   r.verdict = Verdict::Fail;
