@@ -18,6 +18,8 @@ for (const theme of ['light', 'dark']) {
     await page.goto(env.server.url);
     await page.waitForSelector('.example');
     await seriousViolations(page, 'landing');
+    // every example in the page's own scroll, none hidden in an inner scroll area
+    assert.ok(await page.$eval('.examples', (e) => e.scrollHeight <= e.clientHeight + 1), 'the examples scroll inside their box');
     await page.goto(`${env.server.url}?example=write-skew.json`);
     await waitChecked(page);
     await page.click('#ladder .level[data-level="SER"]');
