@@ -448,25 +448,29 @@ export class App {
 
   // ---------- history ----------
   private async renderHistory(body: HTMLElement) {
-    if (!this.history) {
-      body.append(h('div', { class: 'loading muted' }, h('div', { class: 'spinner' }), 'Loading sessions\u2026'));
-      try {
-        const ranges = await this.checker.sessions();
-        this.history = new HistoryView(ranges, (b, e) => this.checker.transactions(b, e), this.input?.transactions ?? 0, (q) => this.find(q));
-      } catch (e) {
-        clear(body);
-        body.append(h('p', { class: 'reason' }, `The history is not available: ${(e as Error).message}`));
-        return;
-      }
-      if (!body.isConnected) return;
-      clear(body);
-    }
+    this.history ??= await this.makeView(body, 'history', async () =>
+      new HistoryView(await this.checker.sessions(), (b, e) => this.checker.transactions(b, e), this.input?.transactions ?? 0, (q) => this.find(q)));
+    if (!this.history || !body.isConnected) return;
     const level = this.selected ? this.results[this.selected] : undefined;
     const a = level?.anomalies?.[this.anomalyIndex];
     body.append(h('p', { class: 'muted', style: 'margin:0 0 10px' }, a ? `Transactions of the selected ${describeKind(a.kind).title.toLowerCase()} are highlighted. ` : '', 'Arrow keys move between transactions.'));
     body.append(this.history.el);
     this.history.setHighlight(a ? a.transactions.map((t) => t.txn).filter((t): t is number => t !== undefined) : []);
     this.history.schedule();
+  }
+
+  /** A view built once per history (its data comes from the worker): a spinner meanwhile, a reason if it fails. */
+  private async makeView<T>(body: HTMLElement, what: string, make: () => Promise<T>): Promise<T | null> {
+    body.append(h('div', { class: 'loading muted' }, h('div', { class: 'spinner' }), `Loading the ${what}\u2026`));
+    try {
+      const view = await make();
+      clear(body);
+      return view;
+    } catch (e) {
+      clear(body);
+      body.append(h('p', { class: 'reason' }, `The ${what} is not available: ${(e as Error).message}`));
+      return null;
+    }
   }
 
   /** The search of the History and the Timeline: T12 (or 12) by number, else by label, then key. */
@@ -477,20 +481,13 @@ export class App {
   }
 
   private async renderTimeline(body: HTMLElement) {
-    if (!this.timeline) {
-      body.append(h('div', { class: 'loading muted' }, h('div', { class: 'spinner' }), 'Loading the timeline\u2026'));
-      try {
-        const model = new TimelineModel(await this.checker.timeline());
-        this.timeline = new TimelineView(model, { transactions: (b, e) => this.checker.transactions(b, e), readers: (t) => this.checker.readers(t), find: (q) => this.find(q) });
-        this.timeline.fit();
-      } catch (e) {
-        clear(body);
-        body.append(h('p', { class: 'reason' }, `The timeline is not available: ${(e as Error).message}`));
-        return;
-      }
-      if (!body.isConnected) return;
-      clear(body);
-    }
+    this.timeline ??= await this.makeView(body, 'timeline', async () => {
+      const view = new TimelineView(new TimelineModel(await this.checker.timeline()),
+        { transactions: (b, e) => this.checker.transactions(b, e), readers: (t) => this.checker.readers(t), find: (q) => this.find(q) });
+      view.fit();
+      return view;
+    });
+    if (!this.timeline || !body.isConnected) return;
     const level = this.selected ? this.results[this.selected] : undefined;
     const a = level?.anomalies?.[this.anomalyIndex];
     const ids = a ? a.transactions.map((t) => t.txn ?? 0) : [];
