@@ -88,7 +88,7 @@ export class HistoryView {
         const cell = this.pool[used] ?? this.newCell();
         used++;
         cell.style.transform = `translate(${c * COL_W - x}px, ${r * ROW_H - y}px)`;
-        this.fill(cell, id, c, r);
+        this.fill(cell, id, c);
       }
     }
     for (let i = used; i < this.pool.length; i++) this.pool[i].hidden = true;
@@ -114,7 +114,7 @@ export class HistoryView {
     return cell;
   }
 
-  private fill(cell: HTMLElement, id: number, c: number, r: number) {
+  private fill(cell: HTMLElement, id: number, c: number) {
     cell.hidden = false;
     const t = this.cache.get(id);
     const key = `${id}:${t ? 1 : 0}:${this.highlighted.has(id) ? 1 : 0}:${this.selected === id ? 1 : 0}`;
