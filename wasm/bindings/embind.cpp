@@ -47,7 +47,8 @@ std::string load(val names, val blobs, std::string format) {
     const size_t len = blob["length"].as<size_t>();
     if (!can_allocate(len + 64))
       return failure(input_error("not enough memory to load " + std::to_string(len) +
-                                           " bytes in the browser (use the command line for inputs this large)", names[i].as<std::string>()));
+                                     " bytes in the browser (use the command line for inputs this large)",
+                                 names[i].as<std::string>()));
     storage[i].reserve(len + 64);  // readable padding: the JSON readers parse in place
     storage[i].resize(len);
     // Copy the JS bytes straight into wasm memory.
