@@ -23,6 +23,8 @@ const MAX_ANOMALIES_SHOWN = 1000;
 type Tab = 'anomaly' | 'history' | 'timeline';
 
 export class App {
+  /** ?embed: the compact iframe mode (no navigation, no History) */
+  private readonly embed = new URLSearchParams(location.search).has('embed');
   private main: HTMLElement;
   private checker = new Checker(true);
   private files: InFile[] = [];
@@ -42,7 +44,7 @@ export class App {
   private els: Record<string, HTMLElement> = {};
   private budgetS = 30;
   private readonly anomalyHost: AnomalyHost = {
-    embed: new URLSearchParams(location.search).has('embed'),
+    embed: this.embed,
     transactions: (b, e) => this.checker.transactions(b, e),
     showInHistory: (a, txn) => this.showInHistory(a, txn),
   };
@@ -62,13 +64,11 @@ export class App {
   private loads = 0;
   /** The latest input without an address, kept so that Back and Forward can show it again. */
   private unaddressed: { load: number; files: InFile[]; format: string } | null = null;
-  private readonly embed: boolean;
   private sharedCounterexample = false;
 
   constructor(root: HTMLElement) {
     this.anomalyView = new AnomalyView(this.anomalyHost);
     const params = new URLSearchParams(location.search);
-    this.embed = params.has('embed');
     if (this.embed) document.body.classList.add('embed');
     this.main = h('main', { class: 'wrap', id: 'main' });
     root.append(this.topbar(), this.main, h('div', { class: 'overlay', 'aria-hidden': 'true' }, h('div', {}, 'Drop to check this history')));
