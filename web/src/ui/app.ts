@@ -1,20 +1,19 @@
 // The isoscope page: load, check, verdict ladder, anomaly diagram, history, share, embed mode.
 import { CoreFailure } from '../core/result';
-import type { Anomaly, FoundTxn, InputStats, LevelInfo, ParseError } from '../core/types';
+import type { Anomaly, InputStats, LevelInfo, ParseError } from '../core/types';
 import { Checker } from '../check/runner';
 import { describeKind } from '../model/anomalies';
 import { finishedResults, formatCount, formatMs, LEVEL_DOCS, strongestSatisfied, summarize, type LevelState } from '../model/levels';
 import { describeInput, formatBytes, fromText, InputError, totalBytes } from '../load/input';
 import type { InFile } from '../worker/protocol';
-import { HistoryView } from '../history/view';
-import { TimelineView } from '../timeline/view';
-import { TimelineModel } from '../model/timeline';
 import { decodeFragment, type ViewState } from '../share/share';
 import { shareLink } from '../share/link';
 import { clear, h, toast } from '../dom/dom';
 import { pill, renderLadder } from './ladder';
 import { AnomalyView, type AnomalyHost } from './anomaly-view';
 import { formatSelect, installDropAndPaste, renderLanding, type InputSources } from './landing';
+import { Navigation } from './navigation';
+import { RecordViews } from './record-views';
 import { icon } from '../dom/icons';
 
 /** Anomaly tabs per page, and the most anomalies one level reports on request. */
@@ -38,8 +37,8 @@ export class App {
   private tab: Tab = 'anomaly';
   private userPicked = false;
   private pendingView: ViewState | null = null;
-  private history: HistoryView | null = null;
-  private timeline: TimelineView | null = null;
+  /** The History and the Timeline of the loaded history */
+  private records: RecordViews;
   private anomalyView: AnomalyView;
   private els: Record<string, HTMLElement> = {};
   private budgetS = 30;
@@ -50,24 +49,25 @@ export class App {
   };
   private readonly sources: InputSources = {
     load: (get: () => Promise<InFile[]>, format = '', address = '') => {
-      this.navigate('results', address);
-      const load = this.loads;
+      const load = this.navigation.push('results', address);
       void this.loadFrom(async () => {
         const files = await get();
         // an input with no address (dropped, pasted) can only come back from memory
-        if (!address) this.unaddressed = { load, files, format };
+        if (!address) this.navigation.keep(load, files, format);
         return files;
       }, format);
     },
   };
-  /** Inputs loaded through the page so far: a history entry knows which one it showed. */
-  private loads = 0;
-  /** The latest input without an address, kept so that Back and Forward can show it again. */
-  private unaddressed: { load: number; files: InFile[]; format: string } | null = null;
+  private readonly navigation = new Navigation({
+    openFromParams: (p) => this.openFromParams(p),
+    reopen: (files, format) => void this.load(files, format),
+    showLanding: () => this.showLanding(),
+  }, !this.embed);
   private sharedCounterexample = false;
 
   constructor(root: HTMLElement) {
     this.anomalyView = new AnomalyView(this.anomalyHost);
+    this.records = new RecordViews(this.checker, 0);
     const params = new URLSearchParams(location.search);
     if (this.embed) document.body.classList.add('embed');
     this.main = h('main', { class: 'wrap', id: 'main' });
@@ -75,7 +75,6 @@ export class App {
     if (!this.embed) root.append(h('footer', { class: 'foot' }, 'Histories never leave this page: checking runs locally in WebAssembly.'));
     installDropAndPaste(this.sources);
     window.addEventListener('hashchange', () => this.openFromHash());
-    window.addEventListener('popstate', () => this.route());
     if (!this.openFromHash() && !this.openFromParams(params)) this.showLanding();
   }
 
@@ -102,38 +101,8 @@ export class App {
     void this.anomalyView.draw();
   }
 
-  // ---------- navigation ----------
-  /**
-   * A new entry in the browser's history (not in embeds): the landing page, or results whose
-   * query (address) reopens them after a reload (?example=, ?src=; a share link's fragment).
-   * Other parameters (levels, budget) stay.
-   */
-  private navigate(page: 'landing' | 'results', address = '') {
-    if (this.embed) return;
-    const params = new URLSearchParams(location.search);
-    params.delete('example');
-    params.delete('src');
-    for (const [k, v] of new URLSearchParams(address)) params.set(k, v);
-    const query = params.toString();
-    const url = `${location.pathname}${query ? `?${query}` : ''}`;
-    const state = { page, load: page === 'results' ? ++this.loads : this.loads };
-    if (page === 'landing' && (history.state as { page?: string } | null)?.page === 'landing') history.replaceState(state, '', url);
-    else history.pushState(state, '', url);
-  }
-
-  /** Back and Forward: show what the address and the entry say. */
-  private route() {
-    if (location.hash.includes('h=')) return; // hashchange opens share links
-    if (this.openFromParams(new URLSearchParams(location.search))) return;
-    // results of a dropped input: shown again while it is the one kept (the latest)
-    const state = history.state as { page?: string; load?: number } | null;
-    const kept = this.unaddressed;
-    if (state?.page === 'results' && kept && state.load === kept.load) void this.load(kept.files, kept.format);
-    else this.showLanding();
-  }
-
   private goToLanding() {
-    this.navigate('landing');
+    this.navigation.push('landing');
     this.showLanding();
   }
 
@@ -141,8 +110,7 @@ export class App {
   private showLanding() {
     delete document.body.dataset.checked;
     this.checker.dispose();
-    this.history = null;
-    this.timeline = null;
+    this.records = new RecordViews(this.checker, 0);
     this.anomalyView = new AnomalyView(this.anomalyHost);
     this.input = null;
     (this.els.share as HTMLButtonElement).disabled = true;
@@ -174,13 +142,13 @@ export class App {
     this.anomalyIndex = 0;
     this.userPicked = false;
     this.pendingView = view;
-    this.history = null;
-    this.timeline = null;
+    this.records = new RecordViews(this.checker, 0);
     this.anomalyView = new AnomalyView(this.anomalyHost);
     clear(this.main);
     this.main.append(h('div', { class: 'card loading', id: 'parsing' }, h('div', { class: 'spinner' }), `Parsing ${this.label} (${formatBytes(totalBytes(files))})\u2026`));
     try {
       this.input = await this.checker.load(files, format);
+      this.records = new RecordViews(this.checker, this.input.transactions);
     } catch (e) {
       if (e instanceof CoreFailure) this.showError(e.detail, 'This history could not be read', e.detail.format_unrecognised ? { files, readableAs: e.detail.readable_as } : undefined);
       else this.showError({ message: (e as Error).message, text: (e as Error).message }, 'The checker could not start');
@@ -368,8 +336,8 @@ export class App {
     });
     const body = h('div', { class: 'tabpanel', role: 'tabpanel', id: `tp-${this.tab}`, 'aria-labelledby': `tab-${this.tab}` });
     panel.append(tabs, body);
-    if (this.tab === 'history') { void this.renderHistory(body); return; }
-    if (this.tab === 'timeline') { void this.renderTimeline(body); return; }
+    if (this.tab === 'history') { void this.records.renderHistory(body, this.inView()); return; }
+    if (this.tab === 'timeline') { void this.records.renderTimeline(body, this.inView()); return; }
     const level = this.selected;
     if (!level) {
       body.append(h('div', { class: 'empty' }, h('div', { class: 'spinner' }), h('strong', {}, 'Checking\u2026'), 'The first failing level will open here.'));
@@ -447,70 +415,20 @@ export class App {
   }
 
   // ---------- history ----------
-  private async renderHistory(body: HTMLElement) {
-    this.history ??= await this.makeView(body, 'history', async () =>
-      new HistoryView(await this.checker.sessions(), (b, e) => this.checker.transactions(b, e), this.input?.transactions ?? 0, (q) => this.find(q)));
-    if (!this.history || !body.isConnected) return;
+  /** The anomaly in view and, for a passing LIN check, its linearization: what the History and the Timeline show. */
+  private inView() {
     const level = this.selected ? this.results[this.selected] : undefined;
-    const a = level?.anomalies?.[this.anomalyIndex];
-    body.append(h('p', { class: 'muted', style: 'margin:0 0 10px' }, a ? `Transactions of the selected ${describeKind(a.kind).title.toLowerCase()} are highlighted. ` : '', 'Arrow keys move between transactions.'));
-    body.append(this.history.el);
-    this.history.setHighlight(a ? a.transactions.map((t) => t.txn).filter((t): t is number => t !== undefined) : []);
-    this.history.schedule();
-  }
-
-  /** A view built once per history (its data comes from the worker): a spinner meanwhile, a reason if it fails. */
-  private async makeView<T>(body: HTMLElement, what: string, make: () => Promise<T>): Promise<T | null> {
-    body.append(h('div', { class: 'loading muted' }, h('div', { class: 'spinner' }), `Loading the ${what}\u2026`));
-    try {
-      const view = await make();
-      clear(body);
-      return view;
-    } catch (e) {
-      clear(body);
-      body.append(h('p', { class: 'reason' }, `The ${what} is not available: ${(e as Error).message}`));
-      return null;
-    }
-  }
-
-  /** The search of the History and the Timeline: T12 (or 12) by number, else by label, then key. */
-  private async find(query: string): Promise<FoundTxn[]> {
-    const n = /^T?(\d+)$/i.exec(query);
-    const byNumber: FoundTxn[] = n && Number(n[1]) >= 1 && Number(n[1]) <= (this.input?.transactions ?? 0) ? [{ txn: Number(n[1]), match: 'number' }] : [];
-    return [...byNumber, ...(await this.checker.find(query))];
-  }
-
-  private async renderTimeline(body: HTMLElement) {
-    this.timeline ??= await this.makeView(body, 'timeline', async () => {
-      const view = new TimelineView(new TimelineModel(await this.checker.timeline()),
-        { transactions: (b, e) => this.checker.transactions(b, e), readers: (t) => this.checker.readers(t), find: (q) => this.find(q) });
-      view.fit();
-      return view;
-    });
-    if (!this.timeline || !body.isConnected) return;
-    const level = this.selected ? this.results[this.selected] : undefined;
-    const a = level?.anomalies?.[this.anomalyIndex];
-    const ids = a ? a.transactions.map((t) => t.txn ?? 0) : [];
-    this.timeline.setOverlay(ids.filter((t) => t > 0), (a?.edges ?? []).map((e) => ({ from: ids[e.from], to: ids[e.to], type: e.type })));
-    // a passing LIN check's linearization, drawn as Porcupine draws it
-    const lin = this.selected === 'LIN' && level?.verdict === 'pass' ? level.commit_order ?? null : null;
-    this.timeline.setLinearization(lin);
-    body.append(h('p', { class: 'muted', style: 'margin:0 0 10px' },
-      a ? `The ${describeKind(a.kind).title.toLowerCase()}'s transactions are outlined, with its dependencies. ` : '',
-      this.selected === 'LIN' && level?.verdict === 'pass' ? 'The linearization: each operation takes effect at its tick, in the numbered order. ' : '',
-      'Wheel or + and - zoom, drag or the arrows pan, click a transaction for its operations.'));
-    body.append(this.timeline.el);
-    this.timeline.schedule();
+    return {
+      anomaly: level?.anomalies?.[this.anomalyIndex],
+      linearization: this.selected === 'LIN' && level?.verdict === 'pass' ? level.commit_order ?? null : null,
+    };
   }
 
   private showInHistory(a: Anomaly, txn: number | undefined) {
     this.tab = 'history';
     this.renderDetail();
     const ids = a.transactions.map((t) => t.txn).filter((t): t is number => t !== undefined);
-    const go = () => { this.history?.setHighlight(ids); if (txn !== undefined) this.history?.reveal(txn); };
-    // the view appears asynchronously the first time
-    const tick = (n: number) => (this.history?.el.isConnected ? go() : n > 0 && setTimeout(() => tick(n - 1), 50));
-    tick(100);
+    this.records.revealInHistory(ids, txn);
   }
 
   // ---------- share ----------

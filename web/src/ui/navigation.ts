@@ -1,0 +1,57 @@
+// Navigation in the URL: each landing page and each set of results is an entry of the browser's
+// history, so Back and Forward move between them, and a reload reopens what the address names
+// (?example=, ?src=, a share link's fragment). An input without an address (dropped, pasted)
+// is kept in memory for its entry. Not in embeds: an iframe's history is its host's.
+import type { InFile } from '../worker/protocol';
+
+export interface NavigationHost {
+  /** Opens what the address names (?example=, ?src=); false when it names nothing. */
+  openFromParams(params: URLSearchParams): boolean;
+  /** Shows the results of an input again. */
+  reopen(files: InFile[], format: string): void;
+  showLanding(): void;
+}
+
+export class Navigation {
+  /** Inputs loaded through the page so far: an entry knows which one it showed. */
+  private loads = 0;
+  /** The latest input without an address, kept so that Back and Forward can show it again. */
+  private unaddressed: { load: number; files: InFile[]; format: string } | null = null;
+
+  constructor(private readonly host: NavigationHost, private readonly enabled: boolean) {
+    if (enabled) window.addEventListener('popstate', () => this.route());
+  }
+
+  /**
+   * A new entry: the landing page, or results whose query (address) reopens them after a
+   * reload. Other parameters (levels, budget) stay. Returns the entry's input number.
+   */
+  push(page: 'landing' | 'results', address = ''): number {
+    if (!this.enabled) return this.loads;
+    const params = new URLSearchParams(location.search);
+    params.delete('example');
+    params.delete('src');
+    for (const [k, v] of new URLSearchParams(address)) params.set(k, v);
+    const query = params.toString();
+    const url = `${location.pathname}${query ? `?${query}` : ''}`;
+    const state = { page, load: page === 'results' ? ++this.loads : this.loads };
+    if (page === 'landing' && (history.state as { page?: string } | null)?.page === 'landing') history.replaceState(state, '', url);
+    else history.pushState(state, '', url);
+    return state.load;
+  }
+
+  /** Keeps an input that has no address, for the entry `load`. */
+  keep(load: number, files: InFile[], format: string) {
+    this.unaddressed = { load, files, format };
+  }
+
+  /** Back and Forward: show what the address and the entry say. */
+  private route() {
+    if (location.hash.includes('h=')) return; // hashchange opens share links
+    if (this.host.openFromParams(new URLSearchParams(location.search))) return;
+    const state = history.state as { page?: string; load?: number } | null;
+    const kept = this.unaddressed;
+    if (state?.page === 'results' && kept && state.load === kept.load) this.host.reopen(kept.files, kept.format);
+    else this.host.showLanding();
+  }
+}

@@ -1,0 +1,81 @@
+// The two views of the loaded history itself: the History (sessions as columns) and the
+// Timeline (sessions on a real-time axis). Each is built once per history, from the worker's
+// data, and shows the anomaly in view; both search by number, label or key.
+import type { Anomaly, FoundTxn } from '../core/types';
+import type { Checker } from '../check/runner';
+import { describeKind } from '../model/anomalies';
+import { TimelineModel } from '../model/timeline';
+import { HistoryView } from '../history/view';
+import { TimelineView } from '../timeline/view';
+import { clear, h } from '../dom/dom';
+
+/** What the views show of the check: the anomaly in view, a passing LIN check's order. */
+export interface InView { anomaly?: Anomaly; linearization: number[] | null }
+
+export class RecordViews {
+  private history: HistoryView | null = null;
+  private timeline: TimelineView | null = null;
+
+  constructor(private readonly checker: Checker, private readonly transactions: number) {}
+
+  async renderHistory(body: HTMLElement, view: InView) {
+    this.history ??= await this.make(body, 'history', async () =>
+      new HistoryView(await this.checker.sessions(), (b, e) => this.checker.transactions(b, e), this.transactions, (q) => this.find(q)));
+    if (!this.history || !body.isConnected) return;
+    const a = view.anomaly;
+    body.append(h('p', { class: 'muted', style: 'margin:0 0 10px' }, a ? `Transactions of the selected ${describeKind(a.kind).title.toLowerCase()} are highlighted. ` : '', 'Arrow keys move between transactions.'));
+    body.append(this.history.el);
+    this.history.setHighlight(a ? a.transactions.map((t) => t.txn).filter((t): t is number => t !== undefined) : []);
+    this.history.schedule();
+  }
+
+  async renderTimeline(body: HTMLElement, view: InView) {
+    this.timeline ??= await this.make(body, 'timeline', async () => {
+      const tl = new TimelineView(new TimelineModel(await this.checker.timeline()),
+        { transactions: (b, e) => this.checker.transactions(b, e), readers: (t) => this.checker.readers(t), find: (q) => this.find(q) });
+      tl.fit();
+      return tl;
+    });
+    if (!this.timeline || !body.isConnected) return;
+    const a = view.anomaly;
+    const ids = a ? a.transactions.map((t) => t.txn ?? 0) : [];
+    this.timeline.setOverlay(ids.filter((t) => t > 0), (a?.edges ?? []).map((e) => ({ from: ids[e.from], to: ids[e.to], type: e.type })));
+    // a passing LIN check's linearization, drawn as Porcupine draws it
+    this.timeline.setLinearization(view.linearization);
+    body.append(h('p', { class: 'muted', style: 'margin:0 0 10px' },
+      a ? `The ${describeKind(a.kind).title.toLowerCase()}'s transactions are outlined, with its dependencies. ` : '',
+      view.linearization ? 'The linearization: each operation takes effect at its tick, in the numbered order. ' : '',
+      'Wheel or + and - zoom, drag or the arrows pan, click a transaction for its operations.'));
+    body.append(this.timeline.el);
+    this.timeline.schedule();
+  }
+
+  /** Highlights ids in the History and scrolls to txn, once the view is on the page. */
+  revealInHistory(ids: number[], txn: number | undefined) {
+    const go = () => { this.history?.setHighlight(ids); if (txn !== undefined) this.history?.reveal(txn); };
+    // the view appears asynchronously the first time
+    const tick = (n: number) => (this.history?.el.isConnected ? go() : n > 0 && setTimeout(() => tick(n - 1), 50));
+    tick(100);
+  }
+
+  /** The search of both views: T12 (or 12) by number, else by label, then by key. */
+  private async find(query: string): Promise<FoundTxn[]> {
+    const n = /^T?(\d+)$/i.exec(query);
+    const byNumber: FoundTxn[] = n && Number(n[1]) >= 1 && Number(n[1]) <= this.transactions ? [{ txn: Number(n[1]), match: 'number' }] : [];
+    return [...byNumber, ...(await this.checker.find(query))];
+  }
+
+  /** A view built once per history: a spinner meanwhile, a reason if it fails. */
+  private async make<T>(body: HTMLElement, what: string, build: () => Promise<T>): Promise<T | null> {
+    body.append(h('div', { class: 'loading muted' }, h('div', { class: 'spinner' }), `Loading the ${what}\u2026`));
+    try {
+      const view = await build();
+      clear(body);
+      return view;
+    } catch (e) {
+      clear(body);
+      body.append(h('p', { class: 'reason' }, `The ${what} is not available: ${(e as Error).message}`));
+      return null;
+    }
+  }
+}
