@@ -118,7 +118,7 @@ std::string check(std::string levels_csv, double budget_ms, int max_anomalies) {
 std::string transactions(double begin, double end) {
   if (!g_loaded) return no_history();
   const double total = static_cast<double>(g_loaded->history.txns.size());
-  if (!(begin >= 0 && end >= begin && end <= total + 1e9))
+  if (!(begin >= 0 && end >= begin))  // NaN fails too; end is clamped below
     return failure("transactions(begin, end) needs 0 <= begin <= end");
   return ok(transactions_json(g_loaded->history, static_cast<uint32_t>(std::min(begin, total)),
                               static_cast<uint32_t>(std::min(end, total))));

@@ -42,6 +42,12 @@ struct Node {
 
 constexpr int kMaxDepth = 64;
 
+// The value of a hexadecimal digit, or 16 for any other character.
+unsigned hex_digit(char h) {
+  return h >= '0' && h <= '9' ? unsigned(h - '0') : h >= 'a' && h <= 'f' ? unsigned(h - 'a' + 10)
+         : h >= 'A' && h <= 'F' ? unsigned(h - 'A' + 10) : 16u;
+}
+
 class Reader {
  public:
   Reader(const InputFile& f, bool json)
@@ -268,9 +274,7 @@ class Reader {
   bool hex4(unsigned& cp) {
     for (int k = 0; k < 4; ++k, ++p_) {
       if (p_ >= end_) return false;
-      const char h = *p_;
-      const unsigned d = h >= '0' && h <= '9' ? unsigned(h - '0') : h >= 'a' && h <= 'f' ? unsigned(h - 'a' + 10)
-                         : h >= 'A' && h <= 'F' ? unsigned(h - 'A' + 10) : 16u;
+      const unsigned d = hex_digit(*p_);
       if (d == 16) return false;
       cp = cp * 16 + d;
     }
@@ -301,10 +305,7 @@ std::string unescape(std::string_view s) {
   out.reserve(s.size());
   auto hex4 = [&](size_t at) {
     unsigned cp = 0;
-    for (size_t k = at; k < at + 4; ++k) {
-      const char h = s[k];
-      cp = cp * 16 + (h <= '9' ? unsigned(h - '0') : (unsigned(h | 0x20) - 'a' + 10));
-    }
+    for (size_t k = at; k < at + 4; ++k) cp = cp * 16 + hex_digit(s[k]);  // validated by the tokenizer
     return cp;
   };
   for (size_t i = 0; i < s.size(); ++i) {

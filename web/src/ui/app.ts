@@ -142,7 +142,6 @@ export class App {
     this.anomalyIndex = 0;
     this.userPicked = false;
     this.pendingView = view;
-    this.records = new RecordViews(this.checker, 0);
     this.anomalyView = new AnomalyView(this.anomalyHost);
     clear(this.main);
     this.main.append(h('div', { class: 'card loading', id: 'parsing' }, h('div', { class: 'spinner' }), `Parsing ${this.label} (${formatBytes(totalBytes(files))})\u2026`));

@@ -310,11 +310,7 @@ LevelResult check_lin(const History& h, const CheckBudget& budget) {
     r.anomalies_total = r.anomalies.size();
     return r;
   }
-  if (budget.expired()) {
-    r.verdict = Verdict::Unknown;
-    r.reason = "budget ran out";
-    return r;
-  }
+  if (budget.expired()) return CheckBudget::ran_out();
   Lin lin(h);
   // An operation that ends before it starts precedes itself in real time.
   for (uint32_t t = 1; t < h.txns.size(); ++t) {
