@@ -129,13 +129,29 @@ bool load_input(const std::string& path, LoadedInput& input, std::string& error)
       fs::directory_iterator it(path, ec), end;
       for (; !ec && it != end; it.increment(ec)) {
         const fs::path& p = it->path();
+        // Dot files (.DS_Store) and __MACOSX are skipped unopened, as in zips and dropped folders.
+        if (skipped_in_folder(p.filename().string())) continue;
         std::error_code entry_ec;
         const fs::file_status target = fs::status(p, entry_ec);
         if (entry_ec || !fs::exists(target)) {
           error = p.string() + ": " + (fs::is_symlink(fs::symlink_status(p, entry_ec)) ? "a symbolic link to nothing (or a loop of links)" : "cannot be read: " + entry_ec.message());
           return false;
         }
-        if (fs::is_regular_file(target)) paths.push_back(p.string());
+        if (fs::is_regular_file(target)) {
+          paths.push_back(p.string());
+        } else if (!fs::is_directory(target)) {
+          // A pipe, socket or device (or a link to one, such as /dev/zero named T4.log) would block
+          // or never end: refused by name, never opened.
+          const fs::file_type t = target.type();
+          error = p.string() + ": " +
+                  (t == fs::file_type::fifo     ? "a named pipe (FIFO)"
+                   : t == fs::file_type::socket ? "a socket"
+                   : t == fs::file_type::character || t == fs::file_type::block ? "a device"
+                                                                                 : "a special file") +
+                  (fs::is_symlink(fs::symlink_status(p, entry_ec)) ? " behind a symbolic link" : "") +
+                  ", not a regular file: a folder's files must be regular files (remove it, or check the files one by one)";
+          return false;
+        }
       }
       if (ec) {
         error = path + ": cannot list the directory: " + ec.message();
