@@ -108,7 +108,6 @@ class Reader {
       while (p_ < end_ && symbol_char(*p_)) ++p_;
     }
     if (p_ >= end_) return fail(p_, "expected a value");
-    if (depth > kMaxDepth) return fail(p_, "values nest too deeply (more than 64 levels)");
     const char* start = p_;
     char c = *p_;
     Node n;
