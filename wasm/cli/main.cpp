@@ -28,6 +28,9 @@
 namespace fs = std::filesystem;
 using namespace isoscope;
 
+// `isoscope run` (run_command.cpp).
+int run_database_command(int argc, char** argv, long long (*peak_rss)());
+
 namespace {
 
 constexpr int kExitPass = 0, kExitFail = 1, kExitInput = 2, kExitUnknown = 3;
@@ -53,6 +56,10 @@ const char* kUsage =
     "                 mini-transactions (MTC's MT workload), with timestamps\n"
     "  isoscope generate --lwt [--stale-ratio R] [--sessions N] [--txns N] [--keys N] ... OUT|-\n"
     "                 lightweight transactions (compare-and-set, insert-if-not-exists) for LIN\n"
+    "  isoscope run [TARGET] [--isolation LEVEL] [--list-append|--mt|--lwt] [--mix M] [--sessions N]\n"
+    "                 [--txns N] [--keys N] [--nemesis kill] [--out FILE] [--json] ...\n"
+    "                 drives a database (postgresql://, mariadb://, mysql://, sqlite:PATH), records\n"
+    "                 the history and checks it (isoscope run --help)\n"
     "\n"
     "levels: RC RR RA CC PC SI SER SSER WCC CCv CM LIN (default: every level that applies)\n"
     "PATH may be a file, a directory (Cobra logs, a dbcop history folder), a zip of such\n"
@@ -663,6 +670,7 @@ int run(int argc, char** argv) {
     std::printf("isoscope %s\n", ISOSCOPE_VERSION);
     return kExitPass;
   }
+  if (cmd == "run") return run_database_command(argc - 2, argv + 2, peak_rss_bytes);  // its own --help
   // --help anywhere after a command: that command's usage (the one usage text), exit 0.
   for (int i = 2; i < argc; ++i)
     if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
