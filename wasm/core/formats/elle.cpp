@@ -69,7 +69,7 @@ class Reader {
       if (fmt::is_space(c) || c == ',' || (json_ && c == ':'))
         ++p_;
       else if (!json_ && c == ';')
-        while (p_ < end_ && *p_ != '\n') ++p_;
+        p_ = fmt::find_newline(p_, end_);  // a comment ends at CR, LF or CRLF
       else
         return;
     }
@@ -670,7 +670,7 @@ bool detect_elle(std::span<const InputFile> files) {
     if (fmt::is_space(s[i]) || s[i] == ',') {
       ++i;
     } else if (s[i] == ';') {
-      while (i < s.size() && s[i] != '\n') ++i;
+      while (i < s.size() && !fmt::is_newline(s[i])) ++i;
     } else {
       break;
     }
