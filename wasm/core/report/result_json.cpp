@@ -283,11 +283,13 @@ std::string anomaly_kinds_json() {
 
 std::string levels_json(const History& h) {
   JsonWriter j;
+  const std::vector<Level> order = check_order(h);
   j.begin_array();
   for (int i = 0; i < kNumLevels; ++i) {
     std::string reason;
     const bool applies = level_applies(h, static_cast<Level>(i), reason);
-    j.begin_object().member("level", level_name(static_cast<Level>(i))).member("applies", applies);
+    const size_t rank = std::find(order.begin(), order.end(), static_cast<Level>(i)) - order.begin();
+    j.begin_object().member("level", level_name(static_cast<Level>(i))).member("applies", applies).member("order", rank);
     if (!applies) j.member("reason", reason);
     j.end_object();
   }
