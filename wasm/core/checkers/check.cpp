@@ -1,5 +1,6 @@
 #include "checkers/check.h"
 
+#include "checkers/cycle_names.h"
 #include "checkers/mtc/mtc.h"
 #include "util/memory.h"
 
@@ -81,6 +82,7 @@ const LevelResult& decide_level(const History& h, Level l, const CheckOptions& o
       r.reason = std::string("implied by the ") + level_name(*r.implied_by) + " violation";
       r.anomalies = weaker.anomalies;
       r.anomalies_total = weaker.anomalies_total;
+      r.kinds = weaker.kinds;
     } else if (const size_t need = estimated_bytes(h, l); !can_allocate(need)) {
       // Refused before it starts: in wasm a failed allocation would abort the module.
       r.verdict = Verdict::Unknown;
@@ -109,7 +111,12 @@ const LevelResult& decide_level(const History& h, Level l, const CheckOptions& o
     }
   }
   if (r.anomalies_total < r.anomalies.size()) r.anomalies_total = r.anomalies.size();
+  // Counts per kind from every anomaly returned; the searches (PC and up, LIN) stop at a
+  // counterexample, so theirs are lower bounds.
+  if (!r.implied_by) summarize_kinds(r, l == Level::RC || l == Level::RR || l == Level::RA || l == Level::CC);
   if (r.anomalies.size() > opts.max_anomalies) r.anomalies.resize(opts.max_anomalies);
+  for (KindCount& k : r.kinds)
+    if (k.example >= r.anomalies.size()) k.example = kNone;
   r.ms = now_ms() - t0;
   if (opts.on_level) opts.on_level(l, r);
   return r;
@@ -129,6 +136,7 @@ CheckReport check_history(const History& h, const CheckOptions& opts) {
 
   for (int i = 0; i < kNumLevels; ++i)  // enum order is weakest first along the chain
     if (report.requested[i]) decide_level(h, static_cast<Level>(i), opts, report);
+  name_anomalies(h, report, opts.max_anomalies);
   return report;
 }
 
