@@ -1,5 +1,6 @@
 #include "checkers/check.h"
 
+#include "checkers/cycle_names.h"
 #include "checkers/mtc/mtc.h"
 #include "checkers/weak/weak.h"
 #include "util/memory.h"
@@ -115,6 +116,7 @@ const LevelResult& decide_level(const History& h, Level l, const CheckOptions& o
       r.reason = std::string("implied by the ") + level_name(*r.implied_by) + " violation";
       r.anomalies = weaker.anomalies;
       r.anomalies_total = weaker.anomalies_total;
+      r.kinds = weaker.kinds;
     } else if (implied_pass >= 0) {
       set_implied_pass(r, static_cast<Level>(implied_pass));
     } else if (const size_t need = estimated_bytes(h, l); !can_allocate(need)) {
@@ -147,7 +149,12 @@ const LevelResult& decide_level(const History& h, Level l, const CheckOptions& o
     }
   }
   if (r.anomalies_total < r.anomalies.size()) r.anomalies_total = r.anomalies.size();
+  // Counts per kind from every anomaly returned; the searches (PC and up, LIN) stop at a
+  // counterexample, so theirs are lower bounds.
+  if (!r.implied_by) summarize_kinds(r, l == Level::RC || l == Level::RR || l == Level::RA || l == Level::CC);
   if (r.anomalies.size() > opts.max_anomalies) r.anomalies.resize(opts.max_anomalies);
+  for (KindCount& k : r.kinds)
+    if (k.example >= r.anomalies.size()) k.example = kNone;
   r.ms = now_ms() - t0;
   if (opts.on_level) opts.on_level(l, r);
   return r;
@@ -178,6 +185,7 @@ CheckReport check_history(const History& h, const CheckOptions& opts) {
     r.ms = ms;
     if (opts.on_level) opts.on_level(static_cast<Level>(i), r);
   }
+  name_anomalies(h, report, opts.max_anomalies);
   return report;
 }
 
