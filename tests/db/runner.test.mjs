@@ -42,6 +42,13 @@ function run(target, args) {
   return { status: r.status, result, history, stderr: r.stderr, out };
 }
 
+// The anomaly vocabulary: the weakest level that forbids each kind, and the lattice's order.
+const vocabulary = JSON.parse(execFileSync(cli, ['anomalies', '--json'], { encoding: 'utf8' }));
+const weakestOf = new Map(vocabulary.map((k) => [k.name, k.weakest]));
+const chain = ['RC', 'RR', 'RA', 'CC', 'PC', 'SI', 'SER', 'SSER'];
+// The transactional levels form a chain (model/levels.cpp): a level forbids what any weaker one does.
+const atLeast = (level, weakest) => chain.includes(weakest) && chain.indexOf(level) >= chain.indexOf(weakest);
+
 const verdict = (res, level) => res.result.levels[level]?.verdict;
 const kinds = (res, level) => (res.result.levels[level]?.anomalies ?? []).map((a) => a.kind);
 const weaker = ['RC', 'RR', 'RA', 'CC', 'PC', 'SI', 'SER'];
@@ -74,6 +81,14 @@ function assertRecorded(res) {
   const again = JSON.parse(check.stdout);
   for (const [level, r] of Object.entries(res.result.levels)) assert.equal(again.levels[level].verdict, r.verdict, level);
   assert.equal(h.recorded_by.tables_dropped, true);
+  // No reported anomaly is of a kind that a passing level forbids.
+  const passing = Object.entries(res.result.levels).filter(([l, r]) => r.verdict === 'pass' && chain.includes(l)).map(([l]) => l);
+  for (const [level, r] of Object.entries(res.result.levels)) {
+    if (r.verdict !== 'fail' || r.implied_by) continue;
+    for (const a of r.anomalies) {
+      for (const p of passing) assert.ok(!atLeast(p, weakestOf.get(a.kind)), `${level} names ${a.kind}, which ${p} (passing) forbids`);
+    }
+  }
 }
 
 test('PostgreSQL SERIALIZABLE: every workload passes SER at 20 sessions and 2,000 transactions on hot keys', () => {

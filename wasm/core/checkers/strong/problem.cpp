@@ -136,8 +136,6 @@ void compute_outs(Problem& p) {
   p.obeg[p.n] = static_cast<uint32_t>(p.outs.size());
 }
 
-namespace {
-
 // Real-time predecessors (SSER): for each node v and each session c, an edge from the last
 // transaction q of c (in session order) that ends before v starts. Every earlier transaction of
 // c precedes q in session order, hence v in any commit order: one edge per (v, c) suffices, and
@@ -182,9 +180,7 @@ void add_real_time(const Instance& in, Problem& p) {
   }
 }
 
-}  // namespace
-
-Problem make_problem(const Instance& in, Level level) {
+Problem make_problem(const Instance& in, Level level, bool real_time) {
   Problem p;
   p.level = level;
   p.num_keys = in.num_keys;
@@ -225,7 +221,7 @@ Problem make_problem(const Instance& in, Level level) {
   p.rbeg[p.n] = static_cast<uint32_t>(p.reads.size());
   p.wbeg[p.n] = static_cast<uint32_t>(p.wkeys.size());
   compute_outs(p);
-  if (level == Level::SSER) add_real_time(in, p);
+  if (level == Level::SSER && real_time) add_real_time(in, p);
   return p;
 }
 
