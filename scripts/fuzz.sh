@@ -42,13 +42,21 @@ if [ ! -d "$seeds" ]; then
   done
   build-fuzz/isoscope generate --sessions 3 --txns 4 --list-append --seed 2 "$seeds/gen-lists.json" >/dev/null
   (cd "$seeds" && gzip -k -f gen.isoscope && python3 -c "import zipfile; z=zipfile.ZipFile('gen.zip','w',zipfile.ZIP_DEFLATED); z.write('gen.plume'); z.close()")
+  # Every text seed with CR-only and CRLF line endings too (issue 22, class 2: a comment ran to
+  # an LF that a CR-only file never has); the text targets also check that endings never matter.
+  for f in "$seeds"/*; do
+    if grep -Iq . "$f" && grep -q . "$f" && ! grep -q $'\r' "$f"; then
+      tr '\n' '\r' <"$f" >"$f.cr"
+      sed 's/$/\r/' "$f" >"$f.crlf"
+    fi
+  done
 fi
 
 status=0
 run_target() {
   local t=$1 dir=build-fuzz/findings/$1
   mkdir -p "$dir" "build-fuzz/corpora/$t"
-  build-fuzz/fuzz_"$t" -max_total_time="$SECONDS_EACH" -rss_limit_mb=2560 -timeout=20 -max_len=65536 \
+  build-fuzz/fuzz_"$t" -max_total_time="$SECONDS_EACH" -rss_limit_mb=2560 -timeout=20 -max_len=65536 -dict=tests/fuzz/text.dict \
     -print_final_stats=1 -artifact_prefix="$dir/" "build-fuzz/corpora/$t" "$seeds" >"$dir/log" 2>&1 || true
 }
 running=0
