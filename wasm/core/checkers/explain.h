@@ -8,7 +8,7 @@
 
 namespace isoscope {
 
-std::string short_name(uint32_t txn);  // "T5", "T0 (initial)"
+std::string short_name(const History& h, uint32_t txn);  // "T5", "T0 (initial)" (numbered as in the original history)
 std::string time_text(double t);      // the shortest text that reads back as t: "1", "1.5"
 
 // "the initial transaction precedes every transaction" / "T1 (...) precedes T2 (...) in session 0"

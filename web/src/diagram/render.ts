@@ -1,6 +1,7 @@
 // Draws a laid-out anomaly diagram as SVG with pan/zoom, and exports SVG/PNG/DOT.
 import { anchor, EDGE_TYPES, HEADER_H, LANE_LABEL_W, placeLabels, ROW_H, type DEdge, type Diagram, type LabelBox } from './model';
 import { s } from '../dom/dom';
+import { sessionNumber } from '../model/names';
 
 export interface Palette {
   bg: string; lane: string; laneText: string; node: string; nodeBorder: string; header: string; text: string; muted: string;
@@ -61,15 +62,16 @@ export function renderSvg(d: Diagram, pal: Palette, title: string): SVGSVGElemen
   for (const lane of d.lanes) {
     root.append(s('rect', { x: 8, y: lane.y, width: W - 16, height: lane.h, rx: 10, fill: pal.lane }));
     root.append(s('text', { x: 24, y: lane.y + lane.h / 2, 'dominant-baseline': 'middle', fill: pal.laneText, 'font-size': 12, 'font-weight': 600, 'letter-spacing': '0.04em' },
-      lane.session < 0 ? 'INITIAL' : `SESSION ${lane.session}`));
+      lane.session < 0 ? 'INITIAL' : `SESSION ${sessionNumber(lane.session)}`));
   }
   for (const n of d.nodes) {
     const g = s('g', { class: 'dnode', 'data-txn': n.txn });
     const dashed = n.status !== 'committed';
     g.append(s('rect', { x: n.x, y: n.y, width: n.w, height: n.h, rx: 8, fill: pal.node, stroke: pal.nodeBorder, 'stroke-width': 1.2, 'stroke-dasharray': dashed ? '5 3' : null }));
     g.append(s('path', { d: `M${n.x},${n.y + 8} a8,8 0 0 1 8,-8 h${n.w - 16} a8,8 0 0 1 8,8 v${HEADER_H - 8} h${-n.w} z`, fill: pal.header }));
-    g.append(s('text', { x: n.x + 10, y: n.y + 18, fill: pal.text, 'font-size': 13, 'font-weight': 700 }, n.label));
-    g.append(s('text', { x: n.x + n.w - 10, y: n.y + 18, fill: pal.muted, 'font-size': 10.5, 'text-anchor': 'end' }, dashed ? n.status : n.sub));
+    // the user's id leads; number, session and position on a line of their own (never overprinted)
+    g.append(s('text', { x: n.x + 10, y: n.y + 17, fill: pal.text, 'font-size': 13, 'font-weight': 700 }, n.label));
+    g.append(s('text', { x: n.x + 10, y: n.y + 32, fill: pal.muted, 'font-size': 10.5 }, dashed ? `${n.sub} \u00b7 ${n.status}` : n.sub));
     n.rows.forEach((r, ri) => {
       g.append(s('text', { x: n.x + 12, y: n.y + HEADER_H + ri * ROW_H + 14, fill: r.kind === 'gap' ? pal.muted : pal.text, 'font-size': 12, 'font-family': 'JetBrains Mono, SFMono-Regular, Menlo, Consolas, monospace', 'font-style': r.kind === 'gap' ? 'italic' : null }, r.text));
     });

@@ -3,6 +3,7 @@
 // pages from the data worker. Scroll extents are capped and scaled so 10^6 rows still work.
 import type { FoundTxn, SessionRange, Txn } from '../core/types';
 import { matchList, searchForm } from '../dom/search';
+import { positionOf, sessionNumber, txnName } from '../model/names';
 import { fmtOp } from '../model/ops';
 import { h, clear } from '../dom/dom';
 import { inverseScaledOffset, scaledOffset, sessionOf, TxnCache } from './cache';
@@ -95,7 +96,7 @@ export class HistoryView {
     // headers
     clear(this.head);
     for (let c = c0; c < c1; c++) {
-      const d = h('div', { class: 'hv-hcell' }, h('strong', {}, `Session ${c}`), h('span', { class: 'muted' }, ` ${this.ranges[c].count.toLocaleString('en-US')} txns`));
+      const d = h('div', { class: 'hv-hcell' }, h('strong', {}, `Session ${sessionNumber(c)}`), h('span', { class: 'muted' }, ` ${this.ranges[c].count.toLocaleString('en-US')} txns`));
       d.style.transform = `translate(${GUTTER + c * COL_W - x}px, 0)`;
       this.head.append(d);
     }
@@ -125,11 +126,11 @@ export class HistoryView {
     cell.setAttribute('aria-pressed', String(this.selected === id));
     cell.className = 'hv-cell' + (this.highlighted.has(id) ? ' hl' : '') + (this.selected === id ? ' sel' : '') + (t && t.status && t.status !== 'committed' ? ` st-${t.status}` : '');
     clear(cell);
-    cell.append(h('span', { class: 'hv-id' }, `T${id}`));
+    cell.append(h('span', { class: 'hv-id' }, txnName(id)));
     if (!t) { cell.append(h('span', { class: 'muted' }, '\u2026')); return; }
     const ops = t.ops.slice(0, 6).map(fmtOp).join('  ');
     cell.append(h('span', { class: 'hv-ops' }, ops + (t.ops.length > 6 ? `  +${t.ops.length - 6}` : '')));
-    cell.title = `T${id}${t.id ? ` (${t.id})` : ''} \u00b7 ${t.status ?? 'committed'} \u00b7 ${t.ops.length} ops`;
+    cell.title = `${txnName(id)}${t.id ? ` (${t.id})` : ''} \u00b7 ${t.status ?? 'committed'} \u00b7 ${t.ops.length} ops`;
   }
 
   setHighlight(txns: number[]) {
@@ -141,7 +142,7 @@ export class HistoryView {
   private matches: HTMLElement | null = null;
   private async search(query: string) {
     const found = await this.find(query);
-    this.matches = matchList(query, found, (t) => this.reveal(t));
+    this.matches = matchList(query, found, (t) => this.reveal(t), txnName);
     if (found.length) this.reveal(found[0].txn);
     else { clear(this.detail); this.detail.append(this.matches); }
   }
@@ -153,12 +154,12 @@ export class HistoryView {
     const t = await this.cache.fetch(id);
     clear(this.detail);
     if (this.matches) this.detail.append(this.matches);
-    if (!t) { this.detail.append(h('p', { class: 'muted' }, `T${id} is not available.`)); return; }
+    if (!t) { this.detail.append(h('p', { class: 'muted' }, `${txnName(id)} is not available.`)); return; }
     const ts = t.start !== undefined ? `${t.start} \u2192 ${t.end}` : null;
     this.detail.append(
-      h('h3', {}, `T${t.txn}`, t.id ? h('span', { class: 'muted' }, ` \u00b7 ${t.id}`) : null),
+      h('h3', {}, txnName(t.txn), t.id ? h('span', { class: 'muted' }, ` \u00b7 ${t.id}`) : null),
       h('dl', { class: 'kv' },
-        h('dt', {}, 'Session'), h('dd', {}, `${t.session} \u00b7 #${t.index}`),
+        h('dt', {}, 'Session'), h('dd', {}, `${sessionNumber(t.session)} \u00b7 #${positionOf(t.txn, t.index)}`),
         h('dt', {}, 'Status'), h('dd', {}, h('span', { class: `status st-${t.status ?? 'committed'}` }, t.status ?? 'committed')),
         ts ? [h('dt', {}, 'Time'), h('dd', {}, ts)] : null,
         h('dt', {}, 'Operations'), h('dd', {}, String(t.ops.length))),

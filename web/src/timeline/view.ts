@@ -8,6 +8,7 @@ import { fmtOp } from '../model/ops';
 import { STATUS_ABORTED, STATUS_UNKNOWN, ticks, type TimelineModel } from '../model/timeline';
 import { clear, h } from '../dom/dom';
 import { matchList, searchForm } from '../dom/search';
+import { positionOf, sessionNumber, txnName } from '../model/names';
 
 const LANE_H = 22;
 const LABEL_W = 92;
@@ -118,7 +119,7 @@ export class TimelineView {
       const y = this.laneY(s);
       if (s % 2) { g.fillStyle = col.lane; g.fillRect(LABEL_W, y, W - LABEL_W, LANE_H); }
       g.fillStyle = col.muted;
-      g.fillText(`session ${s}`, 6, y + LANE_H / 2);
+      g.fillText(`session ${sessionNumber(s)}`, 6, y + LANE_H / 2);
       for (const bar of this.model.bars(s, this.a, this.b, scale)) {
         g.fillStyle = bar.status === STATUS_ABORTED ? col.aborted : bar.status === STATUS_UNKNOWN ? col.unknown : col.ok;
         const x0 = LABEL_W + Math.max(bar.x0, -2), x1 = LABEL_W + Math.min(bar.x1, W);
@@ -127,7 +128,7 @@ export class TimelineView {
         g.globalAlpha = 1;
         if (bar.count === 1 && x1 - x0 > 34) {
           g.fillStyle = col.bg;
-          g.fillText(`T${bar.txn}`, x0 + 4, y + LANE_H / 2, x1 - x0 - 6);
+          g.fillText(txnName(bar.txn), x0 + 4, y + LANE_H / 2, x1 - x0 - 6);
         }
       }
     }
@@ -233,7 +234,7 @@ export class TimelineView {
   reveal(txn: number) {
     const i = this.model.indexOf(txn);
     const { start, end, session } = this.model.data;
-    if (i < 0 || i >= start.length || Number.isNaN(start[i])) { this.showNote(`T${txn} has no timestamps.`); return; }
+    if (i < 0 || i >= start.length || Number.isNaN(start[i])) { this.showNote(`${txnName(txn)} has no timestamps.`); return; }
     const span = Math.min(this.b - this.a, Math.max((end[i] - start[i]) * 12, 1e-9));
     const mid = (start[i] + end[i]) / 2;
     this.a = mid - span / 2;
@@ -247,7 +248,7 @@ export class TimelineView {
     if (found.length) this.reveal(found[0].txn);
     else clear(this.detail);
     // the matches stay listed under the selection's details
-    const list = matchList(query, found, (t) => this.reveal(t));
+    const list = matchList(query, found, (t) => this.reveal(t), txnName);
     this.matches = list;
     this.detail.prepend(list);
   }
@@ -311,17 +312,17 @@ export class TimelineView {
     if (this.selected !== txn) return;
     clear(this.detail);
     if (this.matches) this.detail.append(this.matches);
-    if (!t) { this.showNote(`T${txn} is not available.`); return; }
+    if (!t) { this.showNote(`${txnName(txn)} is not available.`); return; }
     const link = (other: number) => {
-      const b = h('button', { class: 'txlink', type: 'button' }, `T${other}`);
+      const b = h('button', { class: 'txlink', type: 'button' }, txnName(other));
       b.addEventListener('click', () => this.reveal(other));
       return b;
     };
     const readBy = new Map(readers.map((r) => [r.position, r.readers]));
     this.detail.append(
-      h('h3', {}, `T${t.txn}`, t.id ? h('span', { class: 'muted' }, ` \u00b7 ${t.id}`) : null),
+      h('h3', {}, txnName(t.txn), t.id ? h('span', { class: 'muted' }, ` \u00b7 ${t.id}`) : null),
       h('dl', { class: 'kv' },
-        h('dt', {}, 'Session'), h('dd', {}, `${t.session} \u00b7 #${t.index}`),
+        h('dt', {}, 'Session'), h('dd', {}, `${sessionNumber(t.session)} \u00b7 #${positionOf(t.txn, t.index)}`),
         h('dt', {}, 'Status'), h('dd', {}, t.status ?? 'committed'),
         t.start !== undefined ? [h('dt', {}, 'Time'), h('dd', {}, `${t.start} \u2192 ${t.end}`)] : null),
       h('ol', { class: 'ops tl-ops' }, t.ops.slice(0, 500).map((op, i) => {

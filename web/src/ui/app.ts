@@ -7,13 +7,16 @@ import { finishedResults, formatCount, formatMs, LEVEL_DOCS, strongestSatisfied,
 import { describeInput, formatBytes, fromText, InputError, totalBytes } from '../load/input';
 import type { InFile } from '../worker/protocol';
 import { decodeFragment, type ViewState } from '../share/share';
-import { shareLink } from '../share/link';
+import type { ShareableAnomaly } from '../share/link';
+import { openShareDialog } from './share-dialog';
+import { ofOriginal, setOrigin } from '../model/names';
 import { clear, h, toast } from '../dom/dom';
 import { pill, renderLadder } from './ladder';
 import { AnomalyView, type AnomalyHost } from './anomaly-view';
 import { formatSelect, installDropAndPaste, renderLanding, type InputSources } from './landing';
 import { Navigation } from './navigation';
 import { RecordViews } from './record-views';
+import { HistorySet, type SetPart } from './history-set';
 import { icon } from '../dom/icons';
 
 /** Anomaly tabs per page, and the most anomalies one level reports on request. */
@@ -64,6 +67,9 @@ export class App {
     showLanding: () => this.showLanding(),
   }, !this.embed);
   private sharedCounterexample = false;
+  /** Sets of histories shown so far, checked: Back to one shows its table again at once. */
+  private sets = new WeakMap<InFile[], HistorySet>();
+  private set: HistorySet | null = null;
 
   constructor(root: HTMLElement) {
     this.anomalyView = new AnomalyView(this.anomalyHost);
@@ -135,8 +141,15 @@ export class App {
 
   async load(files: InFile[], format = '', view: ViewState | null = null) {
     delete document.body.dataset.checked;
+    this.set?.stop();
+    this.set = null;
+    // several histories (folders of runs, several files): a table, each checked on its own
+    if (!format && files.length > 1 && !this.embed) {
+      const parts = await this.checker.histories(files).catch(() => []);
+      if (parts.length >= 2) { this.showSet(files, parts); return; }
+    }
     this.files = files;
-    this.label = describeInput(files);
+    this.label = view?.name ?? describeInput(files);
     this.results = {};
     this.selected = undefined;
     this.anomalyIndex = 0;
@@ -147,6 +160,7 @@ export class App {
     this.main.append(h('div', { class: 'card loading', id: 'parsing' }, h('div', { class: 'spinner' }), `Parsing ${this.label} (${formatBytes(totalBytes(files))})\u2026`));
     try {
       this.input = await this.checker.load(files, format);
+      setOrigin(this.input.origin);
       this.records = new RecordViews(this.checker, this.input.transactions);
     } catch (e) {
       if (e instanceof CoreFailure) this.showError(e.detail, 'This history could not be read', e.detail.format_unrecognised ? { files, readableAs: e.detail.readable_as } : undefined);
@@ -162,6 +176,26 @@ export class App {
     (this.els.share as HTMLButtonElement).disabled = false;
     this.renderResults();
     void this.runCheck();
+  }
+
+  private showSet(files: InFile[], parts: import('../core/types').HistoryPartJson[]) {
+    this.checker.dispose();
+    this.input = null;
+    (this.els.share as HTMLButtonElement).disabled = true;
+    let set = this.sets.get(files);
+    if (!set) {
+      set = new HistorySet(describeInput(files), files, parts, (p) => this.openPart(p));
+      this.sets.set(files, set);
+    }
+    this.set = set;
+    set.render(this.main, Math.round(this.budgetS * 1000));
+  }
+
+  /** One history of a set: its results, with Back to the set's table. */
+  private openPart(p: SetPart) {
+    const load = this.navigation.push('results');
+    this.navigation.keep(load, p.files, '');
+    void this.load(p.files, '', { name: p.name });
   }
 
   /** A located error on the landing page; for an unrecognised format, a choice of format to read the same files as. */
@@ -260,7 +294,7 @@ export class App {
       h('div', { class: 'file' }, h('strong', { title: this.label }, this.label), h('span', { class: 'muted' }, formatBytes(totalBytes(this.files)), this.sharedCounterexample ? ' \u00b7 shared counterexample' : '')),
       h('span', { class: 'badge', id: 'format', title: 'Detected format' }, inp.format),
       h('div', { class: 'stats', id: 'stats' },
-        stat(formatCount(inp.sessions), 'sessions'), stat(formatCount(inp.transactions), 'transactions'),
+        stat(formatCount(inp.sessions), 'sessions'), stat(ofOriginal(inp.transactions) ?? formatCount(inp.transactions), 'transactions'),
         stat(formatCount(inp.operations), 'operations'), stat(formatCount(inp.keys), 'keys'),
         inp.parse_ms !== undefined ? stat(formatMs(inp.parse_ms), 'parse') : null,
         inp.dropped_events ? h('div', { class: 'stat', id: 'dropped', title: (inp.dropped ?? []).map((d) => `${d.count} ${d.reason}`).join('\n') },
@@ -431,25 +465,27 @@ export class App {
   }
 
   // ---------- share ----------
+  /** Shares what the page shows: the Share dialog offers the links and copies the preferred one. */
   private async share() {
     if (!this.input) return;
     const level = this.selected;
-    try {
-      const made = await shareLink({
-        base: `${location.origin}${location.pathname}`,
-        transactions: this.input.transactions,
-        view: { level, anomaly: this.anomalyIndex, tab: this.tab },
-        hasAnomaly: !!(level && this.results[level]?.anomalies?.[this.anomalyIndex]),
-        wholeHistory: () => this.checker.convert('isoscope'),
-        counterexample: () => this.checker.counterexample(level!, this.anomalyIndex),
-      });
-      if ('refused' in made) { toast(made.refused, 'error'); return; }
-      this.els.share.dataset.link = made.link;
-      try { await navigator.clipboard.writeText(made.link); toast(made.note); } catch { toast('Could not use the clipboard; the link is in the address bar.'); }
-      history.replaceState(null, '', made.link);
-    } catch (e) {
-      toast(`Share failed: ${(e as Error).message}`, 'error');
-    }
+    const anomalyOf = (l: string, i: number): ShareableAnomaly | undefined => {
+      const a = this.results[l]?.anomalies?.[i];
+      return a ? { level: l, index: i, title: describeKind(a.kind).title } : undefined;
+    };
+    const others = this.known().map((l) => anomalyOf(l, 0)).filter((a): a is ShareableAnomaly => !!a);
+    await openShareDialog({
+      base: `${location.origin}${location.pathname}`,
+      name: this.label,
+      transactions: this.input.transactions,
+      view: { level, anomaly: this.anomalyIndex, tab: this.tab },
+      selected: level ? anomalyOf(level, this.anomalyIndex) : undefined,
+      wholeHistory: () => this.checker.convert('isoscope'),
+      counterexample: (l, i) => this.checker.counterexample(l, i),
+    }, others, (link) => {
+      this.els.share.dataset.link = link;
+      history.replaceState(null, '', link);
+    });
   }
 
   private openFromHash(): boolean {
@@ -459,6 +495,8 @@ export class App {
       const p = decodeFragment(location.hash);
       if (!p) return false;
       this.sharedCounterexample = !!p.counterexample;
+      // the canonical JSON under a .json name (formats are told by content and name); the
+      // page shows the original input's name
       void this.load(fromText(p.history, p.counterexample ? 'shared-counterexample.json' : 'shared-history.json'), '', p.view);
       if (p.view.tab === 'history' || p.view.tab === 'timeline') this.tab = p.view.tab;
       return true;

@@ -15,8 +15,12 @@ export interface NavigationHost {
 export class Navigation {
   /** Inputs loaded through the page so far: an entry knows which one it showed. */
   private loads = 0;
-  /** The latest input without an address, kept so that Back and Forward can show it again. */
-  private unaddressed: { load: number; files: InFile[]; format: string } | null = null;
+  /**
+   * The latest inputs without an address, kept so that Back and Forward can show them again (a
+   * set of histories and the one opened from it); they share the page's buffers, no copies.
+   */
+  private unaddressed = new Map<number, { files: InFile[]; format: string }>();
+  private static readonly KEPT = 8;
 
   constructor(private readonly host: NavigationHost, private readonly enabled: boolean) {
     if (enabled) window.addEventListener('popstate', () => this.route());
@@ -42,7 +46,8 @@ export class Navigation {
 
   /** Keeps an input that has no address, for the entry `load`. */
   keep(load: number, files: InFile[], format: string) {
-    this.unaddressed = { load, files, format };
+    this.unaddressed.set(load, { files, format });
+    for (const k of this.unaddressed.keys()) if (this.unaddressed.size > Navigation.KEPT) this.unaddressed.delete(k);
   }
 
   /** Back and Forward: show what the address and the entry say. */
@@ -50,8 +55,8 @@ export class Navigation {
     if (location.hash.includes('h=')) return; // hashchange opens share links
     if (this.host.openFromParams(new URLSearchParams(location.search))) return;
     const state = history.state as { page?: string; load?: number } | null;
-    const kept = this.unaddressed;
-    if (state?.page === 'results' && kept && state.load === kept.load) this.host.reopen(kept.files, kept.format);
+    const kept = state?.load !== undefined ? this.unaddressed.get(state.load) : undefined;
+    if (state?.page === 'results' && kept) this.host.reopen(kept.files, kept.format);
     else this.host.showLanding();
   }
 }

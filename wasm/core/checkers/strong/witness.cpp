@@ -66,14 +66,14 @@ Anomaly cycle_anomaly(const Instance& in, const Problem& p, const Saturation& sa
       const Problem::Edge& P = sat.edges[ei];
       const uint32_t u = T(P.from), v = T(P.to);
       if (u == v) continue;  // read half -> write half
-      if (s.empty()) s = short_name(u);
+      if (s.empty()) s = short_name(h, u);
       context.push_back(u);
       context.push_back(v);
       const std::string X = P.key == kNone ? std::string() : " " + h.keys.display(P.key);
       const char* what = P.type == EdgeType::SO ? "session order" : P.type == EdgeType::WR ? "reads"
                          : P.type == EdgeType::RT ? "real time" : P.type == EdgeType::CO ? "write conflict"
                          : P.type == EdgeType::WW ? "overwrites" : "anti-dependency on";
-      s += " -> " + short_name(v) + " (" + what + (P.type == EdgeType::SO || P.type == EdgeType::RT || P.type == EdgeType::CO ? "" : X) + ")";
+      s += " -> " + short_name(h, v) + " (" + what + (P.type == EdgeType::SO || P.type == EdgeType::RT || P.type == EdgeType::CO ? "" : X) + ")";
     }
     return s;
   };
@@ -166,7 +166,7 @@ Anomaly cycle_anomaly(const Instance& in, const Problem& p, const Saturation& sa
     const AnomalyEdge& ed = a.edges[i];
     if (i) s += "; ";
     if (i + 1 == a.edges.size() && a.edges.size() > 1) s += "however ";
-    s += short_name(ed.from_txn) + " < " + short_name(ed.to_txn) + " because " + ed.why;
+    s += short_name(h, ed.from_txn) + " < " + short_name(h, ed.to_txn) + " because " + ed.why;
   }
   s += std::string(": a contradiction (a cycle in the order in which transactions must commit under ") +
        level_name(level) + ")";
