@@ -4,6 +4,7 @@
 import type { FoundTxn, SessionRange, Txn } from '../core/types';
 import { matchList, searchForm } from '../dom/search';
 import { positionOf, sessionNumber, txnName } from '../model/names';
+import { currentTimeUnit, formatSpan } from '../model/times';
 import { fmtOp } from '../model/ops';
 import { h, clear } from '../dom/dom';
 import { inverseScaledOffset, scaledOffset, sessionOf, TxnCache } from './cache';
@@ -155,7 +156,7 @@ export class HistoryView {
     clear(this.detail);
     if (this.matches) this.detail.append(this.matches);
     if (!t) { this.detail.append(h('p', { class: 'muted' }, `${txnName(id)} is not available.`)); return; }
-    const ts = t.start !== undefined ? `${t.start} \u2192 ${t.end}` : null;
+    const ts = t.start !== undefined ? formatSpan(t.start, t.end!, currentTimeUnit()) : null;
     this.detail.append(
       h('h3', {}, txnName(t.txn), t.id ? h('span', { class: 'muted' }, ` \u00b7 ${t.id}`) : null),
       h('dl', { class: 'kv' },

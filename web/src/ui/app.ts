@@ -10,6 +10,7 @@ import { decodeFragment, type ViewState } from '../share/share';
 import type { ShareableAnomaly } from '../share/link';
 import { openShareDialog } from './share-dialog';
 import { ofOriginal, setOrigin } from '../model/names';
+import { setTimeUnit, timeUnitOf } from '../model/times';
 import { clear, h, toast } from '../dom/dom';
 import { pill, renderLadder } from './ladder';
 import { AnomalyView, type AnomalyHost } from './anomaly-view';
@@ -161,6 +162,7 @@ export class App {
     try {
       this.input = await this.checker.load(files, format);
       setOrigin(this.input.origin);
+      setTimeUnit(timeUnitOf(this.input.format));
       this.records = new RecordViews(this.checker, this.input.transactions);
     } catch (e) {
       if (e instanceof CoreFailure) this.showError(e.detail, 'This history could not be read', e.detail.format_unrecognised ? { files, readableAs: e.detail.readable_as } : undefined);

@@ -72,7 +72,7 @@ Anomaly cycle_anomaly(const Instance& in, const Problem& p, const Saturation& sa
       const std::string X = P.key == kNone ? std::string() : " " + h.keys.display(P.key);
       const char* what = P.type == EdgeType::SO ? "session order" : P.type == EdgeType::WR ? "reads"
                          : P.type == EdgeType::RT ? "real time" : P.type == EdgeType::CO ? "write conflict"
-                         : P.type == EdgeType::WW ? "overwrites" : "anti-dependency on";
+                         : P.type == EdgeType::WW ? (h.has_lists ? "writes after" : "overwrites") : "anti-dependency on";
       s += " -> " + short_name(h, v) + " (" + what + (P.type == EdgeType::SO || P.type == EdgeType::RT || P.type == EdgeType::CO ? "" : X) + ")";
     }
     return s;
@@ -109,7 +109,10 @@ Anomaly cycle_anomaly(const Instance& in, const Problem& p, const Saturation& sa
         // Forced: the alternative, Tn's write before t1's, would close a cycle with the known
         // orderings from t1 to Tn.
         const std::string path = t1 == kInitialTxn || E.basis == kNone ? std::string() : explain_path(E.a, E.to, E.basis);
-        ed.why = F + " reads " + h.read_text(E.b, t1) + ", which " + Tn + " overwrites" +
+        // a list is extended, not overwritten: the read's list misses Tn's append
+        const bool appends = ed.to_op != kNone && h.ops[ed.to_op].kind == OpKind::Append;
+        ed.why = F + " reads " + h.read_text(E.b, t1) + ", which " + Tn +
+                 (appends ? " extends (its append is not in that list)" : " overwrites") +
                  (t1 == kInitialTxn
                       ? std::string(": so " + F + " must commit before " + Tn)
                       : ", and " + h.txn_name(t1) + " must commit before " + Tn +
