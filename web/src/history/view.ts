@@ -170,7 +170,7 @@ export class HistoryView {
   }
 
   /** Scrolls so that transaction `id` is visible and selects it. */
-  reveal(id: number) {
+  reveal(id: number, also: number[] = []) {
     const c = sessionOf(this.ranges, id);
     if (c < 0) return;
     const r = id - this.ranges[c].first;
@@ -178,7 +178,12 @@ export class HistoryView {
     const vh = this.scroller.clientHeight || 500;
     const realW = this.ranges.length * COL_W;
     const realH = this.rows * ROW_H;
-    this.scroller.scrollLeft = inverseScaledOffset(Math.max(0, c * COL_W - vw / 3), vw, realW, Math.min(realW, MAX_EXTENT));
+    // the sessions of `also` (an anomaly's other transactions) whole in view when they fit,
+    // from the first one's left edge; else id's session a third in
+    const cols = [c, ...also.map((t) => sessionOf(this.ranges, t)).filter((x) => x >= 0)];
+    const lo = Math.min(...cols), hi = Math.max(...cols);
+    const left = (hi - lo + 1) * COL_W <= vw - GUTTER ? lo * COL_W : Math.max(0, c * COL_W - vw / 3);
+    this.scroller.scrollLeft = inverseScaledOffset(left, vw, realW, Math.min(realW, MAX_EXTENT));
     this.scroller.scrollTop = inverseScaledOffset(Math.max(0, r * ROW_H - vh / 3), vh, realH, Math.min(realH, MAX_EXTENT));
     this.select(id);
   }

@@ -9,6 +9,7 @@ import type { InFile } from '../worker/protocol';
 import { decodeFragment, type ViewState } from '../share/share';
 import type { ShareableAnomaly } from '../share/link';
 import { openShareDialog } from './share-dialog';
+import { keepLocally, keptLocally } from './local-input';
 import { ofOriginal, setOrigin } from '../model/names';
 import { setTimeUnit, timeUnitOf } from '../model/times';
 import { clear, h, toast } from '../dom/dom';
@@ -53,11 +54,15 @@ export class App {
   };
   private readonly sources: InputSources = {
     load: (get: () => Promise<InFile[]>, format = '', address = '') => {
-      const load = this.navigation.push('results', address);
+      // an input with no address (dropped, pasted) comes back from memory (Back, Forward) and,
+      // after a reload, from this browser's IndexedDB (?input=local; never sent anywhere)
+      const load = this.navigation.push('results', address || (this.embed ? '' : 'input=local'));
       void this.loadFrom(async () => {
         const files = await get();
-        // an input with no address (dropped, pasted) can only come back from memory
-        if (!address) this.navigation.keep(load, files, format);
+        if (!address) {
+          this.navigation.keep(load, files, format);
+          if (!this.embed) void keepLocally(files, format);
+        }
         return files;
       }, format);
     },
@@ -140,8 +145,34 @@ export class App {
     await this.load(files, format, view);
   }
 
+  /**
+   * The level, anomaly and tab in view go into the address (level=, anomaly=, tab=), so a reload,
+   * Back and Forward come back to them. Not for share links (their fragment holds the view).
+   */
+  private syncUrl() {
+    if (this.embed || location.hash.includes('h=')) return;
+    const p = new URLSearchParams(location.search);
+    const set = (k: string, v: string | undefined) => (v ? p.set(k, v) : p.delete(k));
+    set('level', this.selected);
+    set('anomaly', this.anomalyIndex > 0 ? String(this.anomalyIndex) : undefined);
+    set('tab', this.tab !== 'anomaly' ? this.tab : undefined);
+    const q = p.toString();
+    history.replaceState(history.state, '', `${location.pathname}${q ? `?${q}` : ''}`);
+  }
+
+  /** The view the address names (level=, anomaly=, tab=), or null. */
+  private viewFromUrl(): ViewState | null {
+    const p = new URLSearchParams(location.search);
+    const level = p.get('level') ?? undefined;
+    if (!level || !/^[A-Za-z]{1,8}$/.test(level)) return null;
+    const a = Number(p.get('anomaly') ?? 0);
+    const tab = p.get('tab') ?? undefined;
+    return { level, anomaly: Number.isInteger(a) && a >= 0 && a < 1000 ? a : 0, tab: tab && /^[a-z]{1,16}$/.test(tab) ? tab : undefined };
+  }
+
   async load(files: InFile[], format = '', view: ViewState | null = null) {
     delete document.body.dataset.checked;
+    view ??= this.viewFromUrl();
     this.set?.stop();
     this.set = null;
     // several histories (folders of runs, several files): a table, each checked on its own
@@ -248,6 +279,8 @@ export class App {
           this.selected = level;
           this.anomalyIndex = 0;
           this.renderDetail();
+        } else if (this.selected === undefined && this.tab === 'anomaly' && st.verdict !== 'running' && st.verdict !== 'pending') {
+          this.renderDetail();  // the levels decided so far
         }
         this.renderLadderBox();
       },
@@ -335,7 +368,7 @@ export class App {
           : (vals.some((v) => v.verdict === 'unknown' && v.reason === 'cancelled') ? 'Cancelled \u2014 ' : '') + summarize(finishedResults(this.results), known)),
         h('span', { class: 'muted' }, running ? 'Levels run one at a time in a background worker.' : 'Select a level to see its verdict and anomalies.'),
         running ? progress : null),
-      renderLadder({ known, results: this.results, selected: this.selected, onSelect: (l) => { this.userPicked = true; this.selected = l; this.anomalyIndex = 0; this.tab = 'anomaly'; this.renderLadderBox(); this.renderDetail(); } }));
+      renderLadder({ known, results: this.results, selected: this.selected, onSelect: (l) => { this.userPicked = true; this.selected = l; this.anomalyIndex = 0; this.tab = 'anomaly'; this.renderLadderBox(); this.renderDetail(); this.syncUrl(); } }));
     if (focused) box.querySelector<HTMLElement>(`.level[data-level="${focused}"]`)?.focus();
   }
 
@@ -354,7 +387,7 @@ export class App {
     clear(panel);
     const mkTab = (id: Tab, label: string) => {
       const b = h('button', { class: 'tab', role: 'tab', type: 'button', id: `tab-${id}`, 'aria-selected': String(this.tab === id), 'aria-controls': `tp-${id}` }, label);
-      b.addEventListener('click', () => { this.tab = id; this.renderDetail(); });
+      b.addEventListener('click', () => { this.tab = id; this.renderDetail(); this.syncUrl(); });
       return b;
     };
     // the Timeline needs real time: shown for histories with timestamps
@@ -375,7 +408,11 @@ export class App {
     if (this.tab === 'timeline') { void this.records.renderTimeline(body, this.inView()); return; }
     const level = this.selected;
     if (!level) {
-      body.append(h('div', { class: 'empty' }, h('div', { class: 'spinner' }), h('strong', {}, 'Checking\u2026'), 'The first failing level will open here.'));
+      // the levels decided so far, while the others run
+      const decided = this.known().filter((l) => { const v = this.results[l]?.verdict; return v === 'pass' || v === 'fail' || v === 'unknown'; });
+      body.append(h('div', { class: 'empty' }, h('div', { class: 'spinner' }), h('strong', {}, 'Checking\u2026'), 'The first failing level will open here.',
+        decided.length ? h('ul', { class: 'decided', id: 'decided', 'aria-label': 'Levels decided so far' },
+          decided.map((l) => h('li', {}, h('span', { class: 'code' }, l), ' ', pill(this.results[l].verdict)))) : null));
       return;
     }
     const r = this.results[level] ?? { verdict: 'pending' as const };
@@ -409,7 +446,7 @@ export class App {
     const page = Math.floor(idx / ANOMALY_PAGE);
     const first = page * ANOMALY_PAGE, last = Math.min(anomalies.length, first + ANOMALY_PAGE);
     const box = h('div', { class: 'anomalies', role: 'group', 'aria-label': 'Anomalies' });
-    const go = (i: number) => { this.anomalyIndex = i; this.renderDetail(); };
+    const go = (i: number) => { this.anomalyIndex = i; this.renderDetail(); this.syncUrl(); };
     if (anomalies.length > ANOMALY_PAGE) {
       const prev = h('button', { class: 'anomaly-tab', type: 'button', 'aria-label': 'Previous anomalies', disabled: page === 0 ? '' : null }, '\u2039');
       prev.addEventListener('click', () => go(first - ANOMALY_PAGE));
@@ -509,6 +546,13 @@ export class App {
   }
 
   private openFromParams(p: URLSearchParams): boolean {
+    if (p.get('input') === 'local' && !this.embed) {
+      void keptLocally().then((kept) => {
+        if (kept) void this.load(kept.files, kept.format);
+        else this.showError({ message: 'The input of this page is no longer kept in this browser: open it again.' }, 'Nothing to show');
+      });
+      return true;
+    }
     const src = p.get('src');
     const example = p.get('example');
     if (!src && !example) return false;

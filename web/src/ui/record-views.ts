@@ -53,7 +53,11 @@ export class RecordViews {
 
   /** Highlights ids in the History and scrolls to txn, once the view is on the page. */
   revealInHistory(ids: number[], txn: number | undefined) {
-    const go = () => { this.history?.setHighlight(ids); if (txn !== undefined) this.history?.reveal(txn); };
+    const go = () => {
+      this.history?.setHighlight(ids);
+      if (txn !== undefined) this.history?.reveal(txn, ids);
+      this.history?.el.scrollIntoView({ block: 'nearest' });
+    };
     // the view appears asynchronously the first time
     const tick = (n: number) => (this.history?.el.isConnected ? go() : n > 0 && setTimeout(() => tick(n - 1), 50));
     tick(100);
