@@ -334,7 +334,7 @@ export class App {
         inp.parse_ms !== undefined ? stat(formatMs(inp.parse_ms), 'parse') : null,
         inp.dropped_events ? h('div', { class: 'stat', id: 'dropped', title: (inp.dropped ?? []).map((d) => `${d.count} ${d.reason}`).join('\n') },
           h('b', {}, formatCount(inp.dropped_events)), h('span', {}, 'left out')) : null),
-      this.embed ? null : h('div', { class: 'controls' }, h('label', { class: 'budget' }, 'Budget / level', budget, 's'), again, cancel));
+      this.embed ? null : h('div', { class: 'controls' }, h('label', { class: 'budget' }, h('span', { class: 'budget-text' }, 'Budget / level'), budget, 's'), again, cancel));
     this.els.ladder = h('nav', { class: 'card ladder', id: 'ladder', 'aria-label': 'Verdicts by isolation level' });
     this.els.panel = h('section', { class: 'card panel', id: 'panel' });
     this.main.append(bar, h('div', { class: 'results' }, this.els.ladder, this.els.panel));
@@ -424,7 +424,7 @@ export class App {
       again.addEventListener('click', () => void this.recheckLevel(level, 5));
     }
     body.append(h('div', { class: 'level-head' },
-      h('div', { style: 'flex:1' }, h('h2', { id: 'detail-title' }, `${level} \u00b7 ${doc?.name ?? level}`), h('p', {}, doc?.summary ?? '')),
+      h('div', { class: 'level-title' }, h('h2', { id: 'detail-title' }, `${level} \u00b7 ${doc?.name ?? level}`), h('p', {}, doc?.summary ?? '')),
       again, pill(r.verdict)));
     if (r.verdict === 'pass') body.append(h('div', { class: 'pass-banner' }, `No anomaly: the history satisfies ${doc?.name ?? level}${r.ms !== undefined ? ` (checked in ${formatMs(r.ms)})` : ''}.`));
     if (r.reason) body.append(h('p', { class: 'reason' }, `Reason: ${r.reason}`));
