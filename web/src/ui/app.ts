@@ -15,7 +15,7 @@ import { setTimeUnit, timeUnitOf } from '../model/times';
 import { clear, h, toast } from '../dom/dom';
 import { pill, renderLadder } from './ladder';
 import { AnomalyView, type AnomalyHost } from './anomaly-view';
-import { formatSelect, installDropAndPaste, renderLanding, type InputSources } from './landing';
+import { exampleFiles, formatSelect, installDropAndPaste, renderLanding, type InputSources } from './landing';
 import { Navigation } from './navigation';
 import { RecordViews } from './record-views';
 import { HistorySet, type SetPart } from './history-set';
@@ -556,7 +556,11 @@ export class App {
     const src = p.get('src');
     const example = p.get('example');
     if (!src && !example) return false;
-    const url = src ?? `./examples/${example}`;
+    if (!src && example) {
+      void this.loadFrom(() => exampleFiles(example));
+      return true;
+    }
+    const url = src!;
     let u: URL;
     try { u = new URL(url, location.href); } catch { this.showError({ message: 'bad src URL' }, 'Cannot load'); return true; }
     if (u.origin !== location.origin) { this.showError({ message: `src must be on this origin (${location.origin})` }, 'Cannot load'); return true; }
