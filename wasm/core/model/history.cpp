@@ -33,8 +33,9 @@ void locate_line(std::string_view text, InputError& e) {
   size_t end = std::min(static_cast<size_t>(e.offset), text.size());
   int64_t line = 1;
   size_t line_start = 0;
+  // CR, LF and CRLF each end one line (a CR right before an LF is part of that line end).
   for (size_t i = 0; i < end; ++i)
-    if (text[i] == '\n') {
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n'))) {
       ++line;
       line_start = i + 1;
     }
