@@ -75,12 +75,12 @@ const FormatInfo* layout_format(std::span<const InputFile> files) {
 }
 
 // No detector recognised the input. When the layout names a format, its reader's error is the
-// answer (it names the file). Otherwise every reader tries it, and the error of the one that got
-// furthest (by line, then byte: a binary reader's garbage numbers reach far in any text, so a
-// text reader's line wins) is reported with its location,
+// answer (it names the file). Otherwise every reader tries it, each after the memory estimate,
+// and the error of the one that got furthest (by line, then byte: a binary reader's garbage
+// numbers reach far in any text, so a text reader's line wins) is reported with its location,
 // followed by the others' reasons, so a valid file with one bad number says where, not just
 // "unrecognised". A reader that succeeds is named but not used: detection decides, or the
-// user's choice of format does. Each reader passes the memory estimate first.
+// user's choice of format does.
 InputError explain_unrecognised(std::span<const InputFile> files) {
   if (const FormatInfo* layout = layout_format(files)) {
     Expected<History> h = read_within_memory(*layout, files);
