@@ -200,7 +200,7 @@ RunResult run_sessions(Database& db, const RunParams& p, std::atomic<bool>& stop
   Rng nemesis_rng(p.seed ^ 0x6E656D65736973ull);
   auto last_kill = Clock::now();
   while (running.load() > 0) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(p.nemesis_kill ? 20 : 200));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
     if (p.nemesis_kill && !stop.load() &&
         Clock::now() - last_kill >= std::chrono::milliseconds(p.nemesis_interval_ms)) {
       last_kill = Clock::now();
