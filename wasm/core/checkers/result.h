@@ -52,8 +52,9 @@ struct KindCount {
 struct LevelResult {
   Verdict verdict = Verdict::Unknown;
   double ms = 0;
-  std::string reason;  // for n/a and unknown; for an implied failure, which level implied it
-  // A failure decided by the lattice: the weaker level whose violation implies this one.
+  std::string reason;  // for n/a and unknown; for an implied verdict, which level implied it
+  // A verdict decided by the lattice: on a failure, the weaker level whose violation implies
+  // this one; on a pass, the stronger level whose pass implies it.
   std::optional<Level> implied_by;
   std::vector<Anomaly> anomalies;
   size_t anomalies_total = 0;  // before truncation to the reported ones
@@ -76,6 +77,8 @@ struct CheckBudget {
   // Set by check_history when CC (and so read consistency) already passed on this history: the
   // strong levels, which imply CC, then skip running it again.
   bool cc_holds = false;
+  // Set when SER already failed on this history: PC and SI then skip their SER attempt.
+  bool ser_fails = false;
   bool expired() const;
   // The result of a check stopped by expired(): unknown, "budget ran out".
   static LevelResult ran_out();

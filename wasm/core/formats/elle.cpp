@@ -37,7 +37,7 @@ struct Node {
   uint32_t first = kNone, next = kNone, count = 0;  // containers: children as a linked list
   int64_t i = 0;
   double d = 0;
-  std::string_view text;  // Str: raw contents; Keyword: name without ':'; Symbol: as written
+  std::string_view text;  // Str: raw contents; Keyword: name without ':'; Symbol, Int, Float: as written
 };
 
 constexpr int kMaxDepth = 64;
@@ -237,6 +237,7 @@ class Reader {
       if (q < end_ && *q == 'N') ++q;
       n.type = NT::Int;
       n.i = v;
+      n.text = std::string_view(s, static_cast<size_t>(q - s));
       p_ = q;
       return true;
     }
@@ -256,6 +257,7 @@ class Reader {
     if (e != buf + len) return fail(s, "expected a number");
     n.type = NT::Float;
     n.d = d;
+    n.text = std::string_view(s, static_cast<size_t>(q - s));
     p_ = q;
     return true;
   }
@@ -373,7 +375,8 @@ struct PendingTxn {
   int64_t process;
   TxnStatus status = TxnStatus::Unknown;
   bool completed = false;
-  double start = NAN, end = NAN;
+  Time start, end;  // where has_start / has_end
+  bool has_start = false, has_end = false;
   int64_t index = -1;
   uint32_t op_begin = 0, op_end = 0;
   uint32_t unobserved = 0;  // nil reads left out of [op_begin, op_end): results never observed
@@ -467,14 +470,14 @@ class Converter {
     return true;
   }
 
-  bool time_of(const Node* n, double& out) {
+  // :time, exactly as written (model/time.h): never through a double.
+  bool time_of(const Node* n, Time& out, bool& has) {
     if (!n) return true;
-    if (n->type == NT::Int)
-      out = static_cast<double>(n->i);
-    else if (n->type == NT::Float)
-      out = n->d;
-    else
-      return fail(*n, "expected :time to be a number");
+    if (n->type != NT::Int && n->type != NT::Float) return fail(*n, "expected :time to be a number");
+    if (TimeParse p = parse_time(n->text, out); p != TimeParse::Ok)
+      return fail(*n, "expected :time to be a number that fits, found " + std::string(n->text.substr(0, 40)) +
+                          (n->text.size() > 40 ? "..." : "") + ", which " + time_parse_problem(p));
+    has = true;
     return true;
   }
 
@@ -497,8 +500,9 @@ class Converter {
       return fail(*f, "expected :f :txn (only transactional histories are supported)");
     // Without :process, an operation is a session of its own (no session order to follow).
     const int64_t proc = process ? process->i : kNoProcess - static_cast<int64_t>(txns_.size());
-    double time = NAN;
-    if (!time_of(field(m, "time"), time)) return false;
+    Time time;
+    bool has_time = false;
+    if (!time_of(field(m, "time"), time, has_time)) return false;
     const Node* index = field(m, "index");
     const bool invoke = is_name(type, "invoke");
     TxnStatus status;
@@ -522,6 +526,7 @@ class Converter {
       PendingTxn t;
       t.process = proc;
       t.start = time;
+      t.has_start = has_time;
       t.line_offset = m.offset;
       if (index && index->type == NT::Int) t.index = index->i;
       t.op_begin = static_cast<uint32_t>(ops_.size());
@@ -549,6 +554,7 @@ class Converter {
     t.completed = true;
     t.status = status;
     t.end = time;
+    t.has_end = has_time;
     if (index && index->type == NT::Int) t.index = index->i;
     if (value && value->type != NT::Nil) {  // the completion's value replaces the invocation's
       uint32_t b0 = static_cast<uint32_t>(ops_.size());
@@ -584,7 +590,7 @@ class Converter {
       b.begin_txn();
       b.set_status(t.status);
       if (t.index >= 0) b.set_label(std::to_string(t.index));
-      if (!std::isnan(t.start) && !std::isnan(t.end)) b.set_time(t.start, t.end);
+      if (t.has_start && t.has_end) b.set_time(t.start, t.end);
       for (uint32_t i = t.op_begin; i < t.op_end; ++i) {
         const MicroOp& o = ops_[i];
         switch (o.kind) {

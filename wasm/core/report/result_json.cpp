@@ -176,7 +176,8 @@ std::string transactions_json(const History& h, uint32_t begin, uint32_t end) {
     if (x.label != kNone) j.member("id", h.labels[x.label]);
     j.member("status", x.status == TxnStatus::Committed ? "committed" : x.status == TxnStatus::Aborted ? "aborted" : "unknown")
         .member("committed", x.committed);
-    if (x.has_time()) j.member("start", x.start).member("end", x.end);
+    // Exact decimals: JSON numbers beyond 2^53 stay exact in the text (a reader in JS rounds them).
+    if (x.has_time()) j.key("start").raw(h.times[t].start.text()).key("end").raw(h.times[t].end.text());
     j.key("ops").begin_array();
     for (uint32_t i = x.op_begin; i < x.op_end; ++i)
       j.begin_array().string(op_kind_name(h.ops[i].kind)).raw(h.keys.json(h.ops[i].key)).raw(op_value_json(h, i)).end_array();
@@ -226,9 +227,9 @@ std::string report_text(const CheckReport& report) {
 std::string timeline_json(const History& h) {
   JsonWriter j;
   j.begin_object().member("first", 1).key("start").begin_array();
-  for (size_t t = 1; t < h.txns.size(); ++t) h.txns[t].has_time() ? j.number(h.txns[t].start) : j.null();
+  for (size_t t = 1; t < h.txns.size(); ++t) h.txns[t].has_time() ? j.raw(h.times[t].start.text()) : j.null();
   j.end_array().key("end").begin_array();
-  for (size_t t = 1; t < h.txns.size(); ++t) h.txns[t].has_time() ? j.number(h.txns[t].end) : j.null();
+  for (size_t t = 1; t < h.txns.size(); ++t) h.txns[t].has_time() ? j.raw(h.times[t].end.text()) : j.null();
   j.end_array().key("session").begin_array();
   for (size_t t = 1; t < h.txns.size(); ++t) j.integer(h.txns[t].session);
   std::string status;
@@ -297,11 +298,13 @@ std::string anomaly_kinds_json() {
 
 std::string levels_json(const History& h) {
   JsonWriter j;
+  const std::vector<Level> order = check_order(h);
   j.begin_array();
   for (int i = 0; i < kNumLevels; ++i) {
     std::string reason;
     const bool applies = level_applies(h, static_cast<Level>(i), reason);
-    j.begin_object().member("level", level_name(static_cast<Level>(i))).member("applies", applies);
+    const size_t rank = std::find(order.begin(), order.end(), static_cast<Level>(i)) - order.begin();
+    j.begin_object().member("level", level_name(static_cast<Level>(i))).member("applies", applies).member("order", rank);
     if (!applies) j.member("reason", reason);
     j.end_object();
   }
