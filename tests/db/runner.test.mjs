@@ -113,16 +113,20 @@ test('PostgreSQL SERIALIZABLE: every workload passes SER at 20 sessions and 2,00
 });
 
 test('PostgreSQL REPEATABLE READ: SI passes; the cobra mix on 10 keys makes SER fail with a small WriteSkew', () => {
+  // The search reports the first cycle it finds: in about 4 runs of 10 that is the
+  // two-transaction write skew, otherwise a longer anti-dependency cycle (G2). A bounded number
+  // of runs: all 12 missing it has a chance of about 0.2%.
   let found = null;
-  for (let seed = 1; seed <= 5 && !found; seed++) {
+  for (let seed = 1; seed <= 12 && !found; seed++) {
     const res = run(pg, ['--isolation', 'repeatable-read', '--mix', 'cobra', '--keys', '10', '--sessions', '20', '--txns', '100', '--seed', String(seed)]);
     assert.ok(res.result, res.stderr);
     for (const level of ['RC', 'RR', 'RA', 'CC', 'PC', 'SI']) assert.equal(verdict(res, level), 'pass', level);
     assert.equal(verdict(res, 'SER'), 'fail');
+    assert.ok(kinds(res, 'SER').every((k) => k === 'WriteSkew' || k === 'G2'), `SER names ${kinds(res, 'SER')}`);
     const skews = res.result.levels.SER.anomalies.filter((a) => a.kind === 'WriteSkew' && a.transactions.length <= 6);
     if (skews.length) found = { res, skew: skews[0] };
   }
-  assert.ok(found, 'no seed of 5 gave a WriteSkew of at most 6 transactions');
+  assert.ok(found, 'no seed of 12 gave a WriteSkew of at most 6 transactions');
   // The counterexample's transactions are those of the recorded history.
   const { res, skew } = found;
   for (const t of skew.transactions) {
