@@ -359,6 +359,11 @@ export class App {
     const anomalies = r.anomalies ?? [];
     if (r.verdict === 'fail' && anomalies.length === 0) body.append(h('p', { class: 'reason' }, 'The checker found a violation but reported no witness.'));
     if (anomalies.length === 0) return;
+    // Every kind found, with its count, most specific first.
+    if (r.verdict === 'fail' && r.kinds?.length) {
+      body.append(h('p', { class: 'muted', id: 'anomaly-kinds' }, `Found: ${r.kinds.map((k) =>
+        `${describeKind(k.kind).title} \u00d7 ${k.lower_bound ? 'at least ' : ''}${k.count}`).join(', ')}`));
+    }
     const idx = Math.min(this.anomalyIndex, anomalies.length - 1);
     const total = Math.max(r.anomalies_total ?? 0, anomalies.length);
     if (anomalies.length > 1 || total > anomalies.length) body.append(this.anomalyPager(level, anomalies, idx, total));
