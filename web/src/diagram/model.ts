@@ -248,12 +248,14 @@ export interface LabelBox { x: number; y: number; w: number; h: number }
  * spot above or below its anchor (the anchor first). Pure, O(n^2) for the few dozen labels a
  * witness has.
  */
-export function placeLabels(boxes: LabelBox[], gap = 2): LabelBox[] {
+export function placeLabels(boxes: LabelBox[], gap = 2, obstacles: LabelBox[] = []): LabelBox[] {
   const placed: LabelBox[] = [];
-  const hits = (b: LabelBox) => placed.some((p) => Math.abs(p.x - b.x) * 2 < p.w + b.w + gap && Math.abs(p.y - b.y) * 2 < p.h + b.h + gap);
+  // labels never cover each other, nor a transaction's box (its operations' text)
+  const over = (p: LabelBox, b: LabelBox) => Math.abs(p.x - b.x) * 2 < p.w + b.w + gap && Math.abs(p.y - b.y) * 2 < p.h + b.h + gap;
+  const hits = (b: LabelBox) => placed.some((p) => over(p, b)) || obstacles.some((o) => over(o, b));
   for (const b of boxes) {
     let at = b;
-    for (let step = 1; hits(at); step++) {
+    for (let step = 1; hits(at) && step < 400; step++) {
       const dy = Math.ceil(step / 2) * (b.h + gap) * (step % 2 ? 1 : -1);
       at = { ...b, y: b.y + dy };
     }
