@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { corpus, dropFiles, repo, setup, waitChecked } from './_helpers.mjs';
+import { corpus, dropFiles, repo, setup, shot, waitChecked } from './_helpers.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -55,6 +55,7 @@ test('a folder of 12 dbcop runs shows 12 rows matching the command line', async 
     for (const [level, verdict] of Object.entries(want)) assert.equal(r.verdicts[level], verdict === 'n/a' ? 'na' : verdict, `${r.name} ${level}`);
   }
   assert.match(await page.textContent('#set-summary'), /12 histories checked/);
+  await shot(page, 'history-set');
 
   // a row opens that history; Back shows the table again, still checked
   await page.click('#set-table button[data-part="3"]');

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { corpus, dropFiles, generateHistory, ladder, longTasks, observeLongTasks, setup, waitChecked } from './_helpers.mjs';
+import { corpus, dropFiles, generateHistory, ladder, longTasks, observeLongTasks, setup, shot, waitChecked } from './_helpers.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -123,6 +123,7 @@ test('a medium history: the default link is short, both are offered, a passing l
     assert.ok(link.length < 4000, `the default link has ${link.length} characters`);
     assert.match(link, /&c=1/);
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
+    await shot(page, 'share');
     await page.click('#share-dialog button[value="close"]');
 
     // a passing level in view: the whole history with that level, and the other levels' anomalies
