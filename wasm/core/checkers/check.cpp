@@ -1,6 +1,8 @@
 #include "checkers/check.h"
 
+#include "checkers/cycle_names.h"
 #include "checkers/mtc/mtc.h"
+#include "checkers/weak/weak.h"
 #include "util/memory.h"
 
 namespace isoscope {
@@ -81,7 +83,7 @@ bool level_applies(const History& h, Level l, std::string& reason) {
 static size_t estimated_bytes(const History& h, Level l) {
   const size_t ops = h.num_ops(), txns = h.txns.size(), sessions = h.num_sessions() + 1;
   size_t bytes = 96 * ops + 64 * txns;
-  if (l == Level::CC) bytes += txns * std::min<size_t>(sessions, 4096) * 4;
+  if (l == Level::CC) bytes += cc_clock_bytes_estimate(h);
   if (l == Level::PC || l == Level::SI || l == Level::SER || l == Level::SSER) {
     const size_t nodes = (l == Level::PC || l == Level::SI ? 2 : 1) * txns;
     bytes += 32 * ops + std::min<size_t>(nodes * sessions, size_t{48} << 20) * 8;
@@ -114,6 +116,7 @@ const LevelResult& decide_level(const History& h, Level l, const CheckOptions& o
       r.reason = std::string("implied by the ") + level_name(*r.implied_by) + " violation";
       r.anomalies = weaker.anomalies;
       r.anomalies_total = weaker.anomalies_total;
+      r.kinds = weaker.kinds;
     } else if (implied_pass >= 0) {
       set_implied_pass(r, static_cast<Level>(implied_pass));
     } else if (const size_t need = estimated_bytes(h, l); !can_allocate(need)) {
@@ -146,7 +149,12 @@ const LevelResult& decide_level(const History& h, Level l, const CheckOptions& o
     }
   }
   if (r.anomalies_total < r.anomalies.size()) r.anomalies_total = r.anomalies.size();
+  // Counts per kind from every anomaly returned; the searches (PC and up, LIN) stop at a
+  // counterexample, so theirs are lower bounds.
+  if (!r.implied_by) summarize_kinds(r, l == Level::RC || l == Level::RR || l == Level::RA || l == Level::CC);
   if (r.anomalies.size() > opts.max_anomalies) r.anomalies.resize(opts.max_anomalies);
+  for (KindCount& k : r.kinds)
+    if (k.example >= r.anomalies.size()) k.example = kNone;
   r.ms = now_ms() - t0;
   if (opts.on_level) opts.on_level(l, r);
   return r;
@@ -177,6 +185,7 @@ CheckReport check_history(const History& h, const CheckOptions& opts) {
     r.ms = ms;
     if (opts.on_level) opts.on_level(static_cast<Level>(i), r);
   }
+  name_anomalies(h, report, opts.max_anomalies);
   return report;
 }
 

@@ -40,6 +40,15 @@ struct Anomaly {
   std::string explanation;        // Elle style: "T1 < T2 because ...; however ...: a contradiction"
 };
 
+// One kind of anomaly a failing level found: how many (a lower bound when the checker stops
+// at the first counterexample or the list was cut), and which anomaly is its smallest example.
+struct KindCount {
+  std::string kind;
+  size_t count = 0;
+  bool lower_bound = false;
+  size_t example = kNone;  // index into LevelResult::anomalies; kNone when cut off
+};
+
 struct LevelResult {
   Verdict verdict = Verdict::Unknown;
   double ms = 0;
@@ -49,6 +58,8 @@ struct LevelResult {
   std::optional<Level> implied_by;
   std::vector<Anomaly> anomalies;
   size_t anomalies_total = 0;  // before truncation to the reported ones
+  // A failure's kinds of anomaly, most specific first (checkers/cycle_names.h).
+  std::vector<KindCount> kinds;
   // A pass's witness where the checker has one: committed transaction ids in a commit order
   // that satisfies the level (strong levels).
   std::vector<uint32_t> commit_order;

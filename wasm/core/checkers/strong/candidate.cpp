@@ -20,13 +20,12 @@ std::vector<uint32_t> timestamp_order(const Instance& in, const Problem& p) {
   if (in.n() < 2) return {};
   // Event times of the nodes: whole transactions and write halves at their end, read halves
   // at their start.
-  std::vector<std::pair<double, uint32_t>> ev;
+  std::vector<std::pair<Time, uint32_t>> ev;
   ev.reserve(p.n - 1);
   for (uint32_t v = 1; v < p.n; ++v) {
     const uint32_t t = p.txn[v];
-    const double time = p.part[v] == Part::Read ? in.start[t] : in.end[t];
-    if (std::isnan(time)) return {};
-    ev.push_back({time, v});
+    if (!in.timed[t]) return {};
+    ev.push_back({p.part[v] == Part::Read ? in.times[t].start : in.times[t].end, v});
   }
   // Ties keep node order (session order, read half first).
   std::sort(ev.begin(), ev.end());
@@ -40,14 +39,14 @@ std::vector<uint32_t> timestamp_order(const Instance& in, const Problem& p) {
 bool respects_real_time(const Instance& in, const Problem& p, const std::vector<uint32_t>& order) {
   // Real time: T1.end < T2.start puts T1 first. Going backwards, the smallest end among the
   // transactions placed after a node must not be below its start.
-  double min_end = INFINITY;
+  Time min_end = Time::above_all();
   for (size_t i = order.size(); i-- > 1;) {
     const uint32_t v = order[i];
     if (p.part[v] == Part::Read) continue;  // SSER has whole transactions only
     const uint32_t t = p.txn[v];
-    if (std::isnan(in.start[t]) || std::isnan(in.end[t])) continue;  // no real-time edges
-    if (min_end < in.start[t]) return false;
-    min_end = std::min(min_end, in.end[t]);
+    if (!in.timed[t]) continue;  // no real-time edges
+    if (min_end < in.times[t].start) return false;
+    min_end = std::min(min_end, in.times[t].end);
   }
   return true;
 }

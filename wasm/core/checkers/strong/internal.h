@@ -25,7 +25,8 @@ struct Instance {
   std::vector<Read> reads;
   std::vector<uint32_t> wbeg;  // distinct written keys of t: [wbeg[t], wbeg[t+1])
   std::vector<uint32_t> wkeys;
-  std::vector<double> start, end;  // NAN when untimed
+  std::vector<Interval> times;  // exact real time, where timed[t]
+  std::vector<char> timed;
   uint32_t n() const { return static_cast<uint32_t>(orig.size()); }
   uint32_t num_sessions() const { return static_cast<uint32_t>(sess_begin.size()) - 1; }
 };

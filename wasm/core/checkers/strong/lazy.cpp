@@ -60,13 +60,13 @@ void violations(const Problem& p, const std::vector<uint32_t>& order, const std:
 template <class Emit>
 void real_time_violations(const Instance& in, const Problem& p, const std::vector<uint32_t>& order,
                           Emit&& emit) {
-  double min_end = INFINITY;
+  Time min_end = Time::above_all();
   uint32_t arg = kNone;
   for (size_t i = order.size(); i-- > 1;) {
     const uint32_t v = order[i], t = p.txn[v];
-    if (std::isnan(in.start[t]) || std::isnan(in.end[t])) continue;
-    if (min_end < in.start[t]) emit(arg, v);
-    if (in.end[t] < min_end) min_end = in.end[t], arg = v;
+    if (!in.timed[t]) continue;
+    if (min_end < in.times[t].start) emit(arg, v);
+    if (in.times[t].end < min_end) min_end = in.times[t].end, arg = v;
   }
 }
 
