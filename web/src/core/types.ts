@@ -45,6 +45,8 @@ export interface LevelInfo {
   level: string;
   applies: boolean;
   reason?: string;
+  /** where the core decides this level in a whole check (0 first): the weak levels weakest first, then the strong ones strongest first */
+  order?: number;
 }
 
 export interface WitnessTxn {
@@ -81,7 +83,7 @@ export interface LevelResult {
   verdict: Verdict;
   ms?: number;
   reason?: string;
-  /** a failure decided by the lattice: the weaker level whose violation implies this one */
+  /** a verdict decided by the lattice: on a failure, the weaker level whose violation implies this one; on a pass, the stronger level whose pass implies it */
   implied_by?: string;
   commit_order?: number[];
   anomalies?: Anomaly[];
