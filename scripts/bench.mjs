@@ -130,10 +130,10 @@ function refreshSection(title, section) {
 const STRONG_TITLE = 'Strong levels on concurrent histories';
 function concurrentSet() {
   const set = [];
-  const add = (engine, sessions, txns, extra = []) => set.push({
-    name: `${engine}${extra.length ? ` (${extra.join(' ')})` : ''}, ${sessions} sessions x ${txns} txns`, engine, sessions, txns: sessions * txns,
-    gen: ['--engine', engine, '--sessions', sessions, '--txns', txns, '--ops', 8, '--keys', Math.max(1000, sessions * txns / 10),
-      '--seed', 1, ...extra] });
+  const add = (engine, sessions, txns, extra = [], keys = Math.max(1000, sessions * txns / 10)) => set.push({
+    name: `${engine}${extra.length ? ` (${extra.join(' ')})` : ''}${keys < 1000 ? ` on ${keys} hot keys` : ''}, ${sessions} sessions x ${txns} txns`,
+    engine, sessions, txns: sessions * txns,
+    gen: ['--engine', engine, '--sessions', sessions, '--txns', txns, '--ops', 8, '--keys', keys, '--seed', 1, ...extra] });
   if (quick) {
     add('ser', 10, 50);
     add('si', 10, 50);
@@ -145,6 +145,8 @@ function concurrentSet() {
   for (const txns of [1000, 100000]) add('ser', 50, txns / 50);  // growth with transactions
   add('si', 100, 1000);  // 100 sessions, 100,000 transactions
   add('ser', 100, 1000);
+  // Hot keys (issue 21): 10^6 transactions of 100 sessions on 8 keys.
+  for (const engine of ['ser', 'si']) add(engine, 100, 10000, [], 8);
   return set;
 }
 async function strongConcurrent() {
