@@ -252,8 +252,11 @@ export function placeLabels(boxes: LabelBox[], gap = 2, obstacles: LabelBox[] = 
   const placed: LabelBox[] = [];
   // labels never cover each other, nor a transaction's box (its operations' text)
   const over = (p: LabelBox, b: LabelBox) => Math.abs(p.x - b.x) * 2 < p.w + b.w + gap && Math.abs(p.y - b.y) * 2 < p.h + b.h + gap;
-  const hits = (b: LabelBox) => placed.some((p) => over(p, b)) || obstacles.some((o) => over(o, b));
   for (const b of boxes) {
+    // a label moves only vertically: what overlaps its column is all it can hit
+    const column = (o: LabelBox) => Math.abs(o.x - b.x) * 2 < o.w + b.w + gap;
+    const near = [...placed.filter(column), ...obstacles.filter(column)];
+    const hits = (c: LabelBox) => near.some((o) => over(o, c));
     let at = b;
     for (let step = 1; hits(at) && step < 400; step++) {
       const dy = Math.ceil(step / 2) * (b.h + gap) * (step % 2 ? 1 : -1);
