@@ -18,7 +18,11 @@ export function formatSelect(first: string, selected = ''): HTMLSelectElement {
     FORMATS.map((f) => h('option', { value: f.name, selected: f.name === selected }, `${f.name} \u2014 ${f.title}`))) as HTMLSelectElement;
 }
 
-interface ExampleInfo { file: string; title: string; note?: string; expect?: Record<string, string> }
+interface ExampleInfo {
+  file: string; title: string; note?: string; expect?: Record<string, string>;
+  /** a history `isoscope run` recorded from a real database (scripts/copy-examples.mjs) */
+  recorded?: { database: string; version: string; isolation: string; command: string };
+}
 
 /** Builds the landing page into main; returns the slot where load errors go. */
 export function renderLanding(main: HTMLElement, sources: InputSources): HTMLElement {
@@ -61,8 +65,10 @@ async function fillGallery(sources: InputSources) {
     clear(box);
     for (const ex of list) {
       const exp = Object.entries(ex.expect ?? {});
-      const b = h('button', { class: 'example', type: 'button', 'data-example': ex.file },
+      const rec = ex.recorded;
+      const b = h('button', { class: 'example', type: 'button', 'data-example': ex.file, title: rec ? ex.note ?? null : null },
         h('strong', {}, ex.title),
+        rec ? h('span', { class: 'muted recorded' }, `${rec.database} ${rec.version}, ${rec.isolation}: ${rec.command}`) : null,
         h('span', { class: 'exp' }, exp.map(([l, v]) => h('span', { class: `mini ${v}` }, l))));
       b.addEventListener('click', () => openExample(ex, sources));
       box.append(b);
