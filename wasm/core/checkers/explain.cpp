@@ -5,7 +5,9 @@
 
 namespace isoscope {
 
-std::string short_name(uint32_t t) { return t == kInitialTxn ? "T0 (initial)" : "T" + std::to_string(t); }
+std::string short_name(const History& h, uint32_t t) {
+  return t == kInitialTxn ? "T0 (initial)" : "T" + std::to_string(h.shown(t).txn);
+}
 
 std::string time_text(const Time& t) { return t.text(); }
 

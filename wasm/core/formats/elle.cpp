@@ -16,6 +16,7 @@
 // One reader serves both syntaxes: in JSON mode ':' is a separator and "null" is nil.
 // The list prefix-compatibility check lives in checkers/list_order.cpp.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -103,7 +104,7 @@ class Reader {
     // Tags (#inst "...", #jepsen.history.Op{...}) are dropped: a run of them is a loop too.
     while (true) {
       if (!skip_discards(depth)) return false;
-      if (json_ || end_ - p_ < 2 || p_[0] != '#' || !symbol_char(p_[1]) || p_[1] == '_') break;
+      if (json_ || end_ - p_ < 2 || p_[0] != '#' || !symbol_char(p_[1]) || p_[1] == '_' || p_[1] == '#') break;
       ++p_;
       while (p_ < end_ && symbol_char(*p_)) ++p_;
     }
@@ -150,6 +151,16 @@ class Reader {
           ++p_;
           n.type = NT::Set;
           return parse_children(n, '}', out, depth);
+        }
+        if (p_ < end_ && *p_ == '#') {  // EDN's symbolic values ##Inf, ##-Inf, ##NaN: floats
+          const char* s = p_ + 1;
+          while (p_ < end_ && symbol_char(*p_)) ++p_;
+          const std::string_view name(s, static_cast<size_t>(p_ - s));
+          if (name != "Inf" && name != "-Inf" && name != "NaN") return fail(start, "expected ##Inf, ##-Inf or ##NaN");
+          n.type = NT::Float;
+          n.d = name == "NaN" ? NAN : name == "Inf" ? INFINITY : -INFINITY;
+          n.text = std::string_view(start, static_cast<size_t>(p_ - start));
+          break;
         }
         // Discards and tags were consumed above: anything else after '#' is no EDN.
         return fail(p_, "expected a tag, '{' or '_' after '#'");
@@ -478,7 +489,7 @@ class Converter {
     if (!n) return true;
     if (n->type != NT::Int && n->type != NT::Float) return fail(*n, "expected :time to be a number");
     if (TimeParse p = parse_time(n->text, out); p != TimeParse::Ok)
-      return fail(*n, "expected :time to be a number that fits, found " + std::string(n->text.substr(0, 40)) +
+      return fail(*n, "expected :time to be a finite number within 64 bits, found " + std::string(n->text.substr(0, 40)) +
                           (n->text.size() > 40 ? "..." : "") + ", which " + time_parse_problem(p));
     has = true;
     return true;
@@ -562,6 +573,12 @@ class Converter {
     t.status = status;
     t.end = time;
     t.has_end = has_time;
+    // One rule for every format (docs/formats.md, Times): a transaction cannot end before it
+    // starts.
+    if (t.has_start && t.has_end)
+      if (std::string why = interval_problem(t.start, t.end); !why.empty())
+        return fail(*field(m, "time"), "expected the completion's :time to be no earlier than the invocation's (line " +
+                                           line_of(t.line_offset) + "): " + why);
     if (index && index->type == NT::Int) t.index = index->i;
     if (value && value->type != NT::Nil) {  // the completion's value replaces the invocation's
       uint32_t b0 = static_cast<uint32_t>(ops_.size());

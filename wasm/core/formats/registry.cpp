@@ -8,6 +8,7 @@
 
 #include "formats/archive.h"
 #include "formats/formats.h"
+#include "formats/not_history.h"
 #include "formats/reader_util.h"
 #include "util/memory.h"
 
@@ -215,6 +216,13 @@ Expected<History> read_expanded(std::span<const InputFile> files, std::string_vi
     e.message = empty ? "the input is empty: expected a history" : "the input holds only white space: expected a history";
   } else {
     e = explain_unrecognised(files);
+    if (std::optional<std::string> what = not_a_history(files)) {  // formats/not_history.h
+      e.message = *what + ". What each reader found: " + e.message;
+      e.line = e.column = e.offset = -1;
+      e.file = files.size() == 1 ? files[0].name : std::string();
+      e.format_unrecognised = false;  // no format reads an image
+      e.readable_as.clear();
+    }
   }
   // Archives are expanded one level deep, so one inside another arrives here unread.
   for (const InputFile& f : files)

@@ -86,8 +86,9 @@ size_t Interner::memory_bytes() const {
 std::string History::txn_name(uint32_t t) const {
   if (t == kInitialTxn) return "the initial transaction";
   const Txn& x = txns[t];
-  std::string s = "T" + std::to_string(t) + " (session " + std::to_string(x.session) + " #" +
-                  std::to_string(x.index);
+  const TxnOrigin o = shown(t);
+  std::string s = "T" + std::to_string(o.txn) + " (session " + std::to_string(o.session) + " #" +
+                  std::to_string(o.index);
   if (x.label != kNone) {
     s += ", id ";
     s += labels[x.label];
@@ -120,7 +121,7 @@ size_t History::memory_bytes() const {
          ops.capacity() * sizeof(Op) + op_txn.capacity() * 4 + read_from.capacity() * 4 +
          lists.capacity() * sizeof(ListSpan) + list_values.capacity() * 4 + labels.memory_bytes() +
          keys.memory_bytes() +
-         values.memory_bytes();
+         values.memory_bytes() + origin.capacity() * sizeof(TxnOrigin);
 }
 
 // ---- builder --------------------------------------------------------------------------------

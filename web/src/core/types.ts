@@ -15,7 +15,15 @@ export interface InputStats {
   /** what the reader read but left out, by reason (nothing is dropped silently) */
   dropped_events?: number;
   dropped?: { reason: string; count: number }[];
+  /** a counterexample: its transactions' identities in the history it was cut from */
+  origin?: Origin;
   [extra: string]: unknown;
+}
+
+/** A counterexample's origin: per transaction, [number, session, position] in the original history of `transactions`. */
+export interface Origin {
+  transactions: number;
+  txns: [number, number, number][];
 }
 
 export interface ParseError {
@@ -37,6 +45,8 @@ export interface LevelInfo {
   level: string;
   applies: boolean;
   reason?: string;
+  /** where the core decides this level in a whole check (0 first): the weak levels weakest first, then the strong ones strongest first */
+  order?: number;
 }
 
 export interface WitnessTxn {
@@ -73,7 +83,7 @@ export interface LevelResult {
   verdict: Verdict;
   ms?: number;
   reason?: string;
-  /** a failure decided by the lattice: the weaker level whose violation implies this one */
+  /** a verdict decided by the lattice: on a failure, the weaker level whose violation implies this one; on a pass, the stronger level whose pass implies it */
   implied_by?: string;
   commit_order?: number[];
   anomalies?: Anomaly[];
@@ -95,6 +105,12 @@ export interface Counterexample {
   transactions: number;
   reproduces: boolean;  // re-checked: the level fails on it
   minimal: boolean;     // no transaction can be left out
+}
+
+/** One history of a set (folders of runs, several history files): its name and its files (indices). */
+export interface HistoryPartJson {
+  name: string;
+  files: number[];
 }
 
 export interface CheckResult {
@@ -156,6 +172,8 @@ export interface IsoscopeModule {
   load(names: string[], blobs: Uint8Array[], format: string): string;
   /** CoreResult<LevelInfo[]> */
   levels(): string;
+  /** CoreResult<HistoryPartJson[]> */
+  histories(names: string[], heads: Uint8Array[]): string;
   /** CoreResult<LevelResult>; onProgress(settled, open) from inside long levels (the strong solver). */
   checkLevel(level: string, budgetMs: number, maxAnomalies: number, onProgress?: (settled: number, open: number) => void): string;
   /** CoreResult<CheckResult> */
