@@ -70,7 +70,9 @@ for (const e of JSON.parse(readFileSync(join(recorded, 'manifest.json'), 'utf8')
   copyFileSync(join(recorded, e.file), join(out, e.file));
   const note = `Recorded by isoscope run on ${by.database} ${by.version} at ${by.isolation}: ${by.sessions} sessions, ` +
     `${by.committed} committed, ${by.aborted} aborted. Command: ${by.command}`;
-  index.push({ file: e.file, title: e.title, note, expect: e.expect });
+  const version = by.version.split(/[ -]/)[0];  // "15.18 (Debian 15.18-0+deb12u1)" -> "15.18"
+  index.push({ file: e.file, title: e.title, note, expect: e.expect, format: 'isoscope',
+    recorded: { database: by.database, version, isolation: by.isolation, command: by.command } });
 }
 
 // One history in each of the other formats people bring (the repository's format fixtures), so

@@ -155,6 +155,7 @@ const LevelResult& decide_level(const History& h, Level l, const CheckOptions& o
   if (r.anomalies.size() > opts.max_anomalies) r.anomalies.resize(opts.max_anomalies);
   for (KindCount& k : r.kinds)
     if (k.example >= r.anomalies.size()) k.example = kNone;
+  name_level(h, report, l, opts.max_anomalies);
   r.ms = now_ms() - t0;
   if (opts.on_level) opts.on_level(l, r);
   return r;

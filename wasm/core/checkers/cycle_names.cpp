@@ -199,69 +199,68 @@ std::vector<Anomaly> lost_updates(const History& h, size_t max, size_t& total) {
   return out;
 }
 
-void name_anomalies(const History& h, CheckReport& report, size_t max_anomalies) {
-  bool scanned = false;
-  size_t lost_total = 0;
-  std::vector<Anomaly> lost;
-  for (int i = 0; i < kNumLevels; ++i) {
-    if (!report.requested[i]) continue;
-    LevelResult& r = report.results[i];
-    const Level level = static_cast<Level>(i);
-    if (r.verdict != Verdict::Fail) continue;
-    bool changed = false;
-    // Renaming: only a level's own anomalies (an implied failure repeats the weaker level's).
-    if (!r.implied_by && is_transactional(level))
-      for (Anomaly& a : r.anomalies) {
-        bool misnamed = false;
-        for (int j = 0; j < kNumLevels && !misnamed; ++j)
-          misnamed = report.requested[j] && report.results[j].verdict == Verdict::Pass &&
-                     is_transactional(static_cast<Level>(j)) && forbids(static_cast<Level>(j), a.kind);
-        if (!misnamed) continue;
-        a.kind = kind_name(added_by(h, level, a));
-        changed = true;
-      }
-    if (changed) {
-      const bool exhaustive = std::all_of(r.kinds.begin(), r.kinds.end(), [](const KindCount& k) { return !k.lower_bound; });
-      summarize_kinds(r, exhaustive);
+void name_level(const History& h, CheckReport& report, Level level, size_t max_anomalies) {
+  const int i = static_cast<int>(level);
+  if (!report.requested[i]) return;
+  LevelResult& r = report.results[i];
+  if (r.verdict != Verdict::Fail) return;
+  bool changed = false;
+  // Renaming: only a level's own anomalies (an implied failure repeats the weaker level's).
+  if (!r.implied_by && is_transactional(level))
+    for (Anomaly& a : r.anomalies) {
+      bool misnamed = false;
+      for (int j = 0; j < kNumLevels && !misnamed; ++j)
+        misnamed = report.requested[j] && report.results[j].verdict == Verdict::Pass &&
+                   is_transactional(static_cast<Level>(j)) && forbids(static_cast<Level>(j), a.kind);
+      if (!misnamed) continue;
+      a.kind = kind_name(added_by(h, level, a));
+      changed = true;
     }
-    if (is_transactional(level) && forbids(level, kind_name(AnomalyKind::LostUpdate))) {
-      if (!scanned) {
-        lost = lost_updates(h, max_anomalies, lost_total);
-        scanned = true;
-      }
-      if (lost_total == 0) continue;
-      // The scan's lost updates replace any a search named, with the exact count.
-      size_t searched = 0;
-      std::vector<Anomaly> rest;
-      for (Anomaly& a : r.anomalies) {
-        if (a.kind == kind_name(AnomalyKind::LostUpdate)) ++searched;
-        else rest.push_back(std::move(a));
-      }
-      std::vector<KindCount> kinds;
-      for (const KindCount& k : r.kinds)
-        if (k.kind != kind_name(AnomalyKind::LostUpdate)) kinds.push_back(k);
-      r.anomalies = lost;
-      for (Anomaly& a : rest) r.anomalies.push_back(std::move(a));
-      r.anomalies_total = r.anomalies_total - std::min(searched, r.anomalies_total) + lost_total;
-      // Recount: the lost updates exactly, the other kinds as they were counted.
-      summarize_kinds(r, true);
-      for (KindCount& k : r.kinds) {
-        if (k.kind == kind_name(AnomalyKind::LostUpdate)) {
-          k.count = lost_total;
-          k.lower_bound = false;
-          continue;
-        }
-        for (const KindCount& old : kinds)
-          if (old.kind == k.kind) {
-            k.count = std::max(k.count, old.count);
-            k.lower_bound = old.lower_bound;
-          }
-      }
-      if (r.anomalies.size() > max_anomalies) r.anomalies.resize(max_anomalies);
-      for (KindCount& k : r.kinds)
-        if (k.example >= r.anomalies.size()) k.example = kNone;
-    }
+  if (changed) {
+    const bool exhaustive = std::all_of(r.kinds.begin(), r.kinds.end(), [](const KindCount& k) { return !k.lower_bound; });
+    summarize_kinds(r, exhaustive);
   }
+  const std::string lost_name = kind_name(AnomalyKind::LostUpdate);
+  if (!is_transactional(level) || !forbids(level, lost_name)) return;
+  size_t lost_total = 0;
+  std::vector<Anomaly> lost = lost_updates(h, max_anomalies, lost_total);
+  if (lost_total == 0) return;
+  for (const KindCount& k : r.kinds)
+    if (k.kind == lost_name && !k.lower_bound && k.count == lost_total) return;  // merged already
+  // The scan's lost updates replace any a search named, with the exact count.
+  size_t searched = 0;
+  std::vector<Anomaly> rest;
+  for (Anomaly& a : r.anomalies) {
+    if (a.kind == lost_name) ++searched;
+    else rest.push_back(std::move(a));
+  }
+  std::vector<KindCount> kinds;
+  for (const KindCount& k : r.kinds)
+    if (k.kind != lost_name) kinds.push_back(k);
+  r.anomalies = std::move(lost);
+  for (Anomaly& a : rest) r.anomalies.push_back(std::move(a));
+  r.anomalies_total = r.anomalies_total - std::min(searched, r.anomalies_total) + lost_total;
+  // Recount: the lost updates exactly, the other kinds as they were counted.
+  summarize_kinds(r, true);
+  for (KindCount& k : r.kinds) {
+    if (k.kind == lost_name) {
+      k.count = lost_total;
+      k.lower_bound = false;
+      continue;
+    }
+    for (const KindCount& old : kinds)
+      if (old.kind == k.kind) {
+        k.count = std::max(k.count, old.count);
+        k.lower_bound = old.lower_bound;
+      }
+  }
+  if (r.anomalies.size() > max_anomalies) r.anomalies.resize(max_anomalies);
+  for (KindCount& k : r.kinds)
+    if (k.example >= r.anomalies.size()) k.example = kNone;
+}
+
+void name_anomalies(const History& h, CheckReport& report, size_t max_anomalies) {
+  for (int i = 0; i < kNumLevels; ++i) name_level(h, report, static_cast<Level>(i), max_anomalies);
 }
 
 }  // namespace isoscope

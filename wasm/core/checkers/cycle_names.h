@@ -34,5 +34,8 @@ struct CheckReport;
 //     avoided), and the anomaly is renamed to what the failing level adds over the passing
 //     ones (SER over SI: a write skew, or G2 beyond two transactions).
 void name_anomalies(const History& h, CheckReport& report, size_t max_anomalies);
+// The same for one level, against the levels decided so far (decide_level applies it at once,
+// so a level checked alone, as the web app does, names its lost updates too).
+void name_level(const History& h, CheckReport& report, Level level, size_t max_anomalies);
 
 }  // namespace isoscope

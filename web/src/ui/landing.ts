@@ -19,7 +19,11 @@ export function formatSelect(first: string, selected = ''): HTMLSelectElement {
 }
 
 /** An example of the gallery: a file, or a folder (`files`), in `format`. */
-interface ExampleInfo { file: string; title: string; note?: string; expect?: Record<string, string>; format?: string; files?: string[] }
+interface ExampleInfo {
+  file: string; title: string; note?: string; expect?: Record<string, string>; format?: string; files?: string[];
+  /** a history `isoscope run` recorded from a real database (scripts/copy-examples.mjs) */
+  recorded?: { database: string; version: string; isolation: string; command: string };
+}
 
 /** The files of a bundled example (a folder example has several), fetched from ./examples/. */
 export async function exampleFiles(name: string): Promise<InFile[]> {
@@ -85,8 +89,10 @@ async function fillGallery(sources: InputSources) {
     clear(box);
     for (const ex of list) {
       const exp = Object.entries(ex.expect ?? {});
-      const b = h('button', { class: 'example', type: 'button', 'data-example': ex.file },
+      const rec = ex.recorded;
+      const b = h('button', { class: 'example', type: 'button', 'data-example': ex.file, title: rec ? ex.note ?? null : null },
         h('strong', {}, ex.title), ex.format && ex.format !== 'isoscope' ? h('span', { class: 'chip' }, ex.format) : null,
+        rec ? h('span', { class: 'muted recorded' }, `${rec.database} ${rec.version}, ${rec.isolation}: ${rec.command}`) : null,
         h('span', { class: 'exp' }, exp.map(([l, v]) => h('span', { class: `mini ${v}` }, l))));
       b.addEventListener('click', () => openExample(ex, sources));
       box.append(b);
