@@ -1,5 +1,6 @@
 #include "checkers/explain.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -8,7 +9,10 @@ namespace isoscope {
 std::string short_name(uint32_t t) { return t == kInitialTxn ? "T0 (initial)" : "T" + std::to_string(t); }
 
 std::string time_text(double t) {
-  // The fewest significant digits that read back as t (libc++ of wasm has no float to_chars).
+  // Whole numbers as written (10, not 1e+01: times are usually integers of some unit).
+  if (t == std::floor(t) && std::fabs(t) < 9.2e18) return std::to_string(static_cast<long long>(t));
+  // Otherwise the fewest significant digits that read back as t (libc++ of wasm has no float
+  // to_chars).
   char buf[40];
   for (int digits = 1; digits <= 17; ++digits) {
     std::snprintf(buf, sizeof buf, "%.*g", digits, t);

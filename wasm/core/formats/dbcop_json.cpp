@@ -38,6 +38,8 @@ struct JsonReader {
     return static_cast<size_t>(p - json.data());
   }
   InputError error(const std::string& what, simdjson::error_code code = simdjson::SUCCESS) {
+    if (is_json_text_error(code))
+      if (std::optional<JsonProblem> p = find_json_problem(f.bytes)) return fmt::text_error(f, p->offset, p->message);
     std::string msg = path.empty() ? what : path + ": " + what;
     if (code != simdjson::SUCCESS) msg += std::string(" (") + simdjson::error_message(code) + ")";
     return fmt::text_error(f, location(), msg);
@@ -247,6 +249,7 @@ struct JsonReader {
     b.set_initial(null_value);
     if (auto e = parser.iterate(json.view()).get(doc)) return error("not valid JSON", e);
     doc_ok = true;
+    b.locate_with([this] { return static_cast<int64_t>(location()); });
     od::json_type t;
     if (auto e = doc.type().get(t)) return error("expected a JSON array or object", e);
     InputError err;

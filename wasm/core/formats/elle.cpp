@@ -16,6 +16,7 @@
 // One reader serves both syntaxes: in JSON mode ':' is a separator and "null" is nil.
 // The list prefix-compatibility check lives in checkers/list_order.cpp.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -135,6 +136,16 @@ class Reader {
           if (!parse(ignored, depth + 1)) return false;
           nodes.resize(mark);
           return parse(out, depth);
+        }
+        if (p_ < end_ && *p_ == '#') {  // a symbolic value: ##Inf, ##-Inf, ##NaN
+          const char* t = ++p_;
+          while (p_ < end_ && symbol_char(*p_)) ++p_;
+          const std::string_view name(t, static_cast<size_t>(p_ - t));
+          if (name != "Inf" && name != "-Inf" && name != "NaN")
+            return fail(start, "expected a symbolic value ##Inf, ##-Inf or ##NaN");
+          n.type = NT::Float;
+          n.d = name == "NaN" ? NAN : name == "Inf" ? INFINITY : -INFINITY;
+          break;
         }
         // A tagged literal (#jepsen.history.Op{...}, #inst "..."): the tag is dropped.
         const char* t = p_;
@@ -371,10 +382,12 @@ struct PendingTxn {
 class Converter {
  public:
   Converter(const InputFile& f, Reader& r) : f_(f), r_(r) {
+    b.locate_with([this] { return static_cast<int64_t>(txn_offset_); });  // a transaction's form
     null_ = b.values().intern_null();
     b.set_initial(null_);
   }
   HistoryBuilder b;
+  uint32_t txn_offset_ = 0;  // where the transaction being built was completed
 
   bool fail(const Node& n, std::string what) {
     r_.err = fmt::text_error(f_, n.offset, std::move(what));
@@ -459,8 +472,10 @@ class Converter {
     if (!n) return true;
     if (n->type == NT::Int)
       out = static_cast<double>(n->i);
-    else if (n->type == NT::Float)
+    else if (n->type == NT::Float && std::isfinite(n->d))
       out = n->d;
+    else if (n->type == NT::Float)
+      return fail(*n, "expected :time to be a finite number");
     else
       return fail(*n, "expected :time to be a number");
     return true;
@@ -564,6 +579,7 @@ class Converter {
     int64_t cur = 0;
     for (uint32_t ti : order) {
       const PendingTxn& t = txns_[ti];
+      txn_offset_ = t.line_offset;
       if (first || t.process != cur) {
         b.begin_session();
         cur = t.process;

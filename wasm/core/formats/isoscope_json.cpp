@@ -26,6 +26,10 @@ class JsonHistoryReader {
     od::parser parser;
     od::document doc;
     if (auto err = parser.iterate(json.view()).get(doc)) return fail_at(0, err, "a JSON document");
+    builder_.locate_with([this, &doc] {
+      const char* loc = nullptr;
+      return !doc.current_location().get(loc) && loc ? static_cast<int64_t>(loc - base_) : int64_t{-1};
+    });
     od::object root;
     if (auto err = doc.get_object().get(root))
       return fail_doc(doc, err, "a JSON object {\"sessions\": [...]} at the top level");
@@ -277,6 +281,13 @@ class JsonHistoryReader {
       offset = static_cast<int64_t>(file_.bytes.size());
     error_.offset = std::min<int64_t>(offset, static_cast<int64_t>(file_.bytes.size()));
     error_.message = "expected " + expected;
+    if (is_json_text_error(err))
+      if (std::optional<JsonProblem> p = find_json_problem(file_.bytes)) {  // a place and words
+        error_.offset = static_cast<int64_t>(p->offset);
+        error_.message = p->message;
+        locate_line(file_.bytes, error_);
+        return error_;
+      }
     if (err != simdjson::SUCCESS) {
       std::string detail = simdjson::error_message(err);
       if (err == simdjson::INCORRECT_TYPE || err == simdjson::TAPE_ERROR ||

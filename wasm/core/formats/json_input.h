@@ -2,6 +2,10 @@
 // When the caller allocated them (InputFile::padding: the CLI and the wasm API do) the file is
 // read in place; otherwise it is copied once. Internal to the JSON readers.
 #pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+
 #include "formats/formats.h"
 #include "simdjson.h"
 
@@ -27,5 +31,23 @@ class JsonInput {
   simdjson::padded_string copy_;
   simdjson::padded_string_view view_;
 };
+
+// Where a JSON text goes wrong, found by a plain scan of its bytes. simdjson reports some
+// errors for the document as a whole (bytes that are not UTF-8, an unescaped control byte, a
+// document cut short, text after its end) with no place, or at byte 0; the readers ask this
+// scan for the place and the words. nullopt: the scan sees nothing wrong (the error is
+// about the content, which the reader reports itself).
+struct JsonProblem {
+  size_t offset;
+  std::string message;
+};
+std::optional<JsonProblem> find_json_problem(std::string_view text);
+
+// The simdjson errors whose place find_json_problem finds better than simdjson does.
+inline bool is_json_text_error(simdjson::error_code e) {
+  return e == simdjson::UTF8_ERROR || e == simdjson::UNESCAPED_CHARS || e == simdjson::TAPE_ERROR ||
+         e == simdjson::INCOMPLETE_ARRAY_OR_OBJECT || e == simdjson::UNCLOSED_STRING ||
+         e == simdjson::TRAILING_CONTENT || e == simdjson::STRING_ERROR;
+}
 
 }  // namespace isoscope

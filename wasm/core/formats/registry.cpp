@@ -85,6 +85,31 @@ InputError explain_unrecognised(std::span<const InputFile> files) {
   return e;
 }
 
+// A duplicate write found by the builder names its two operations by session and position;
+// the input is read once more (only on this error) with a locator, so the message also gives
+// the line (the byte, in binary formats) of each.
+InputError locate_duplicate(const FormatInfo& f, std::span<const InputFile> files, InputError e) {
+  if (files.size() != 1) return e;
+  OpLocator locator{{static_cast<uint32_t>(e.duplicate_ops[0]), static_cast<uint32_t>(e.duplicate_ops[1])}};
+  set_op_locator(&locator);
+  (void)f.read(files);
+  set_op_locator(nullptr);
+  if (locator.offset[0] < 0 || locator.offset[1] < 0) return e;
+  const bool binary = std::string_view(f.name) == "cobra" || std::string_view(f.name) == "dbcop-bincode";
+  e.file = files[0].name;
+  InputError first;
+  first.offset = locator.offset[0];
+  e.offset = locator.offset[1];
+  if (binary) {
+    e.message += " (the first write at byte " + std::to_string(first.offset) + ")";
+  } else {
+    locate_line(files[0].bytes, first);
+    locate_line(files[0].bytes, e);
+    e.message += " (the first write at line " + std::to_string(first.line) + ")";
+  }
+  return e;
+}
+
 // Reads files as format f after checking that the memory it will take is there (FormatInfo::
 // load_factor): in wasm a failed allocation would abort the module.
 Expected<History> read_within_memory(const FormatInfo& f, std::span<const InputFile> files) {
@@ -99,7 +124,9 @@ Expected<History> read_within_memory(const FormatInfo& f, std::span<const InputF
                 "the command line has the machine's)";
     return e;
   }
-  return f.read(files);
+  Expected<History> h = f.read(files);
+  if (!h && h.error().duplicate_ops[0] >= 0) return locate_duplicate(f, files, h.error());
+  return h;
 }
 
 // The format a single file is recognised as, or nullptr.
@@ -153,6 +180,12 @@ Expected<History> read_expanded(std::span<const InputFile> files, std::string_vi
     if (std::optional<InputError> mixed = mixed_formats(files)) return std::move(*mixed);
   for (const FormatInfo& f : kFormats)
     if (f.detect(files)) return read_within_memory(f, files);
+  // Archives are expanded one level deep, so one inside another arrives here unread: named as
+  // such, with no place inside its compressed bytes and no other format to try.
+  for (const InputFile& f : files)
+    if (archive_kind(f.bytes) != ArchiveKind::None)
+      return input_error("an archive inside an archive is not read (only one level is expanded): "
+                         "expected the history files themselves; unpack it first", f.name);
   e.file = files[0].name;
   bool empty = true, blank = true;
   for (const InputFile& f : files) {
@@ -164,14 +197,6 @@ Expected<History> read_expanded(std::span<const InputFile> files, std::string_vi
   } else {
     e = explain_unrecognised(files);
   }
-  // Archives are expanded one level deep, so one inside another arrives here unread.
-  for (const InputFile& f : files)
-    if (archive_kind(f.bytes) != ArchiveKind::None) {
-      e.file = f.name;
-      e.message = "an archive inside an archive, which isoscope does not expand (only one level is): "
-                  "expected the files themselves; unpack it first";
-      break;
-    }
   return e;
 }
 }  // namespace
