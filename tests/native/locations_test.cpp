@@ -140,3 +140,58 @@ TEST(Locations, ADuplicateWriteGivesTheLinesOfBothWrites) {
     EXPECT_TRUE(contains(e.message, "(the first write at line " + std::to_string(c.first_line) + ")")) << e.to_string();
   }
 }
+
+// One rule for a member given twice, in every JSON and EDN reader: an error naming both places.
+TEST(OneRule, AMemberGivenTwiceIsAnErrorNamingBothPlaces) {
+  struct Case {
+    const char* name;
+    std::string text, format, member;
+    int64_t line, first_line;
+  } cases[] = {
+      {"scalar.json", "{\"sessions\": [[{\"ops\": [[\"w\", \"x\", 1]], \"status\": \"aborted\",\n \"status\": \"committed\"}]]}", "", "status", 2, 1},
+      {"sessions.json", "{\"sessions\": [[[[\"w\", \"x\", 1]]]],\n \"sessions\": [[[[\"r\", \"x\", 1]]]]}", "", "sessions", 2, 1},
+      {"ops.json", "{\"sessions\": [[{\"ops\": [[\"w\", \"x\", 1]],\n \"ops\": [[\"w\", \"y\", 1]]}]]}", "", "ops", 2, 1},
+      {"d.json", "[[{\"events\":[{\"Write\":{\"variable\":0,\"version\":1}}],\"committed\":true,\n\"committed\":false}]]", "dbcop-json", "committed", 2, 1},
+      {"d2.json", "[[{\"events\":[{\"Write\":{\"variable\":0,\"version\":1,\n\"version\":2}}]}]]", "dbcop-json", "version", 2, 1},
+      {"m.edn", "{:type :invoke, :f :txn, :value [[:w :x 1]], :process 0,\n :index 0, :process 1}\n", "elle", "process", 2, 1},
+      {"m.json", "{\"type\": \"invoke\", \"f\": \"txn\", \"value\": [[\"w\", \"x\", 1]],\n \"type\": \"ok\", \"process\": 0}\n", "elle", "type", 2, 1},
+  };
+  for (const Case& c : cases) {
+    Expected<History> h = read_text(c.name, c.text, c.format);
+    ASSERT_FALSE(h.ok()) << c.name;
+    const InputError& e = h.error();
+    EXPECT_TRUE(contains(e.message, c.member)) << e.to_string();
+    EXPECT_TRUE(contains(e.message, "twice") || contains(e.message, "a second")) << e.to_string();
+    EXPECT_TRUE(contains(e.message, "(first at line " + std::to_string(c.first_line)) ||
+                contains(e.message, "(the first is at line " + std::to_string(c.first_line)))
+        << e.to_string();
+    EXPECT_EQ(e.line, c.line) << e.to_string();
+  }
+}
+
+// One rule for an empty history, in every format: an error at the end of the file.
+TEST(OneRule, AnEmptyHistoryIsAnErrorInEveryFormat) {
+  struct Case {
+    const char* name;
+    std::string text, format;
+  } cases[] = {
+      {"e.json", "{\"sessions\": []}\n", "isoscope"},
+      {"e1.json", "{\"sessions\": [[], []]}\n", "isoscope"},
+      {"e.dbcop.json", "[]\n", "dbcop-json"},
+      {"e2.dbcop.json", "{\"data\": [[]]}\n", "dbcop-json"},
+      {"e.txt", "// nothing\n", "dbcop-text"},
+      {"e.plume", "\n", "plume"},
+      {"e.awdit", "=====\n", "awdit-test"},
+      {"e.edn", ";; nothing\n", "elle"},
+  };
+  for (const Case& c : cases) {
+    Expected<History> h = read_text(c.name, c.text, c.format);
+    ASSERT_FALSE(h.ok()) << c.name;
+    EXPECT_TRUE(contains(h.error().message, "no transactions") || contains(h.error().message, "none"))
+        << h.error().to_string();
+    EXPECT_EQ(h.error().offset, static_cast<int64_t>(c.text.size())) << h.error().to_string();
+  }
+  // A transaction without operations is still a transaction.
+  Expected<History> h = read_text("one.json", "{\"sessions\": [[{\"ops\": []}]]}");
+  EXPECT_TRUE(h.ok()) << h.error().to_string();
+}

@@ -394,17 +394,32 @@ class Converter {
     return false;
   }
 
+  // The value of a key of map. A key the reader uses may appear only once (the one rule of
+  // every JSON and EDN reader: neither the first nor the last silently wins); a second one is
+  // kept in dup_ for the caller to report.
   const Node* field(const Node& map, std::string_view name) {
-    uint32_t c = map.first;
-    while (c != kNone) {
+    const Node* found = nullptr;
+    for (uint32_t c = map.first; c != kNone;) {
       const Node& k = r_.nodes[c];
       uint32_t v = k.next;
-      if ((k.type == NT::Keyword || k.type == NT::Str || k.type == NT::Symbol) && k.text == name)
-        return &r_.nodes[v];
+      if ((k.type == NT::Keyword || k.type == NT::Str || k.type == NT::Symbol) && k.text == name) {
+        if (!found) found = &r_.nodes[v];
+        else if (!dup_second_) dup_first_ = found, dup_second_ = &k, dup_name_ = name;
+      }
       c = r_.nodes[v].next;
     }
-    return nullptr;
+    return found;
   }
+  bool duplicate_key() {
+    if (!dup_second_) return false;
+    // dup_first_ is the first value; its key precedes it.
+    fail(*dup_second_, "the key " + std::string(dup_name_) + " appears twice in this map (first at line " +
+                           line_of(dup_first_->offset) + "): expected each key once");
+    return true;  // reported
+  }
+  const Node* dup_first_ = nullptr;
+  const Node* dup_second_ = nullptr;
+  std::string_view dup_name_;
   static bool is_name(const Node* n, std::string_view name) {
     return n && (n->type == NT::Keyword || n->type == NT::Str || n->type == NT::Symbol) && n->text == name;
   }
@@ -489,6 +504,7 @@ class Converter {
     const Node* process = field(m, "process");
     const Node* f = field(m, "f");
     const Node* value = field(m, "value");
+    if (duplicate_key()) return false;
     if (!type) return fail(m, "the operation lacks :type");
     if (process && process->type != NT::Int) {
       // :nemesis and the like: not a client transaction; counted, never silently dropped.
@@ -503,6 +519,7 @@ class Converter {
     double time = NAN;
     if (!time_of(field(m, "time"), time)) return false;
     const Node* index = field(m, "index");
+    if (duplicate_key()) return false;
     const bool invoke = is_name(type, "invoke");
     TxnStatus status;
     if (invoke)

@@ -37,9 +37,12 @@ class JsonHistoryReader {
     // "initial" is optional and defaults to null (docs/formats.md): a read of null with no
     // writer reads the initial state.
     builder_.set_initial(builder_.values().intern_null());
+    MemberSet members;
     for (auto field_result : root) {
       std::string_view name;
       if (auto err = field_result.unescaped_key(false).get(name)) return fail_doc(doc, err, "a member name");
+      if (name == "sessions" || name == "initial" || name == "format")
+        if (!member_once(doc, members, name)) return error_;
       od::value v;
       if (auto err = field_result.value().get(v)) return fail_doc(doc, err, "a member value");
       if (name == "sessions") {
@@ -99,9 +102,12 @@ class JsonHistoryReader {
       return fail_doc(doc, err, "a transaction: an object {\"ops\": [...]} or an array of operations"), false;
     double start = NAN, end = NAN;
     bool saw_ops = false;
+    MemberSet members;
     for (auto field_result : obj) {
       std::string_view name;
       if (auto err = field_result.unescaped_key(false).get(name)) return fail_doc(doc, err, "a member name"), false;
+      if (name == "ops" || name == "status" || name == "start" || name == "end" || name == "id")
+        if (!member_once(doc, members, name)) return false;
       od::value v;
       if (auto err = field_result.value().get(v)) return fail_doc(doc, err, "a member value"), false;
       if (name == "ops") {
@@ -263,6 +269,17 @@ class JsonHistoryReader {
       default: break;
     }
     return fail_doc(doc, simdjson::INCORRECT_TYPE, what), false;
+  }
+
+  // False (error_ set) when name was met before in this object.
+  bool member_once(od::document& doc, MemberSet& members, std::string_view name) {
+    const char* loc = nullptr;
+    const int64_t here = !doc.current_location().get(loc) && loc ? loc - base_ : 0;
+    const int64_t first = members.earlier(name, here);
+    if (first < 0) return true;
+    fail_at(here, simdjson::SUCCESS, "");
+    error_.message = MemberSet::message(file_.bytes, name, first);
+    return false;
   }
 
   InputError fail_doc(od::document& doc, simdjson::error_code err, const std::string& expected) {

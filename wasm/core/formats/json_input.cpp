@@ -24,6 +24,11 @@ std::string line_column(std::string_view text, size_t offset) {
 
 }  // namespace
 
+std::string MemberSet::message(std::string_view text, std::string_view name, int64_t first) {
+  return "a second \"" + std::string(name) + "\" member in this object (the first is at " +
+         line_column(text, static_cast<size_t>(first)) + "): expected each member once";
+}
+
 std::optional<JsonProblem> find_json_problem(std::string_view text) {
   std::vector<size_t> open;  // offsets of the '[' and '{' not yet closed
   bool in_string = false, started = false;

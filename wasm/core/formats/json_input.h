@@ -32,6 +32,28 @@ class JsonInput {
   simdjson::padded_string_view view_;
 };
 
+// The members of one JSON object that a reader uses, as they are met. One rule for every JSON
+// and EDN reader: such a member given twice is an error naming both places (neither the first
+// nor the last silently wins, and nothing is concatenated).
+class MemberSet {
+ public:
+  // The offset of an earlier member called name, or -1 (then this one is recorded).
+  int64_t earlier(std::string_view name, int64_t offset) {
+    for (int i = 0; i < n_; ++i)
+      if (names_[i] == name) return at_[i];
+    if (n_ < kMax) names_[n_] = name, at_[n_++] = offset;
+    return -1;
+  }
+  // "a second \"ops\" member (the first is at line 3, column 5): expected each member once"
+  static std::string message(std::string_view text, std::string_view name, int64_t first);
+
+ private:
+  static constexpr int kMax = 8;
+  std::string_view names_[kMax];
+  int64_t at_[kMax];
+  int n_ = 0;
+};
+
 // Where a JSON text goes wrong, found by a plain scan of its bytes. simdjson reports some
 // errors for the document as a whole (bytes that are not UTF-8, an unescaped control byte, a
 // document cut short, text after its end) with no place, or at byte 0; the readers ask this

@@ -126,6 +126,17 @@ Expected<History> read_within_memory(const FormatInfo& f, std::span<const InputF
   }
   Expected<History> h = f.read(files);
   if (!h && h.error().duplicate_ops[0] >= 0) return locate_duplicate(f, files, h.error());
+  // One rule for every format: a history without transactions is an error, not a pass. An
+  // empty recording almost always means the run or its export failed, and a "pass" on nothing
+  // would hide that; several readers refused it already, in their own words.
+  if (h && h->num_txns() == 0) {
+    std::string message = "the history holds no transactions: expected at least one";
+    if (h->dropped_events > 0)
+      message += " (" + std::to_string(h->dropped_events) + " events were read and left out: " + h->dropped[0].reason + ")";
+    if (files.size() != 1) return input_error(message);
+    const bool binary = std::string_view(f.name) == "cobra" || std::string_view(f.name) == "dbcop-bincode";
+    return binary ? input_error(message, files[0].name) : fmt::text_error(files[0], files[0].bytes.size(), message);
+  }
   return h;
 }
 
