@@ -37,9 +37,9 @@ std::optional<JsonProblem> find_json_problem(std::string_view text) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
     if (c >= 0x80) {
       const size_t n = utf8_sequence(text, i);
-      if (n == 0) return JsonProblem{i, "a byte that is not UTF-8 (" + hex_byte(c) + "): JSON text is UTF-8"};
+      if (n == 0) return JsonProblem{i, "a byte that is not UTF-8 (" + hex_byte(c) + "): expected UTF-8 text"};
       if (started && open.empty() && !in_string)
-        return JsonProblem{i, "text after the end of the JSON document (which ends at " + line_column(text, doc_end) + ")"};
+        return JsonProblem{i, "text after the end of the JSON document (which ends at " + line_column(text, doc_end) + "): expected nothing more"};
       i += n;
       continue;
     }
@@ -58,7 +58,7 @@ std::optional<JsonProblem> find_json_problem(std::string_view text) {
       continue;
     }
     if (started && open.empty())
-      return JsonProblem{i, "text after the end of the JSON document (which ends at " + line_column(text, doc_end) + ")"};
+      return JsonProblem{i, "text after the end of the JSON document (which ends at " + line_column(text, doc_end) + "): expected nothing more"};
     if (c < 0x20 || c == 0x7F) return JsonProblem{i, "a control byte " + hex_byte(c) + " outside any string: expected JSON"};
     if (c == '"') {
       in_string = true;
@@ -69,10 +69,11 @@ std::optional<JsonProblem> find_json_problem(std::string_view text) {
       started = true;
     } else if (c == ']' || c == '}') {
       const char opener = c == ']' ? '[' : '{';
-      if (open.empty()) return JsonProblem{i, std::string("a '") + static_cast<char>(c) + "' that closes nothing"};
+      if (open.empty()) return JsonProblem{i, std::string("a '") + static_cast<char>(c) + "' that closes nothing: expected a value or the end of the document"};
       if (text[open.back()] != opener)
         return JsonProblem{i, std::string("a '") + static_cast<char>(c) + "' where the '" + text[open.back()] +
-                                  "' opened at " + line_column(text, open.back()) + " is still open"};
+                                  "' opened at " + line_column(text, open.back()) + " is still open: expected '" +
+                                  (text[open.back()] == '[' ? ']' : '}') + "'"};
       open.pop_back();
       if (open.empty()) doc_end = i + 1;
     } else {
@@ -88,11 +89,12 @@ std::optional<JsonProblem> find_json_problem(std::string_view text) {
   }
   if (in_string)
     return JsonProblem{text.size(), "the file ends inside the string opened at " + line_column(text, string_start) +
-                                        ": the document is cut short"};
+                                        ": expected its closing '\"' (the document is cut short)"};
   if (!open.empty())
     return JsonProblem{text.size(), "the file ends inside the " + std::string(text[open.back()] == '[' ? "array" : "object") +
                                         " opened at " + line_column(text, open.back()) + " (" +
-                                        std::to_string(open.size()) + " still open): the document is cut short"};
+                                        std::to_string(open.size()) + " still open): expected '" + (text[open.back()] == '[' ? ']' : '}') +
+                                        "' (the document is cut short)"};
   return std::nullopt;
 }
 
