@@ -23,7 +23,7 @@ const FormatInfo kFormats[] = {
     {"dbcop-bincode", "dbcop history (bincode binary)", 4, detect_dbcop_bincode, read_dbcop_bincode},
     {"dbcop-json", "dbcop history (JSON)", 8, detect_dbcop_json, read_dbcop_json},
     {"elle", "Elle / Jepsen history (EDN)", 10, detect_elle, read_elle},
-    {"plume", "Plume / PolySI text (r(k,v,s,t) lines)", 3, detect_plume, read_plume},
+    {"plume", "Plume / PolySI text (r(k,v,s,t) lines)", 3, detect_plume, read_plume, plume_memory_estimate},
     {"awdit-test", "AWDIT test text", 3, detect_awdit_test, read_awdit_test},
     {"dbcop-text", "dbcop text ([x:=1] transactions)", 4, detect_dbcop_text, read_dbcop_text},
 };
@@ -115,7 +115,7 @@ InputError locate_duplicate(const FormatInfo& f, std::span<const InputFile> file
 Expected<History> read_within_memory(const FormatInfo& f, std::span<const InputFile> files) {
   uint64_t bytes = 0;
   for (const InputFile& file : files) bytes += file.bytes.size();
-  const uint64_t need = bytes * f.load_factor;
+  const uint64_t need = f.memory_estimate ? f.memory_estimate(files) : bytes * f.load_factor;
   if (need > SIZE_MAX || !can_allocate(static_cast<size_t>(need))) {
     InputError e;
     e.file = files.size() == 1 ? files[0].name : std::string();
