@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Copies the textbook histories of the shared corpus into public/examples/ for the web app's
-// examples gallery, with an index.json (title, note, expected verdicts). Run at build time;
+// examples gallery, with an index.json (title, note, expected verdicts), followed by the
+// histories `isoscope run` recorded from real databases (tests/fixtures/db/, each noted with
+// the database, its version, the isolation level and the command). Run at build time;
 // the copies are build output (never commit them). Corpus: $ISOSCOPE_CORPUS or ../shared/corpus.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -38,5 +40,14 @@ for (const file of readdirSync(src).filter((f) => f.endsWith('.json')).sort()) {
 }
 // the serial history first, then alphabetical
 index.sort((a, b) => (a.file === 'serial.json' ? -1 : b.file === 'serial.json' ? 1 : a.title.localeCompare(b.title)));
+// Then the real databases, in the manifest's order.
+const recorded = join(repo, 'tests', 'fixtures', 'db');
+for (const e of JSON.parse(readFileSync(join(recorded, 'manifest.json'), 'utf8')).entries) {
+  const by = JSON.parse(readFileSync(join(recorded, e.file), 'utf8')).recorded_by;
+  copyFileSync(join(recorded, e.file), join(out, e.file));
+  const note = `Recorded by isoscope run on ${by.database} ${by.version} at ${by.isolation}: ${by.sessions} sessions, ` +
+    `${by.committed} committed, ${by.aborted} aborted. Command: ${by.command}`;
+  index.push({ file: e.file, title: e.title, note, expect: e.expect });
+}
 writeFileSync(join(out, 'index.json'), JSON.stringify(index, null, 1) + '\n');
-console.log(`copy-examples: ${index.length} textbook histories -> public/examples/`);
+console.log(`copy-examples: ${index.length} histories (textbook and recorded) -> public/examples/`);

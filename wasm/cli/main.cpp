@@ -28,6 +28,9 @@
 namespace fs = std::filesystem;
 using namespace isoscope;
 
+// `isoscope run` (run_command.cpp).
+int run_database_command(int argc, char** argv, long long (*peak_rss)());
+
 namespace {
 
 constexpr int kExitPass = 0, kExitFail = 1, kExitInput = 2, kExitUnknown = 3;
@@ -53,6 +56,10 @@ const char* kUsage =
     "                 mini-transactions (MTC's MT workload), with timestamps\n"
     "  isoscope generate --lwt [--stale-ratio R] [--sessions N] [--txns N] [--keys N] ... OUT|-\n"
     "                 lightweight transactions (compare-and-set, insert-if-not-exists) for LIN\n"
+    "  isoscope run [TARGET] [--isolation LEVEL] [--list-append|--mt|--lwt] [--mix M] [--sessions N]\n"
+    "                 [--txns N] [--keys N] [--nemesis kill] [--out FILE] [--json] ...\n"
+    "                 drives a database (postgresql://, mariadb://, mysql://, sqlite:PATH), records\n"
+    "                 the history and checks it (isoscope run --help)\n"
     "\n"
     "levels: RC RR RA CC PC SI SER SSER WCC CCv CM LIN (default: every level that applies)\n"
     "PATH may be a file, a directory (Cobra logs, a dbcop history folder), a zip of such\n"
@@ -144,13 +151,29 @@ bool load_input(const std::string& path, LoadedInput& input, std::string& error)
       fs::directory_iterator it(path, ec), end;
       for (; !ec && it != end; it.increment(ec)) {
         const fs::path& p = it->path();
+        // Dot files (.DS_Store) and __MACOSX are skipped unopened, as in zips and dropped folders.
+        if (skipped_in_folder(p.filename().string())) continue;
         std::error_code entry_ec;
         const fs::file_status target = fs::status(p, entry_ec);
         if (entry_ec || !fs::exists(target)) {
           error = p.string() + ": " + (fs::is_symlink(fs::symlink_status(p, entry_ec)) ? "a symbolic link to nothing (or a loop of links)" : "cannot be read: " + entry_ec.message());
           return false;
         }
-        if (fs::is_regular_file(target)) paths.push_back(p.string());
+        if (fs::is_regular_file(target)) {
+          paths.push_back(p.string());
+        } else if (!fs::is_directory(target)) {
+          // A pipe, socket or device (or a link to one, such as /dev/zero named T4.log) would block
+          // or never end: refused by name, never opened.
+          const fs::file_type t = target.type();
+          error = p.string() + ": " +
+                  (t == fs::file_type::fifo     ? "a named pipe (FIFO)"
+                   : t == fs::file_type::socket ? "a socket"
+                   : t == fs::file_type::character || t == fs::file_type::block ? "a device"
+                                                                                 : "a special file") +
+                  (fs::is_symlink(fs::symlink_status(p, entry_ec)) ? " behind a symbolic link" : "") +
+                  ", not a regular file: a folder's files must be regular files (remove it, or check the files one by one)";
+          return false;
+        }
       }
       if (ec) {
         error = path + ": cannot list the directory: " + ec.message();
@@ -647,6 +670,7 @@ int run(int argc, char** argv) {
     std::printf("isoscope %s\n", ISOSCOPE_VERSION);
     return kExitPass;
   }
+  if (cmd == "run") return run_database_command(argc - 2, argv + 2, peak_rss_bytes);  // its own --help
   // --help anywhere after a command: that command's usage (the one usage text), exit 0.
   for (int i = 2; i < argc; ++i)
     if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {

@@ -15,7 +15,6 @@
 // initial value come from txns[0], unknown transactions count as committed exactly when a
 // committed transaction reads one of their writes (transitively).
 #pragma once
-#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -25,6 +24,7 @@
 
 #include "model/errors.h"
 #include "model/interner.h"
+#include "model/time.h"
 
 namespace isoscope {
 
@@ -57,8 +57,8 @@ struct Txn {
   uint32_t label = kNone;  // index into History::labels (the original transaction id)
   TxnStatus status = TxnStatus::Committed;  // as recorded
   bool committed = true;                    // effective (see header comment)
-  double start = NAN, end = NAN;            // real time, when recorded
-  bool has_time() const { return !std::isnan(start) && !std::isnan(end); }
+  bool timed = false;                       // real time recorded: History::times[t]
+  bool has_time() const { return timed; }
   uint32_t size() const { return op_end - op_begin; }
 };
 
@@ -98,6 +98,9 @@ struct History {
   std::vector<Op> ops;
   std::vector<uint32_t> op_txn;     // owning transaction of each op
   std::vector<uint32_t> read_from;  // see header comment
+  // Real time per transaction, exact (model/time.h): times[t] where txns[t].has_time(); empty
+  // when no transaction carries times (most histories: no cost).
+  std::vector<Interval> times;
   std::vector<ListSpan> lists;
   std::vector<uint32_t> list_values;
   LabelPool labels;
@@ -180,7 +183,9 @@ class HistoryBuilder {
   void append(uint32_t key, uint32_t value);
   void list_read(uint32_t key, std::span<const uint32_t> values);
   void set_status(TxnStatus s);
-  void set_time(double start, double end);
+  // The transaction's real-time interval. Readers check start <= end (interval_problem) first,
+  // with the location; the builder stores what it is given.
+  void set_time(Time start, Time end);
   void set_label(std::string_view label);
   void end_txn();
   // How the reader says where the operation being added comes from (a byte offset in its

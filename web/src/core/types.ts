@@ -78,6 +78,15 @@ export interface LevelResult {
   commit_order?: number[];
   anomalies?: Anomaly[];
   anomalies_total?: number;  // before truncation to the reported ones
+  /** every kind found, most specific first (docs/result-json.md); absent from older results */
+  kinds?: KindCount[];
+}
+
+export interface KindCount {
+  kind: string;
+  count: number;
+  lower_bound: boolean;  // there may be more
+  example?: number;      // index into anomalies of its smallest example
 }
 
 /** What the core's counterexample() answers: a history of its own that fails the same level. */
