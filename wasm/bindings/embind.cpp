@@ -35,6 +35,45 @@ std::string failure(const InputError& e) { return "{\"ok\": false, \"error\": " 
 std::string failure(const std::string& message) { return failure(input_error(message)); }
 std::string no_history() { return failure("no history is loaded: call load() first"); }
 
+// A JS string as UTF-8, code unit by code unit: a lone surrogate (a file name may hold one)
+// becomes U+FFFD. Emscripten's own conversion takes any high surrogate with the next unit, so
+// "a\uD800.json" lost its '.'.
+std::string utf8_of(const val& s) {
+  const unsigned n = s["length"].as<unsigned>();
+  std::string out;
+  out.reserve(n);
+  auto put = [&out](uint32_t cp) {
+    if (cp < 0x80) {
+      out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      out += static_cast<char>(0xC0 | (cp >> 6));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      out += static_cast<char>(0xE0 | (cp >> 12));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (cp >> 18));
+      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+  };
+  for (unsigned i = 0; i < n; ++i) {
+    const uint32_t u = s.call<unsigned>("charCodeAt", i);
+    if (u >= 0xD800 && u <= 0xDBFF && i + 1 < n) {
+      const uint32_t lo = s.call<unsigned>("charCodeAt", i + 1);
+      if (lo >= 0xDC00 && lo <= 0xDFFF) {
+        put(0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00));
+        ++i;
+        continue;
+      }
+    }
+    put(u >= 0xD800 && u <= 0xDFFF ? 0xFFFD : u);
+  }
+  return out;
+}
+
 // load(names: string[], blobs: Uint8Array[], format: string) -> the input statistics
 std::string load(val names, val blobs, std::string format) {
   g_loaded.reset();
@@ -57,14 +96,14 @@ std::string load(val names, val blobs, std::string format) {
         !can_allocate(static_cast<size_t>(length) + kPadding))
       return failure(input_error("not enough memory to load " + json_number(length) +
                                      " bytes in the browser (use the command line for inputs this large)",
-                                 names[i].as<std::string>()));
+                                 utf8_of(names[i])));
     const size_t len = static_cast<size_t>(length);
     storage[i].reserve(len + kPadding);
     storage[i].resize(len);
     // Copy the JS bytes straight into wasm memory.
     val(emscripten::typed_memory_view(len, reinterpret_cast<unsigned char*>(storage[i].data())))
         .call<void>("set", blob);
-    files.push_back({names[i].as<std::string>(), storage[i], storage[i].capacity() - len});
+    files.push_back({utf8_of(names[i]), storage[i], storage[i].capacity() - len});
   }
   const double t0 = now_ms();
   // The heap (4 GB at most, as this build was linked) holds the input, its expansion and the

@@ -1,5 +1,6 @@
 #include "checkers/explain.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 

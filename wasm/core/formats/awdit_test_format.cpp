@@ -120,7 +120,10 @@ Expected<History> read_awdit_test(std::span<const InputFile> files) {
   Interner& keys = b.keys();
   Interner& values = b.values();
   bool in_session = false, in_txn = false;
+  const char* line_at = p;  // where the line being read starts
+  b.locate_with([&] { return static_cast<int64_t>(line_at - begin); });
   while (p < end) {
+    line_at = p;
     AwditLine l;
     const char* err_at = nullptr;
     const char* what = nullptr;

@@ -101,6 +101,7 @@ Expected<History> read_dbcop_bincode(std::span<const InputFile> files) {
   }
 
   HistoryBuilder b;
+  b.locate_with([&r] { return static_cast<int64_t>(r.pos); });
   b.set_initial(b.values().intern_int(0));
   Interner& keys = b.keys();
   Interner& values = b.values();

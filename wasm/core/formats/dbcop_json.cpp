@@ -38,9 +38,20 @@ struct JsonReader {
     return static_cast<size_t>(p - json.data());
   }
   InputError error(const std::string& what, simdjson::error_code code = simdjson::SUCCESS) {
+    if (is_json_text_error(code))
+      if (std::optional<JsonProblem> p = find_json_problem(f.bytes)) return fmt::text_error(f, p->offset, p->message);
     std::string msg = path.empty() ? what : path + ": " + what;
     if (code != simdjson::SUCCESS) msg += std::string(" (") + simdjson::error_message(code) + ")";
     return fmt::text_error(f, location(), msg);
+  }
+
+  // False (err set) when name was met before in this object.
+  bool member_once(MemberSet& members, std::string_view name, InputError& err) {
+    const int64_t here = static_cast<int64_t>(location());
+    const int64_t first = members.earlier(name, here);
+    if (first < 0) return true;
+    err = fmt::text_error(f, static_cast<size_t>(here), MemberSet::message(f.bytes, name, first));
+    return false;
   }
 
   // A variable: integer or string.
@@ -103,6 +114,7 @@ struct JsonReader {
       return false;
     }
     int seen = 0;
+    MemberSet events_seen;
     for (auto field : obj) {
       std::string_view name;
       if (auto e = field.unescaped_key().get(name)) {
@@ -110,6 +122,7 @@ struct JsonReader {
         return false;
       }
       bool write;
+      if (!member_once(events_seen, name, err)) return false;
       if (name == "Write" || name == "write")
         write = true;
       else if (name == "Read" || name == "read")
@@ -129,12 +142,14 @@ struct JsonReader {
       }
       bool has_var = false, has_ver = false;
       uint32_t key = 0, value = 0;
+      MemberSet body_seen;
       for (auto member : body) {
         std::string_view m;
         if (auto e = member.unescaped_key().get(m)) {
           err = error("expected \"variable\" or \"version\"", e);
           return false;
         }
+        if ((m == "variable" || m == "version") && !member_once(body_seen, m, err)) return false;
         od::value mv;
         if (auto e = member.value().get(mv)) {
           err = error("expected a value", e);
@@ -173,12 +188,14 @@ struct JsonReader {
     }
     b.begin_txn();
     bool has_events = false;
+    MemberSet members;
     for (auto field : obj) {
       std::string_view name;
       if (auto e = field.unescaped_key().get(name)) {
         err = error("expected a member name", e);
         return false;
       }
+      if ((name == "events" || name == "committed") && !member_once(members, name, err)) return false;
       if (name == "events") {
         od::array events;
         if (auto e = field.value().get_array().get(events)) {
@@ -247,6 +264,7 @@ struct JsonReader {
     b.set_initial(null_value);
     if (auto e = parser.iterate(json.view()).get(doc)) return error("not valid JSON", e);
     doc_ok = true;
+    b.locate_with([this] { return static_cast<int64_t>(location()); });
     od::json_type t;
     if (auto e = doc.type().get(t)) return error("expected a JSON array or object", e);
     InputError err;
@@ -259,9 +277,11 @@ struct JsonReader {
     } else if (t == od::json_type::object) {
       od::object obj;
       if (auto e = doc.get_object().get(obj)) return error("expected an object", e);
+      MemberSet members;
       for (auto field : obj) {
         std::string_view name;
         if (auto e = field.unescaped_key().get(name)) return error("expected a member name", e);
+        if (name == "data" && !member_once(members, name, err)) return err;
         if (name == "data") {
           od::array arr;
           if (auto e = field.value().get_array().get(arr))

@@ -83,6 +83,7 @@ Expected<History> read_dbcop_text(std::span<const InputFile> files) {
                            std::move(what) + ", found " + fmt::found_at(at, sc.end));
   };
   HistoryBuilder b;
+  b.locate_with([&sc] { return static_cast<int64_t>(sc.p - sc.begin); });
   const uint32_t initial = b.values().intern_null();
   b.set_initial(initial);
   bool in_session = false;

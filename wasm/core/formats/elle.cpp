@@ -152,11 +152,12 @@ class Reader {
           n.type = NT::Set;
           return parse_children(n, '}', out, depth);
         }
-        if (p_ < end_ && *p_ == '#') {  // EDN's symbolic values ##Inf, ##-Inf, ##NaN: floats
-          const char* s = p_ + 1;
+        if (p_ < end_ && *p_ == '#') {  // a symbolic value: ##Inf, ##-Inf, ##NaN
+          const char* t = ++p_;
           while (p_ < end_ && symbol_char(*p_)) ++p_;
-          const std::string_view name(s, static_cast<size_t>(p_ - s));
-          if (name != "Inf" && name != "-Inf" && name != "NaN") return fail(start, "expected ##Inf, ##-Inf or ##NaN");
+          const std::string_view name(t, static_cast<size_t>(p_ - t));
+          if (name != "Inf" && name != "-Inf" && name != "NaN")
+            return fail(start, "expected a symbolic value ##Inf, ##-Inf or ##NaN");
           n.type = NT::Float;
           n.d = name == "NaN" ? NAN : name == "Inf" ? INFINITY : -INFINITY;
           n.text = std::string_view(start, static_cast<size_t>(p_ - start));
@@ -400,27 +401,44 @@ struct PendingTxn {
 class Converter {
  public:
   Converter(const InputFile& f, Reader& r) : f_(f), r_(r) {
+    b.locate_with([this] { return static_cast<int64_t>(txn_offset_); });  // a transaction's form
     null_ = b.values().intern_null();
     b.set_initial(null_);
   }
   HistoryBuilder b;
+  uint32_t txn_offset_ = 0;  // where the transaction being built was completed
 
   bool fail(const Node& n, std::string what) {
     r_.err = fmt::text_error(f_, n.offset, std::move(what));
     return false;
   }
 
+  // The value of a key of map. A key the reader uses may appear only once (the one rule of
+  // every JSON and EDN reader: neither the first nor the last silently wins); a second one is
+  // kept in dup_ for the caller to report.
   const Node* field(const Node& map, std::string_view name) {
-    uint32_t c = map.first;
-    while (c != kNone) {
+    const Node* found = nullptr;
+    for (uint32_t c = map.first; c != kNone;) {
       const Node& k = r_.nodes[c];
       uint32_t v = k.next;
-      if ((k.type == NT::Keyword || k.type == NT::Str || k.type == NT::Symbol) && k.text == name)
-        return &r_.nodes[v];
+      if ((k.type == NT::Keyword || k.type == NT::Str || k.type == NT::Symbol) && k.text == name) {
+        if (!found) found = &r_.nodes[v];
+        else if (!dup_second_) dup_first_ = found, dup_second_ = &k, dup_name_ = name;
+      }
       c = r_.nodes[v].next;
     }
-    return nullptr;
+    return found;
   }
+  bool duplicate_key() {
+    if (!dup_second_) return false;
+    // dup_first_ is the first value; its key precedes it.
+    fail(*dup_second_, "the key " + std::string(dup_name_) + " appears twice in this map (first at line " +
+                           line_of(dup_first_->offset) + "): expected each key once");
+    return true;  // reported
+  }
+  const Node* dup_first_ = nullptr;
+  const Node* dup_second_ = nullptr;
+  std::string_view dup_name_;
   static bool is_name(const Node* n, std::string_view name) {
     return n && (n->type == NT::Keyword || n->type == NT::Str || n->type == NT::Symbol) && n->text == name;
   }
@@ -503,6 +521,7 @@ class Converter {
     const Node* process = field(m, "process");
     const Node* f = field(m, "f");
     const Node* value = field(m, "value");
+    if (duplicate_key()) return false;
     if (!type) return fail(m, "the operation lacks :type");
     if (process && process->type != NT::Int) {
       // :nemesis and the like: not a client transaction; counted, never silently dropped.
@@ -520,6 +539,7 @@ class Converter {
     bool has_time = false;
     if (!time_of(field(m, "time"), time, has_time)) return false;
     const Node* index = field(m, "index");
+    if (duplicate_key()) return false;
     const bool invoke = is_name(type, "invoke");
     TxnStatus status;
     if (invoke)
@@ -608,6 +628,7 @@ class Converter {
     const PendingTxn* prev = nullptr;
     for (uint32_t ti : order) {
       const PendingTxn& t = txns_[ti];
+      txn_offset_ = t.line_offset;
       if (!prev || t.anonymous || prev->anonymous || t.process != prev->process) b.begin_session();
       prev = &t;
       b.begin_txn();

@@ -58,6 +58,9 @@ struct FormatInfo {
   // True when the content looks like this format (cheap: looks at a prefix / file names).
   bool (*detect)(std::span<const InputFile> files);
   Expected<History> (*read)(std::span<const InputFile> files);
+  // Memory while reading, when a factor per byte misjudges it: formats with one short line per
+  // operation cost per line, not per byte (see plume.cpp). Overrides load_factor when set.
+  uint64_t (*memory_estimate)(std::span<const InputFile> files) = nullptr;
 };
 
 // Every format, in detection order.
@@ -83,6 +86,7 @@ bool detect_isoscope_json(std::span<const InputFile> files);
 // per file, in natural name order); dbcop-bincode reads one file or the history.bincode of a
 // directory.
 Expected<History> read_plume(std::span<const InputFile> files);
+uint64_t plume_memory_estimate(std::span<const InputFile> files);
 bool detect_plume(std::span<const InputFile> files);
 Expected<History> read_awdit_test(std::span<const InputFile> files);
 bool detect_awdit_test(std::span<const InputFile> files);

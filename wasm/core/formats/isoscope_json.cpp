@@ -26,6 +26,10 @@ class JsonHistoryReader {
     od::parser parser;
     od::document doc;
     if (auto err = parser.iterate(json.view()).get(doc)) return fail_at(0, err, "a JSON document");
+    builder_.locate_with([this, &doc] {
+      const char* loc = nullptr;
+      return !doc.current_location().get(loc) && loc ? static_cast<int64_t>(loc - base_) : int64_t{-1};
+    });
     od::object root;
     if (auto err = doc.get_object().get(root))
       return fail_doc(doc, err, "a JSON object {\"sessions\": [...]} at the top level");
@@ -33,9 +37,12 @@ class JsonHistoryReader {
     // "initial" is optional and defaults to null (docs/formats.md): a read of null with no
     // writer reads the initial state.
     builder_.set_initial(builder_.values().intern_null());
+    MemberSet members;
     for (auto field_result : root) {
       std::string_view name;
       if (auto err = field_result.unescaped_key(false).get(name)) return fail_doc(doc, err, "a member name");
+      if (name == "sessions" || name == "initial" || name == "format")
+        if (!member_once(doc, members, name)) return error_;
       od::value v;
       if (auto err = field_result.value().get(v)) return fail_doc(doc, err, "a member value");
       if (name == "sessions") {
@@ -147,9 +154,12 @@ class JsonHistoryReader {
     Time times[2];  // start, end
     const char* time_at[2] = {nullptr, nullptr};
     bool saw_ops = false;
+    MemberSet members;
     for (auto field_result : obj) {
       std::string_view name;
       if (auto err = field_result.unescaped_key(false).get(name)) return fail_doc(doc, err, "a member name"), false;
+      if (name == "ops" || name == "status" || name == "start" || name == "end" || name == "id")
+        if (!member_once(doc, members, name)) return false;
       od::value v;
       if (auto err = field_result.value().get(v)) return fail_doc(doc, err, "a member value"), false;
       if (name == "ops") {
@@ -333,6 +343,17 @@ class JsonHistoryReader {
     return fail_doc(doc, simdjson::INCORRECT_TYPE, what), false;
   }
 
+  // False (error_ set) when name was met before in this object.
+  bool member_once(od::document& doc, MemberSet& members, std::string_view name) {
+    const char* loc = nullptr;
+    const int64_t here = !doc.current_location().get(loc) && loc ? loc - base_ : 0;
+    const int64_t first = members.earlier(name, here);
+    if (first < 0) return true;
+    fail_at(here, simdjson::SUCCESS, "");
+    error_.message = MemberSet::message(file_.bytes, name, first);
+    return false;
+  }
+
   InputError fail_doc(od::document& doc, simdjson::error_code err, const std::string& expected) {
     const char* loc = nullptr;
     int64_t offset = -1;
@@ -349,6 +370,13 @@ class JsonHistoryReader {
       offset = static_cast<int64_t>(file_.bytes.size());
     error_.offset = std::min<int64_t>(offset, static_cast<int64_t>(file_.bytes.size()));
     error_.message = "expected " + expected;
+    if (is_json_text_error(err))
+      if (std::optional<JsonProblem> p = find_json_problem(file_.bytes)) {  // a place and words
+        error_.offset = static_cast<int64_t>(p->offset);
+        error_.message = p->message;
+        locate_line(file_.bytes, error_);
+        return error_;
+      }
     if (err != simdjson::SUCCESS) {
       std::string detail = simdjson::error_message(err);
       if (err == simdjson::INCORRECT_TYPE || err == simdjson::TAPE_ERROR ||

@@ -24,7 +24,7 @@ const FormatInfo kFormats[] = {
     {"dbcop-bincode", "dbcop history (bincode binary)", 4, detect_dbcop_bincode, read_dbcop_bincode},
     {"dbcop-json", "dbcop history (JSON)", 8, detect_dbcop_json, read_dbcop_json},
     {"elle", "Elle / Jepsen history (EDN)", 10, detect_elle, read_elle},
-    {"plume", "Plume / PolySI text (r(k,v,s,t) lines)", 3, detect_plume, read_plume},
+    {"plume", "Plume / PolySI text (r(k,v,s,t) lines)", 3, detect_plume, read_plume, plume_memory_estimate},
     // awdit-test reserves 3.5 bytes of History per input byte before it reads a line (in wasm
     // a reservation takes heap, touched or not): 5 covers that, the input and the interners.
     {"awdit-test", "AWDIT test text", 5, detect_awdit_test, read_awdit_test},
@@ -47,7 +47,7 @@ namespace {
 std::optional<InputError> memory_refusal(const FormatInfo& f, std::span<const InputFile> files) {
   uint64_t bytes = 0;
   for (const InputFile& file : files) bytes += file.bytes.size();
-  const uint64_t need = bytes * f.load_factor;
+  const uint64_t need = f.memory_estimate ? f.memory_estimate(files) : bytes * f.load_factor;
   if (need <= SIZE_MAX && can_allocate(static_cast<size_t>(need))) return std::nullopt;
   InputError e;
   e.file = files.size() == 1 ? files[0].name : std::string();
@@ -57,11 +57,49 @@ std::optional<InputError> memory_refusal(const FormatInfo& f, std::span<const In
   return e;
 }
 
+// A duplicate write found by the builder names its two operations by session and position;
+// the input is read once more (only on this error) with a locator, so the message also gives
+// the line (the byte, in binary formats) of each.
+InputError locate_duplicate(const FormatInfo& f, std::span<const InputFile> files, InputError e) {
+  if (files.size() != 1) return e;
+  OpLocator locator{{static_cast<uint32_t>(e.duplicate_ops[0]), static_cast<uint32_t>(e.duplicate_ops[1])}};
+  set_op_locator(&locator);
+  (void)f.read(files);
+  set_op_locator(nullptr);
+  if (locator.offset[0] < 0 || locator.offset[1] < 0) return e;
+  const bool binary = std::string_view(f.name) == "cobra" || std::string_view(f.name) == "dbcop-bincode";
+  e.file = files[0].name;
+  InputError first;
+  first.offset = locator.offset[0];
+  e.offset = locator.offset[1];
+  if (binary) {
+    e.message += " (the first write at byte " + std::to_string(first.offset) + ")";
+  } else {
+    locate_line(files[0].bytes, first);
+    locate_line(files[0].bytes, e);
+    e.message += " (the first write at line " + std::to_string(first.line) + ")";
+  }
+  return e;
+}
+
 // Reads files as format f after the memory check. Every reader run goes through here, the
 // diagnosis of an unrecognised input's included.
 Expected<History> read_within_memory(const FormatInfo& f, std::span<const InputFile> files) {
   if (std::optional<InputError> e = memory_refusal(f, files)) return std::move(*e);
-  return f.read(files);
+  Expected<History> h = f.read(files);
+  if (!h && h.error().duplicate_ops[0] >= 0) return locate_duplicate(f, files, h.error());
+  // One rule for every format: a history without transactions is an error, not a pass. An
+  // empty recording almost always means the run or its export failed, and a "pass" on nothing
+  // would hide that; several readers refused it already, in their own words.
+  if (h && h->num_txns() == 0) {
+    std::string message = "the history holds no transactions: expected at least one";
+    if (h->dropped_events > 0)
+      message += " (" + std::to_string(h->dropped_events) + " events were read and left out: " + h->dropped[0].reason + ")";
+    if (files.size() != 1) return input_error(message);
+    const bool binary = std::string_view(f.name) == "cobra" || std::string_view(f.name) == "dbcop-bincode";
+    return binary ? input_error(message, files[0].name) : fmt::text_error(files[0], files[0].bytes.size(), message);
+  }
+  return h;
 }
 
 // The format the files' layout names, whatever their content: *.log files are Cobra's (one log
@@ -155,6 +193,7 @@ InputError explain_unrecognised(std::span<const InputFile> files) {
   return e;
 }
 
+
 // The format a single file is recognised as, or nullptr.
 const FormatInfo* detect_one(const InputFile& f) {
   for (const FormatInfo& k : kFormats)
@@ -206,6 +245,12 @@ Expected<History> read_expanded(std::span<const InputFile> files, std::string_vi
     if (std::optional<InputError> mixed = mixed_formats(files)) return std::move(*mixed);
   for (const FormatInfo& f : kFormats)
     if (f.detect(files)) return read_within_memory(f, files);
+  // Archives are expanded one level deep, so one inside another arrives here unread: named as
+  // such, with no place inside its compressed bytes and no other format to try.
+  for (const InputFile& f : files)
+    if (archive_kind(f.bytes) != ArchiveKind::None)
+      return input_error("an archive inside an archive is not read (only one level is expanded): "
+                         "expected the history files themselves; unpack it first", f.name);
   e.file = files[0].name;
   bool empty = true, blank = true;
   for (const InputFile& f : files) {
@@ -224,14 +269,6 @@ Expected<History> read_expanded(std::span<const InputFile> files, std::string_vi
       e.readable_as.clear();
     }
   }
-  // Archives are expanded one level deep, so one inside another arrives here unread.
-  for (const InputFile& f : files)
-    if (archive_kind(f.bytes) != ArchiveKind::None) {
-      e.file = f.name;
-      e.message = "an archive inside an archive, which isoscope does not expand (only one level is): "
-                  "expected the files themselves; unpack it first";
-      break;
-    }
   return e;
 }
 }  // namespace

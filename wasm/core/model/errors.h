@@ -19,6 +19,9 @@ struct InputError {
   // the app shows a list). `readable_as` names a format that reads the input, if one does.
   bool format_unrecognised = false;
   std::string readable_as;
+  // A (key, value) written twice: the two operations (History op ids), so that the reading
+  // front end can find them in the file (formats/registry.cpp); -1 otherwise.
+  int64_t duplicate_ops[2] = {-1, -1};
 
   // "history.json: byte 120 (line 3, column 7): expected ',' or ']' after an operation"
   std::string to_string() const;

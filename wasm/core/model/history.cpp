@@ -126,7 +126,13 @@ size_t History::memory_bytes() const {
 
 // ---- builder --------------------------------------------------------------------------------
 
-HistoryBuilder::HistoryBuilder() {
+namespace {
+thread_local OpLocator* g_op_locator = nullptr;
+}  // namespace
+
+void set_op_locator(OpLocator* locator) { g_op_locator = locator; }
+
+HistoryBuilder::HistoryBuilder() : locator_(g_op_locator) {
   h_.txns.emplace_back();  // the initial transaction
 }
 
@@ -158,6 +164,7 @@ void HistoryBuilder::begin_txn() {
 
 void HistoryBuilder::push_op(Op op) {
   if (!in_txn_) begin_txn();
+  if (locator_) [[unlikely]] note_place(h_.ops.size());
   note_op(op);
   h_.ops.push_back(op);
   h_.op_txn.push_back(static_cast<uint32_t>(h_.txns.size() - 1));
@@ -244,6 +251,8 @@ Expected<History> HistoryBuilder::finish(std::string format, std::string_view fi
     e.message = "key " + h.keys.display(o.key) + " is written with value " + h.values.display(o.value) +
                 " twice, at " + place(h, prev) + " and at " + place(h, i) +
                 "; every (key, value) must be written at most once";
+    e.duplicate_ops[0] = prev;
+    e.duplicate_ops[1] = i;
     return e;
   };
   constexpr uint32_t kAhead = 16;  // prefetch distance: the index is accessed at random

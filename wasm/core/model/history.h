@@ -16,6 +16,7 @@
 // committed transaction reads one of their writes (transitively).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -171,6 +172,15 @@ struct History {
   size_t memory_bytes() const;
 };
 
+// Finding where two operations come from in a file (the places of a duplicate write): while a
+// locator is installed (for one read of the input, on this thread), every HistoryBuilder asks
+// its reader where op[0] and op[1] are. Normal reads never ask.
+struct OpLocator {
+  uint32_t op[2];
+  int64_t offset[2] = {-1, -1};
+};
+void set_op_locator(OpLocator* locator);
+
 // Builds a History transaction by transaction. Every importer drives one of these, so the
 // semantics (initial transaction, unique writes, unknown status) live in one place.
 class HistoryBuilder {
@@ -195,12 +205,19 @@ class HistoryBuilder {
   void set_time(Time start, Time end);
   void set_label(std::string_view label);
   void end_txn();
+  // How the reader says where the operation being added comes from (a byte offset in its
+  // file); called once before the first operation, used only while an OpLocator is installed.
+  void locate_with(std::function<int64_t()> where) {
+    if (locator_) where_ = std::move(where);
+  }
 
   // Appends plain reads and writes (OpKind Read or Write, list = kNone) to the current
   // transaction in one call: the bulk path of the text importers (plume). Same effect as
   // read()/write() one at a time.
   void add_ops(std::span<const Op> ops) {
     if (!in_txn_) begin_txn();
+    if (locator_)
+      for (size_t i = 0; i < ops.size(); ++i) note_place(h_.ops.size() + i);
     for (const Op& o : ops) note_op(o);
     h_.ops.insert(h_.ops.end(), ops.begin(), ops.end());
     h_.op_txn.resize(h_.op_txn.size() + ops.size(), static_cast<uint32_t>(h_.txns.size() - 1));
@@ -234,7 +251,14 @@ class HistoryBuilder {
     if (!(o.value & Interner::kInterned) && o.value > max_direct_value_) max_direct_value_ = o.value;
   }
 
+  void note_place(size_t op) {
+    for (int k = 0; k < 2; ++k)
+      if (locator_->op[k] == op && where_) locator_->offset[k] = where_();
+  }
+
   History h_;
+  OpLocator* locator_ = nullptr;
+  std::function<int64_t()> where_;
   bool in_txn_ = false;
   size_t n_writes_ = 0;
   uint32_t max_direct_value_ = 0;  // the largest value id written that is a direct integer
