@@ -137,7 +137,7 @@ size_t History::memory_bytes() const {
          ops.capacity() * sizeof(Op) + op_txn.capacity() * 4 + read_from.capacity() * 4 +
          lists.capacity() * sizeof(ListSpan) + list_values.capacity() * 4 + labels.memory_bytes() +
          keys.memory_bytes() +
-         values.memory_bytes();
+         values.memory_bytes() + registers.ops.capacity() * sizeof(RegOp) + registers.micro.capacity() * sizeof(ObjMicro);
 }
 
 // ---- builder --------------------------------------------------------------------------------
@@ -230,6 +230,11 @@ Expected<History> HistoryBuilder::finish(std::string format, std::string_view fi
   History& h = h_;
   h.format = std::move(format);
   h.session_begin.push_back(static_cast<uint32_t>(h.txns.size()));  // closes the last session
+  if (!h.registers.empty()) {  // an object history: no unique writes, no read-from
+    h.read_from.assign(h.ops.size(), kNone);
+    for (uint32_t t = 1; t < h.txns.size(); ++t) h.txns[t].committed = h.txns[t].status == TxnStatus::Committed;
+    return std::move(h_);
+  }
   // Unique-writes index: (key, value) -> write op. Most histories write small integer values
   // (direct value ids), so the index is an array by value, with a hash map for the rest (other
   // values, and a value written to several keys).

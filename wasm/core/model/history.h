@@ -24,6 +24,7 @@
 
 #include "model/errors.h"
 #include "model/interner.h"
+#include "model/registers.h"
 
 namespace isoscope {
 
@@ -121,6 +122,9 @@ struct History {
   };
   std::vector<Dropped> dropped;
   size_t dropped_events = 0;
+  // A non-transactional object history (model/registers.h): its operations as the object
+  // model sees them. Empty (model None) for a transactional history.
+  Registers registers;
 
   std::span<const Op> txn_ops(uint32_t t) const {
     return {ops.data() + txns[t].op_begin, txns[t].size()};
@@ -173,6 +177,9 @@ class HistoryBuilder {
   void set_time(double start, double end);
   void set_label(std::string_view label);
   void end_txn();
+  // Makes this a non-transactional object history (model/registers.h): finish() then keeps
+  // every op as shown and resolves no reads (writes of a value repeat; LIN reads `registers`).
+  void set_registers(Registers r) { h_.registers = std::move(r); }
 
   // Appends plain reads and writes (OpKind Read or Write, list = kNone) to the current
   // transaction in one call: the bulk path of the text importers (plume). Same effect as
