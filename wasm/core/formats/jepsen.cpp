@@ -420,20 +420,19 @@ class MapReader {
   InputError* err_ = nullptr;
 };
 
-// Finds `:f <name>` (EDN) or `"f": "<name>"` (JSON) in s; returns the name or empty.
-std::string_view next_f(std::string_view s, size_t& from) {
+// Finds the next `:f <name>` (EDN) or `"f": "<name>"` (JSON) in s from `from`; returns the
+// name, or empty at the end.
+std::string_view next_f(std::string_view s, bool json, size_t& from) {
+  const std::string_view mark = json ? "\"f\"" : ":f";
   while (true) {
-    const size_t edn = s.find(":f", from), json = s.find("\"f\"", from);
-    const size_t at = std::min(edn, json);
+    const size_t at = s.find(mark, from);
     if (at == std::string_view::npos) return {};
-    size_t i = at + (at == json ? 3 : 2);
+    size_t i = at + mark.size();
     from = i;
-    if (at == edn && i < s.size() && !(fmt::is_space(s[i]) || s[i] == ','))
-      continue;  // :foo, not :f
-    while (i < s.size() && (fmt::is_space(s[i]) || s[i] == ',' || (at == json && s[i] == ':'))) ++i;
+    if (!json && i < s.size() && !(fmt::is_space(s[i]) || s[i] == ',')) continue;  // :foo, not :f
+    while (i < s.size() && (fmt::is_space(s[i]) || s[i] == ',' || (json && s[i] == ':'))) ++i;
     if (i >= s.size()) return {};
-    const bool quoted = s[i] == '"';
-    if (s[i] != ':' && !quoted) continue;
+    if (s[i] != (json ? '"' : ':')) continue;
     const size_t b = ++i;
     while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '-' || s[i] == '_')) ++i;
     return s.substr(b, i - b);
@@ -456,7 +455,8 @@ bool detect_jepsen(std::span<const InputFile> files) {
   if (head.find("type") == std::string_view::npos) return false;
   size_t from = 0;
   bool object = false;
-  for (std::string_view fn = next_f(head, from); !fn.empty(); fn = next_f(head, from)) {
+  const bool json = edn::looks_like_json(s);
+  for (std::string_view fn = next_f(head, json, from); !fn.empty(); fn = next_f(head, json, from)) {
     if (fn == "read" || fn == "write" || fn == "cas" || fn == "get" || fn == "put" || fn == "append" ||
         fn == "acquire" || fn == "release")
       object = true;

@@ -20,6 +20,8 @@ class ObjectSpec {
   // (a read that would return something else, a cas whose expected value differs). An :info
   // operation that cannot take effect never did: the search may leave it out.
   virtual uint32_t step(uint32_t s, const RegOp& op) = 0;
+  // Whether op changes no state, whatever the state (a read): the search need not branch on it.
+  virtual bool read_only(const RegOp& op) const { return op.fn == ObjFn::Read; }
   // For explanations: "3", "nil", "\"x 0 1\"", "{x=1, y=nil}", "held".
   virtual std::string state_text(uint32_t s) const = 0;
   // For explanations: "read 3", "write 4", "cas 1 -> 2", "append \"x\"".

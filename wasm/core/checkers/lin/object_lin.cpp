@@ -104,9 +104,11 @@ class Cache {
 
 }  // namespace
 
-ObjectSearchResult search_object(const History& h, const std::vector<uint32_t>& ops, const CheckBudget& budget) {
+ObjectSearchResult search_object(const History& h, const std::vector<uint32_t>& ops, const CheckBudget& budget,
+                                 uint64_t max_steps, ObjectSpec* shared_spec) {
   ObjectSearchResult out;
-  std::unique_ptr<ObjectSpec> spec = make_spec(h);
+  std::unique_ptr<ObjectSpec> own = shared_spec ? nullptr : make_spec(h);
+  ObjectSpec* spec = shared_spec ? shared_spec : own.get();
   if (!spec) return out;
   const std::vector<RegOp>& R = h.registers.ops;
   const uint32_t n = static_cast<uint32_t>(ops.size());
@@ -156,6 +158,7 @@ ObjectSearchResult search_object(const History& h, const std::vector<uint32_t>& 
   for (uint32_t g : ops) ok_left += R[g].ok() ? 1 : 0;
   struct Frame {
     uint32_t entry, state;
+    bool forced;  // a step that left the state as it was: no alternative to try (see below)
   };
   std::vector<Frame> stack;
   stack.reserve(n);
@@ -169,15 +172,23 @@ ObjectSearchResult search_object(const History& h, const std::vector<uint32_t>& 
       for (const Frame& f : stack) out.order.push_back(ops[f.entry / 2]);
       return out;
     }
-    if ((++steps & 4095) == 0 && budget.expired()) return out;  // unknown
+    if ((++steps & 1023) == 0 && (budget.expired() || (max_steps && steps > max_steps))) return out;  // unknown
+    bool dead_end = false;
     if (e != tail && (e & 1) == 0) {  // a call: try to let it take effect now
       const uint32_t i = e / 2;
       const uint32_t ns = spec->step(state, R[ops[i]]);
       if (ns != ObjectSpec::kNoState) {
+        // A read-only operation (it changes no state, in any state) that may take effect now
+        // can always take effect first: moving it to the front of any linearization from here
+        // changes no state and breaks no real-time order (every operation that returned before
+        // its call has taken effect, or the walk would have met that return first). So it is
+        // not a choice: when what follows it fails, so does this point, and the search backs
+        // up past it. (Not so for a write of the value held: later, it may change the state.)
+        const bool forced = spec->read_only(R[ops[i]]);
         bits[i / 64] |= uint64_t{1} << (i % 64);
         set_hash ^= zobrist(i);
         if (cache.insert(set_hash, ns, bits.data())) {
-          stack.push_back({e, state});
+          stack.push_back({e, state, forced});
           state = ns;
           ok_left -= R[ops[i]].ok() ? 1 : 0;
           unlink(e);
@@ -191,13 +202,16 @@ ObjectSearchResult search_object(const History& h, const std::vector<uint32_t>& 
         }
         bits[i / 64] &= ~(uint64_t{1} << (i % 64));
         set_hash ^= zobrist(i);
+        dead_end = forced;  // explored before and failed: so does this point
       }
-      e = next[e];
-      continue;
+      if (!dead_end) {
+        e = next[e];
+        continue;
+      }
     }
     // A return (the tail cannot come first while a completed operation is left): the operation
     // had to take effect before now and has not. The deepest such point explains a failure.
-    if (!recorded || stack.size() > out.prefix.size()) {
+    if (!dead_end && (!recorded || stack.size() > out.prefix.size())) {
       recorded = true;
       out.prefix.clear();
       for (const Frame& f : stack) out.prefix.push_back(ops[f.entry / 2]);
@@ -206,20 +220,24 @@ ObjectSearchResult search_object(const History& h, const std::vector<uint32_t>& 
       for (uint32_t c = next[head]; c != e && c != tail && out.candidates.size() < 6; c = next[c])
         if ((c & 1) == 0) out.candidates.push_back(ops[c / 2]);
     }
-    if (stack.empty()) {
-      out.verdict = Verdict::Fail;
-      return out;
+    // Back up: undo the last choice and try the next call after it; forced steps are no choice.
+    while (true) {
+      if (stack.empty()) {
+        out.verdict = Verdict::Fail;
+        return out;
+      }
+      const Frame f = stack.back();
+      stack.pop_back();
+      const uint32_t i = f.entry / 2;
+      relink(f.entry + 1);
+      relink(f.entry);
+      bits[i / 64] &= ~(uint64_t{1} << (i % 64));
+      set_hash ^= zobrist(i);
+      ok_left += R[ops[i]].ok() ? 1 : 0;
+      state = f.state;
+      e = next[f.entry];
+      if (!f.forced) break;
     }
-    const Frame f = stack.back();
-    stack.pop_back();
-    const uint32_t i = f.entry / 2;
-    relink(f.entry + 1);
-    relink(f.entry);
-    bits[i / 64] &= ~(uint64_t{1} << (i % 64));
-    set_hash ^= zobrist(i);
-    ok_left += R[ops[i]].ok() ? 1 : 0;
-    state = f.state;
-    e = next[f.entry];
   }
 }
 
@@ -320,31 +338,51 @@ LevelResult check_object_lin(const History& h, const CheckBudget& budget) {
   std::vector<uint32_t> grouped(begin[nkeys]), fill(begin.begin(), begin.end() - 1);
   for (uint32_t g = 0; g < R.size(); ++g)
     if (constrains(R[g])) grouped[fill[per_key ? R[g].key : 0]++] = g;
+  // Objects in rounds of growing step limits (x16 each round), so an object that fails fast is
+  // found before one whose search is long, at most a constant factor more work in all. One
+  // failing object decides LIN: the round that finds it is finished (more failures are
+  // reported when they come cheap) and the objects still open are left undecided, as Porcupine
+  // stops its other searches.
+  std::vector<uint32_t> open;
+  for (uint32_t k = 0; k < nkeys; ++k)
+    if (begin[k] != begin[k + 1]) open.push_back(k);
   bool unknown = false, out_of_memory = false;
   size_t done = 0;
   double last_progress = now_ms();
-  std::vector<uint32_t> part;
-  for (uint32_t k = 0; k < nkeys; ++k) {
-    if (begin[k] == begin[k + 1]) continue;
-    if (budget.expired()) return CheckBudget::ran_out();
-    part.assign(grouped.begin() + begin[k], grouped.begin() + begin[k + 1]);
-    ObjectSearchResult r = search_object(h, part, budget);
-    done += part.size();
-    if ((k & 63) == 0 && now_ms() - last_progress > 5) {
-      last_progress = now_ms();
-      budget.report_progress(done, grouped.size() - done);
+  std::vector<uint32_t> part, still_open;
+  for (uint64_t round_steps = 1 << 14; !open.empty() && res.anomalies.empty(); round_steps *= 16) {
+    if (round_steps >= (uint64_t{1} << 40)) round_steps = 0;  // the last round: no limit
+    still_open.clear();
+    for (size_t n = 0; n < open.size(); ++n) {
+      const uint32_t k = open[n];
+      if (budget.expired()) {
+        if (!res.anomalies.empty()) break;
+        return CheckBudget::ran_out();
+      }
+      part.assign(grouped.begin() + begin[k], grouped.begin() + begin[k + 1]);
+      ObjectSearchResult r = search_object(h, part, budget, round_steps);  // a fresh spec per object: its tables stay small
+      if (r.verdict == Verdict::Pass) {
+        for (uint32_t g : r.order) res.commit_order.push_back(R[g].txn);
+      } else if (r.verdict == Verdict::Fail) {
+        if (res.anomalies.empty())
+          for (uint32_t g : r.prefix) res.lin_prefix.push_back(R[g].txn);
+        ++res.anomalies_total;
+        if (res.anomalies.size() < 32) res.anomalies.push_back(explain(h, *spec, k, r));
+      } else if (r.out_of_memory || budget.expired() || round_steps == 0) {
+        unknown = true;
+        out_of_memory = out_of_memory || r.out_of_memory;
+      } else {
+        still_open.push_back(k);
+        continue;
+      }
+      done += part.size();
+      if (now_ms() - last_progress > 5) {
+        last_progress = now_ms();
+        budget.report_progress(done, grouped.size() - done);
+      }
     }
-    if (r.verdict == Verdict::Pass) {
-      for (uint32_t g : r.order) res.commit_order.push_back(R[g].txn);
-    } else if (r.verdict == Verdict::Fail) {
-      if (res.anomalies.empty())
-        for (uint32_t g : r.prefix) res.lin_prefix.push_back(R[g].txn);
-      ++res.anomalies_total;
-      if (res.anomalies.size() < 32) res.anomalies.push_back(explain(h, *spec, k, r));
-    } else {
-      unknown = true;
-      out_of_memory = out_of_memory || r.out_of_memory;
-    }
+    open.swap(still_open);
+    if (round_steps == 0) break;
   }
   if (!res.anomalies.empty()) {
     res.verdict = Verdict::Fail;

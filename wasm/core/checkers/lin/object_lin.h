@@ -23,6 +23,10 @@ struct ObjectSearchResult {
   std::vector<uint32_t> candidates;  // fail: operations that could have taken effect before it
   bool out_of_memory = false;        // unknown because the cache outgrew the memory
 };
-ObjectSearchResult search_object(const History& h, const std::vector<uint32_t>& ops, const CheckBudget& budget);
+// max_steps: give up (unknown) after this many steps of the search; 0: no limit.
+// spec: the model to search with (one made for h when null; check_object_lin shares one).
+class ObjectSpec;
+ObjectSearchResult search_object(const History& h, const std::vector<uint32_t>& ops, const CheckBudget& budget,
+                                 uint64_t max_steps = 0, ObjectSpec* spec = nullptr);
 
 }  // namespace isoscope

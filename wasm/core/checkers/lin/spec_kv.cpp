@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "checkers/lin/model.h"
+#include "util/flat_map.h"
 
 namespace isoscope {
 namespace {
@@ -18,7 +19,15 @@ class KvSpec final : public ObjectSpec {
     switch (op.fn) {
       case ObjFn::Read: return local(op.a) == s ? s : kNoState;
       case ObjFn::Write: return local(op.a);
-      case ObjFn::Append: return intern(strings_[s] + text(op.a));
+      case ObjFn::Append: {
+        // The search takes the same step again and again: remember where it leads.
+        const uint64_t edge = (uint64_t{s} << 32) | local(op.a);
+        const uint32_t known = appended_.find(edge);
+        if (known != FlatMap64::kAbsent) return known;
+        const uint32_t to = intern(strings_[s] + strings_[local(op.a)]);
+        appended_.insert(edge, to);
+        return to;
+      }
       default: return kNoState;
     }
   }
@@ -49,6 +58,7 @@ class KvSpec final : public ObjectSpec {
   std::vector<std::string> strings_;
   std::unordered_map<std::string, uint32_t> ids_;
   std::unordered_map<uint32_t, uint32_t> by_value_;
+  FlatMap64 appended_;  // (state, appended value's state) -> the state after
   uint32_t empty_;
 };
 

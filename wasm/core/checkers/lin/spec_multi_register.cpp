@@ -32,6 +32,11 @@ class MultiRegisterSpec final : public ObjectSpec {
     }
     return intern(scratch_);
   }
+  bool read_only(const RegOp& op) const override {
+    for (uint32_t m = op.micro_begin; m < op.micro_end; ++m)
+      if (h_.registers.micro[m].write) return false;
+    return op.fn == ObjFn::Txn;
+  }
   std::string state_text(uint32_t s) const override {
     std::string t = "{";
     for (size_t i = 0; i < keys_.size(); ++i)
