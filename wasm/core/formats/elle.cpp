@@ -72,11 +72,34 @@ class Reader {
     return false;
   }
 
-  // Parses one form at the current position into nodes; out = its index.
+  // Skips white space, comments and discarded forms (#_ form) at the current position. A run of
+  // discards is a loop, not a recursion, so its length is unbounded; a discard of a discard
+  // (#_ #_ a b) nests, and counts toward the depth limit like any other nesting.
+  bool skip_discards(int depth) {
+    while (true) {
+      skip();
+      if (json_ || end_ - p_ < 2 || p_[0] != '#' || p_[1] != '_') return true;
+      p_ += 2;
+      uint32_t ignored;
+      const size_t mark = nodes.size();
+      if (!parse(ignored, depth + 1)) return false;
+      nodes.resize(mark);
+    }
+  }
+
+  // Parses one form at the current position into nodes; out = its index. Every construct that
+  // nests (collections, and discards inside discards) adds one to depth, which stops at
+  // kMaxDepth with a located error: the native stack and wasm's 5 MB one never run out.
   bool parse(uint32_t& out, int depth = 0) {
-    skip();
-    if (p_ >= end_) return fail(p_, "expected a value");
     if (depth > kMaxDepth) return fail(p_, "values nest too deeply (more than 64 levels)");
+    // Tags (#inst "...", #jepsen.history.Op{...}) are dropped: a run of them is a loop too.
+    while (true) {
+      if (!skip_discards(depth)) return false;
+      if (json_ || end_ - p_ < 2 || p_[0] != '#' || !symbol_char(p_[1]) || p_[1] == '_') break;
+      ++p_;
+      while (p_ < end_ && symbol_char(*p_)) ++p_;
+    }
+    if (p_ >= end_) return fail(p_, "expected a value");
     const char* start = p_;
     char c = *p_;
     Node n;
@@ -120,19 +143,8 @@ class Reader {
           n.type = NT::Set;
           return parse_children(n, '}', out, depth);
         }
-        if (p_ < end_ && *p_ == '_') {  // discard the next form
-          ++p_;
-          uint32_t ignored;
-          size_t mark = nodes.size();
-          if (!parse(ignored, depth + 1)) return false;
-          nodes.resize(mark);
-          return parse(out, depth);
-        }
-        // A tagged literal (#jepsen.history.Op{...}, #inst "..."): the tag is dropped.
-        const char* t = p_;
-        while (p_ < end_ && symbol_char(*p_)) ++p_;
-        if (p_ == t) return fail(p_, "expected a tag, '{' or '_' after '#'");
-        return parse(out, depth + 1);
+        // Discards and tags were consumed above: anything else after '#' is no EDN.
+        return fail(p_, "expected a tag, '{' or '_' after '#'");
       }
       case ':':
         if (!json_) {
@@ -184,7 +196,7 @@ class Reader {
     nodes.push_back(n);
     uint32_t last = kNone;
     while (true) {
-      skip();
+      if (!skip_discards(depth + 1)) return false;  // [1 #_2] holds one element
       if (p_ >= end_)
         return fail(open_at, std::string("this '") + *open_at + "' is not closed: expected '" + close +
                                  "' before the end of the file");
@@ -666,7 +678,7 @@ std::string unescape_string(std::string_view s) { return unescape(s); }
 
 std::optional<InputError> for_each_form(const InputFile& f, const FormFn& on_form) {
   Reader r(f, looks_json(f.bytes.substr(fmt::bom_length(f.bytes))));
-  r.skip();
+  if (!r.skip_discards(0)) return r.err;
   // A top-level vector or list of ops is read one op at a time (no whole-file tree).
   bool wrapped = false;
   char close = 0;
@@ -681,7 +693,7 @@ std::optional<InputError> for_each_form(const InputFile& f, const FormFn& on_for
   }
   const char* open_at = r.pos() - 1;
   while (true) {
-    r.skip();
+    if (!r.skip_discards(0)) return r.err;
     if (r.pos() >= r.end()) {
       if (wrapped) {
         r.fail(open_at, std::string("the history's '") + *open_at + "' is not closed: expected '" + close + "'");
@@ -691,7 +703,7 @@ std::optional<InputError> for_each_form(const InputFile& f, const FormFn& on_for
     }
     if (wrapped && *r.pos() == close) {
       r.set_pos(r.pos() + 1);
-      r.skip();
+      if (!r.skip_discards(0)) return r.err;
       if (r.pos() < r.end()) {
         r.fail(r.pos(), "expected the end of the file after the history");
         return r.err;

@@ -5,33 +5,15 @@
 
 #include "util/huge_pages.h"
 #include "util/json.h"
+#include "util/printable.h"
 
 namespace isoscope {
 
 // ---- errors ---------------------------------------------------------------------------------
 
-namespace {
-// A name as it may be printed: control bytes (a NUL would cut a C string short, an escape
-// sequence would drive the terminal) become \xNN.
-std::string printable_name(std::string_view name) {
-  std::string out;
-  out.reserve(name.size());
-  for (unsigned char c : name) {
-    if (c >= 0x20 && c != 0x7F) {
-      out += static_cast<char>(c);
-    } else {
-      static const char* hex = "0123456789abcdef";
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
-}
-}  // namespace
-
+// Printable as a whole: the message quotes keys, ids and entry names from the input.
 std::string InputError::to_string() const {
-  std::string s = file.empty() ? std::string("input") : printable_name(file);
+  std::string s = file.empty() ? std::string("input") : file;
   if (offset >= 0 || line >= 0) {
     s += ": ";
     if (line >= 0) {
@@ -43,7 +25,7 @@ std::string InputError::to_string() const {
     }
   }
   s += ": " + message;
-  return s;
+  return printable(s);
 }
 
 void locate_line(std::string_view text, InputError& e) {
