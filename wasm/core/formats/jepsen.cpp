@@ -136,12 +136,14 @@ class Collector {
     Registers regs;
     regs.model = model;
     regs.timed = all_timed_ && !ops_.empty();
+    for (const Pending& p : ops_) regs.keyed = regs.keyed || p.inv.key != kNone || (p.completed && p.done.key != kNone);
     regs.ops.resize(ops_.size());
     regs.micro = std::move(micro_);
     b_.reserve(ops_.size(), ops_.size() * 2);
     bool first = true;
     int64_t cur = 0;
     uint32_t next_txn = 1;
+    const int64_t history_end = regs.timed ? last_time() : static_cast<int64_t>(position_);
     const uint32_t acquired = b_.values().intern_str("acquired"), released = b_.values().intern_str("released");
     for (uint32_t i : order) {
       const Pending& p = ops_[i];
@@ -179,11 +181,11 @@ class Collector {
       const int64_t index = p.completed && p.done.index >= 0 ? p.done.index : p.inv.index;
       if (index >= 0) b_.set_label(std::to_string(index));
       {
-        // Shown times: an :info operation ends at its :info record, or at the history's end.
+        // Shown times: an indeterminate operation is open-ended (to the history's end): it may
+        // have taken effect at any time after its invocation.
         const double start = r.call == INT64_MIN / 4 ? NAN : static_cast<double>(r.call);
-        double end = NAN;
-        if (p.completed) end = static_cast<double>(regs.timed ? p.done.time : static_cast<int64_t>(p.ret_pos));
-        else end = static_cast<double>(regs.timed ? last_time() : static_cast<int64_t>(position_));
+        double end = static_cast<double>(history_end);
+        if (r.status != 2) end = static_cast<double>(regs.timed ? p.done.time : static_cast<int64_t>(p.ret_pos));
         if (!std::isnan(start)) b_.set_time(start, end);
       }
       switch (r.fn) {
@@ -464,7 +466,11 @@ bool detect_jepsen(std::span<const InputFile> files) {
       return head.find("[:read ") != std::string_view::npos || head.find("[:write ") != std::string_view::npos ||
              head.find("[\"read\"") != std::string_view::npos || head.find("[\"write\"") != std::string_view::npos;
   }
-  return object;
+  if (object) return true;
+  // Only nemesis records (no client operation at all): a history that passes, read here rather
+  // than as a transactional one, unless transactions' micro-op vectors show up.
+  return head.find("nemesis") != std::string_view::npos && head.find("[[") == std::string_view::npos &&
+         head.find("[ [") == std::string_view::npos;
 }
 
 Expected<History> read_jepsen(std::span<const InputFile> files) {

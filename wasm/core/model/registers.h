@@ -66,6 +66,8 @@ struct Registers {
   std::vector<ObjMicro> micro;
   // Whether call/ret are times the history recorded (else positions in the file).
   bool timed = false;
+  // Whether the history named keys (independent keys, kv's :key); else one register.
+  bool keyed = false;
   bool empty() const { return model == ObjectModel::None; }
 };
 

@@ -76,6 +76,8 @@ export interface LevelResult {
   /** a failure decided by the lattice: the weaker level whose violation implies this one */
   implied_by?: string;
   commit_order?: number[];
+  /** LIN of an object history that fails: the longest linearizable prefix of the failing key */
+  lin_prefix?: number[];
   anomalies?: Anomaly[];
   anomalies_total?: number;  // before truncation to the reported ones
 }
@@ -114,6 +116,10 @@ export interface TimelineJson {
   end: (number | null)[];
   session: number[];
   status: string;  // one letter per transaction: c, a, u
+  /** an object history (Jepsen registers, key-value stores): the keys, each transaction's key, each session's process */
+  object_keys?: string[];
+  object_key?: number[];
+  lane_names?: string[];
 }
 
 /** find(query, limit): a transaction matching a search, by its label or a key it touches. */

@@ -277,7 +277,8 @@ Anomaly explain(const History& h, ObjectSpec& spec, uint32_t key, const ObjectSe
   for (uint32_t g : r.prefix) state = spec.step(state, R[g]);
   std::string s = obj + " is not linearizable. ";
   if (r.prefix.empty()) {
-    s += "Not even its first operation can take effect: " + obj + " starts as " + spec.state_text(state) + ". ";
+    s += "The longest linearizable prefix is empty: not even the first operation can take effect, and " + obj +
+         " starts as " + spec.state_text(state) + ". ";
   } else {
     s += "The longest linearizable prefix has " + std::to_string(r.prefix.size()) + " operation" +
          (r.prefix.size() == 1 ? "" : "s") + ", the last " + op_name(h, spec, r.prefix.back()) + "; after it " + obj +
