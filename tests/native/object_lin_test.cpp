@@ -377,7 +377,7 @@ TEST(ObjectLin, JsonRegisterHistories) {
 }
 
 TEST(ObjectLin, GeneratedRegisterHistoriesHaveTheirVerdicts) {
-  for (uint64_t seed = 1; seed <= 20; ++seed) {
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
     for (double stale : {0.0, 0.05}) {
       const CommandResult c = run_cli("generate --register --sessions 6 --txns 60 --keys 3 --unknown-ratio 0.1 --stale-ratio " +
                                       std::to_string(stale) + " --seed " + std::to_string(seed) + " -");
