@@ -126,7 +126,13 @@ class Collector {
       }
     }
     if (model == ObjectModel::None) model = ObjectModel::Register;  // only nemesis records: passes
-    const uint32_t single = b_.keys().intern_str(model == ObjectModel::Mutex ? "mutex" : "register");
+    // The one object of a history without keys (only named when some operation has no key).
+    uint32_t single = kNone;
+    for (const Pending& p : ops_)
+      if (p.inv.key == kNone && !(p.completed && p.done.key != kNone) && p.inv.fn != ObjFn::Txn) {
+        single = b_.keys().intern_str(model == ObjectModel::Mutex ? "mutex" : "register");
+        break;
+      }
     // Sessions: processes in ascending order; operations in invocation order.
     std::vector<uint32_t> order(ops_.size());
     for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;

@@ -183,7 +183,7 @@ std::string transactions_json(const History& h, uint32_t begin, uint32_t end) {
     j.end_array().key("read_from").begin_array();
     for (uint32_t i = x.op_begin; i < x.op_end; ++i) {
       const uint32_t w = h.ops[i].is_read() ? h.read_from[i] : kNone;
-      if (!h.ops[i].is_read()) j.null();
+      if (!h.ops[i].is_read() || !h.registers.empty()) j.null();  // object histories resolve no reads-from
       else if (w == kReadsInitial) j.integer(0);
       else if (w < kThinAir) j.integer(h.op_txn[w]);
       else j.integer(-1);
@@ -236,10 +236,14 @@ std::string timeline_json(const History& h) {
       key[o.txn] = o.key;
       process[h.txns[o.txn].session] = o.process;
     }
+    // A multi-register is one object over all its keys.
+    const bool one_object = h.registers.model == ObjectModel::MultiRegister;
     j.key("object_keys").begin_array();
-    for (uint32_t k = 0; k < h.keys.size(); ++k) j.string(h.keys.display(k));
+    if (one_object) j.string("the multi-register");
+    else
+      for (uint32_t k = 0; k < h.keys.size(); ++k) j.string(h.keys.display(k));
     j.end_array().key("object_key").begin_array();
-    for (size_t t = 1; t < h.txns.size(); ++t) j.integer(key[t]);
+    for (size_t t = 1; t < h.txns.size(); ++t) j.integer(one_object ? 0 : key[t]);
     j.end_array().key("lane_names").begin_array();
     for (int64_t p : process) j.string("process " + std::to_string(p));
     j.end_array();
