@@ -339,7 +339,7 @@ LevelResult check_object_lin(const History& h, const CheckBudget& budget) {
   std::vector<uint32_t> grouped(begin[nkeys]), fill(begin.begin(), begin.end() - 1);
   for (uint32_t g = 0; g < R.size(); ++g)
     if (constrains(R[g])) grouped[fill[per_key ? R[g].key : 0]++] = g;
-  // Objects in rounds of growing step limits (x16 each round), so an object that fails fast is
+  // Objects in rounds of growing step limits (x8 each round, from 1024), so an object that fails fast is
   // found before one whose search is long, at most a constant factor more work in all. One
   // failing object decides LIN: the round that finds it is finished (more failures are
   // reported when they come cheap) and the objects still open are left undecided, as Porcupine
@@ -351,7 +351,7 @@ LevelResult check_object_lin(const History& h, const CheckBudget& budget) {
   size_t done = 0;
   double last_progress = now_ms();
   std::vector<uint32_t> part, still_open;
-  for (uint64_t round_steps = 1 << 14; !open.empty() && res.anomalies.empty(); round_steps *= 16) {
+  for (uint64_t round_steps = 1 << 10; !open.empty() && res.anomalies.empty(); round_steps *= 8) {
     if (round_steps >= (uint64_t{1} << 40)) round_steps = 0;  // the last round: no limit
     still_open.clear();
     for (size_t n = 0; n < open.size(); ++n) {
