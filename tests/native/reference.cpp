@@ -101,7 +101,7 @@ Verdict reference_check(const History& h, Level l) {
     for (size_t b = 1; b < n; ++b) {
       const Txn &x = h.txns[txn[a]], &y = h.txns[txn[b]];
       so[a][b] = x.session == y.session && x.index < y.index;
-      rt[a][b] = x.has_time() && y.has_time() && x.end < y.start;
+      rt[a][b] = x.has_time() && y.has_time() && h.times[txn[a]].end < h.times[txn[b]].start;
     }
   for (const Read& r : reads) wr[r.t1][r.t3] = 1;
   for (size_t a = 0; a < n; ++a)

@@ -11,7 +11,9 @@
 
 #include "checkers/check.h"
 #include "checkers/counterexample.h"
+#include "formats/archive.h"
 #include "formats/formats.h"
+#include "formats/history_set.h"
 #include "util/memory.h"
 #include "util/json.h"
 #include "report/result_json.h"
@@ -38,18 +40,26 @@ std::string load(val names, val blobs, std::string format) {
   g_loaded.reset();
   const unsigned n = names["length"].as<unsigned>();
   if (blobs["length"].as<unsigned>() != n) return failure("names and blobs differ in length");
+  // Test-only (docs/wasm-api.md): traps the module, so that front ends can test their recovery
+  // from a trap. No history reaches it: only this format argument, which no reader has.
+  if (format == "debug-trap") __builtin_trap();
   if (!format.empty() && !find_format(format)) return failure("unknown format '" + format + "'");
   std::vector<std::string> storage(n);
   std::vector<InputFile> files;
   files.reserve(n);
+  constexpr size_t kPadding = 64;  // readable padding: the JSON readers parse in place
   for (unsigned i = 0; i < n; ++i) {
     val blob = blobs[i];
-    const size_t len = blob["length"].as<size_t>();
-    if (!can_allocate(len + 64))
-      return failure(input_error("not enough memory to load " + std::to_string(len) +
+    // A length from JS is a double: size_t is 32 bits here, and a buffer of 4 GiB - 64 bytes or
+    // more would wrap len + kPadding to a few bytes. Checked as a double, before any arithmetic.
+    const double length = blob["length"].as<double>();
+    if (!(length >= 0 && length <= static_cast<double>(SIZE_MAX - kPadding)) ||
+        !can_allocate(static_cast<size_t>(length) + kPadding))
+      return failure(input_error("not enough memory to load " + json_number(length) +
                                      " bytes in the browser (use the command line for inputs this large)",
                                  names[i].as<std::string>()));
-    storage[i].reserve(len + 64);  // readable padding: the JSON readers parse in place
+    const size_t len = static_cast<size_t>(length);
+    storage[i].reserve(len + kPadding);
     storage[i].resize(len);
     // Copy the JS bytes straight into wasm memory.
     val(emscripten::typed_memory_view(len, reinterpret_cast<unsigned char*>(storage[i].data())))
@@ -67,6 +77,36 @@ std::string load(val names, val blobs, std::string format) {
   g_loaded->history = std::move(*h);
   g_loaded->parse_ms = parse_ms;
   return ok(input_json(g_loaded->history, parse_ms));
+}
+
+// histories(names, heads) -> [{"name", "files": [i, ...]}, ...]: the histories of a set
+// (formats/history_set.h), each to be loaded on its own; [] for one history. heads: the files'
+// first bytes (64 KB is plenty: formats are told by names and first bytes).
+std::string histories(val names, val heads) {
+  const unsigned n = names["length"].as<unsigned>();
+  if (heads["length"].as<unsigned>() != n) return failure("names and heads differ in length");
+  std::vector<std::string> storage(n);
+  std::vector<InputFile> files;
+  files.reserve(n);
+  for (unsigned i = 0; i < n; ++i) {
+    val blob = heads[i];
+    const size_t len = std::min<size_t>(blob["length"].as<size_t>(), 1 << 16);
+    storage[i].resize(len);
+    val(emscripten::typed_memory_view(len, reinterpret_cast<unsigned char*>(storage[i].data())))
+        .call<void>("set", blob.call<val>("subarray", 0, static_cast<double>(len)));
+    files.push_back({names[i].as<std::string>(), storage[i]});
+  }
+  JsonWriter j;
+  j.begin_array();
+  for (const InputFile& f : files)
+    if (archive_kind(f.bytes) != ArchiveKind::None) return ok("[]");  // an archive loads as one input
+  for (const HistoryPart& p : split_histories(files)) {
+    j.begin_object().member("name", p.name).key("files").begin_array();
+    for (uint32_t i : p.files) j.integer(i);
+    j.end_array().end_object();
+  }
+  j.end_array();
+  return ok(j.str());
 }
 
 // levels() -> [{"level":"RC","applies":true}, {"level":"SSER","applies":false,"reason":...}]
@@ -200,6 +240,7 @@ std::string memory_bytes() { return ok(json_number(static_cast<double>(__builtin
 EMSCRIPTEN_BINDINGS(isoscope) {
   emscripten::function("load", &load);
   emscripten::function("levels", &levels);
+  emscripten::function("histories", &histories);
   emscripten::function("checkLevel", &check_level);
   emscripten::function("checkLevel", &check_level_quiet);
   emscripten::function("check", &check);

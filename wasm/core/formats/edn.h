@@ -22,7 +22,7 @@ struct Node {
   uint32_t first = kNone, next = kNone, count = 0;  // containers: children as a linked list
   int64_t i = 0;
   double d = 0;
-  std::string_view text;  // Str: raw contents; Keyword: name without ':'; Symbol: as written
+  std::string_view text;  // Str: raw contents; Keyword: name without ':'; Symbol, Int, Float: as written
 };
 
 // Whether the text is the JSON form (elle-cli, Jepsen's store) rather than EDN.

@@ -52,14 +52,65 @@ class JsonHistoryReader {
         if (f.substr(0, 9) != "isoscope/")
           return fail_doc(doc, simdjson::INCORRECT_TYPE,
                           "\"format\" to be \"isoscope/1\", found \"" + std::string(f) + "\"");
+      } else if (name == "origin") {
+        if (!read_origin(doc, v)) return error_;
       }  // other members are ignored (On-Demand skips what is not read)
     }
     if (!doc.at_end()) return fail_doc(doc, simdjson::TRAILING_CONTENT, "the end of the document");
     if (!saw_sessions) return fail_at(0, simdjson::SUCCESS, "a \"sessions\" member holding an array of sessions");
-    return builder_.finish("isoscope", file_.name);
+    Expected<History> h = builder_.finish("isoscope", file_.name);
+    if (h.ok() && saw_origin_) {
+      if (origin_.size() != h->num_txns())
+        return fail_at(0, simdjson::SUCCESS, "\"origin\" to list one entry per transaction (" + std::to_string(h->num_txns()) +
+                                                 "), found " + std::to_string(origin_.size()));
+      h->origin.reserve(origin_.size() + 1);
+      h->origin.push_back({});
+      h->origin.insert(h->origin.end(), origin_.begin(), origin_.end());
+      h->origin_txns = origin_txns_;
+    }
+    return h;
   }
 
  private:
+  // "origin": {"transactions": N, "txns": [[number, session, position], ...]}: a counterexample's
+  // transactions' identities in the history it was cut from (History::origin).
+  bool read_origin(od::document& doc, od::value& v) {
+    const char* what = "\"origin\": {\"transactions\": n, \"txns\": [[number, session, position], ...]}";
+    od::object obj;
+    if (auto err = v.get_object().get(obj)) return fail_doc(doc, err, what), false;
+    for (auto field_result : obj) {
+      std::string_view name;
+      if (auto err = field_result.unescaped_key(false).get(name)) return fail_doc(doc, err, what), false;
+      od::value f;
+      if (auto err = field_result.value().get(f)) return fail_doc(doc, err, what), false;
+      if (name == "transactions") {
+        uint64_t n;
+        if (auto err = f.get_uint64().get(n)) return fail_doc(doc, err, what), false;
+        origin_txns_ = n;
+      } else if (name == "txns") {
+        od::array txns;
+        if (auto err = f.get_array().get(txns)) return fail_doc(doc, err, what), false;
+        for (auto entry_result : txns) {
+          od::array entry;
+          if (auto err = entry_result.get_array().get(entry)) return fail_doc(doc, err, what), false;
+          uint64_t parts[3];
+          size_t k = 0;
+          for (auto part : entry) {
+            uint64_t x;
+            if (k == 3) return fail_doc(doc, simdjson::INCORRECT_TYPE, what), false;
+            if (auto err = part.get_uint64().get(x)) return fail_doc(doc, err, what), false;
+            if (x > 0xfffffffeu) return fail_doc(doc, simdjson::NUMBER_OUT_OF_RANGE, what), false;
+            parts[k++] = x;
+          }
+          if (k != 3) return fail_doc(doc, simdjson::INCORRECT_TYPE, what), false;
+          origin_.push_back({static_cast<uint32_t>(parts[0]), static_cast<uint32_t>(parts[1]), static_cast<uint32_t>(parts[2])});
+        }
+      }
+    }
+    saw_origin_ = true;
+    return true;
+  }
+
   bool read_sessions(od::document& doc, od::value& v) {
     od::array sessions;
     if (auto err = v.get_array().get(sessions)) return fail_doc(doc, err, "an array of sessions"), false;
@@ -93,7 +144,8 @@ class JsonHistoryReader {
     od::object obj;
     if (auto err = txn.get_object().get(obj))
       return fail_doc(doc, err, "a transaction: an object {\"ops\": [...]} or an array of operations"), false;
-    double start = NAN, end = NAN;
+    Time times[2];  // start, end
+    const char* time_at[2] = {nullptr, nullptr};
     bool saw_ops = false;
     for (auto field_result : obj) {
       std::string_view name;
@@ -117,9 +169,7 @@ class JsonHistoryReader {
                           "\"status\" to be \"committed\", \"aborted\" or \"unknown\", found \"" +
                               std::string(s) + "\""), false;
       } else if (name == "start" || name == "end") {
-        double d;
-        if (auto err = v.get_double().get(d)) return fail_doc(doc, err, "a number for \"" + std::string(name) + "\""), false;
-        (name == "start" ? start : end) = d;
+        if (!read_time(doc, v, name, times[name == "end"], time_at[name == "end"])) return false;
       } else if (name == "id") {
         od::json_type idt;
         if (auto err = v.type().get(idt)) return fail_doc(doc, err, "\"id\": a string or a number"), false;
@@ -137,11 +187,12 @@ class JsonHistoryReader {
       }  // other members are ignored
     }
     if (!saw_ops) return fail_doc(doc, simdjson::SUCCESS, "an \"ops\" member in the transaction object"), false;
-    if (std::isnan(start) != std::isnan(end))
+    if (!time_at[0] != !time_at[1])
       return fail_doc(doc, simdjson::SUCCESS, "both \"start\" and \"end\" (a transaction has only one of them)"), false;
-    if (!std::isnan(start)) {
-      if (start > end) return fail_doc(doc, simdjson::SUCCESS, "\"start\" <= \"end\""), false;
-      builder_.set_time(start, end);
+    if (time_at[0]) {
+      if (std::string why = interval_problem(times[0], times[1]); !why.empty())
+        return fail_at(time_at[0] - base_, simdjson::SUCCESS, "\"start\" <= \"end\": " + why), false;
+      builder_.set_time(times[0], times[1]);
     }
     builder_.end_txn();
     return true;
@@ -209,6 +260,27 @@ class JsonHistoryReader {
       if (it != end)
         return fail_doc(doc, simdjson::INCORRECT_TYPE, "']' after the value: an operation has exactly three elements"), false;
     }
+    return true;
+  }
+
+  // "start" / "end": a JSON number, read exactly from its text (model/time.h), never through a
+  // double (epoch nanoseconds exceed 2^53).
+  bool read_time(od::document& doc, od::value& v, std::string_view name, Time& out, const char*& at) {
+    const std::string what = "a number for \"" + std::string(name) + "\"";
+    od::json_type type;
+    if (auto err = v.type().get(type)) return fail_doc(doc, err, what), false;
+    std::string_view raw = v.raw_json_token();
+    while (!raw.empty() && fmt::is_space(raw.back())) raw.remove_suffix(1);
+    at = raw.data();
+    if (type != od::json_type::number) return fail_at(at - base_, simdjson::INCORRECT_TYPE, what), false;
+    if (TimeParse p = parse_time(raw, out); p != TimeParse::Ok)
+      return fail_at(at - base_, simdjson::SUCCESS,
+                     what + ", found " + std::string(raw.substr(0, 40)) + (raw.size() > 40 ? "..." : "") +
+                         ", which " + time_parse_problem(p)),
+             false;
+    // parse_time reads EDN's forms too ("+1", "1N"): JSON's grammar is simdjson's to check.
+    double ignored;
+    if (auto err = v.get_double().get(ignored)) return fail_at(at - base_, err, what), false;
     return true;
   }
 
@@ -296,6 +368,9 @@ class JsonHistoryReader {
   HistoryBuilder builder_;
   InputError error_;
   std::vector<uint32_t> list_;
+  std::vector<TxnOrigin> origin_;
+  size_t origin_txns_ = 0;
+  bool saw_origin_ = false;
 };
 
 }  // namespace

@@ -101,6 +101,12 @@ class Collector {
       ops_.push_back(p);
     }
     Pending& p = ops_[i];
+    if (e.has_time && p.inv.has_time && !p.no_invoke && e.time < p.inv.time) {
+      err = fmt::text_error(f_, e.offset, "this completion's :time (" + std::to_string(e.time) +
+                                              ") is before its invocation's (" + std::to_string(p.inv.time) + ", line " +
+                                              line_of(p.offset) + ")");
+      return false;
+    }
     p.done = e;
     p.completed = true;
     p.ret_pos = position_;
@@ -189,10 +195,10 @@ class Collector {
       {
         // Shown times: an indeterminate operation is open-ended (to the history's end): it may
         // have taken effect at any time after its invocation.
-        const double start = r.call == INT64_MIN / 4 ? NAN : static_cast<double>(r.call);
-        double end = static_cast<double>(history_end);
-        if (r.status != 2) end = static_cast<double>(regs.timed ? p.done.time : static_cast<int64_t>(p.ret_pos));
-        if (!std::isnan(start)) b_.set_time(start, end);
+        if (r.call != INT64_MIN / 4) {
+          const int64_t end = r.status != 2 ? (regs.timed ? p.done.time : static_cast<int64_t>(p.ret_pos)) : history_end;
+          b_.set_time(Time::integer(r.call), Time::integer(std::max(end, r.call)));
+        }
       }
       switch (r.fn) {
         case ObjFn::Read:

@@ -107,7 +107,7 @@ class Simulator {
     planner_.plan(rng_, o.plan);
     GSession& gs = sessions_[s];
     GTxn t;
-    t.start = static_cast<double>(clock_);
+    t.start = Time::integer(static_cast<int64_t>(clock_));
     t.op_begin = t.op_end = static_cast<uint32_t>(gs.ops.size());
     gs.txns.push_back(t);
   }
@@ -157,7 +157,7 @@ class Simulator {
     } else {
       t.status = TxnStatus::Aborted;
     }
-    t.end = static_cast<double>(clock_);
+    t.end = Time::integer(static_cast<int64_t>(clock_));
     o.active = false;
   }
 
@@ -176,15 +176,15 @@ class Simulator {
       ++count[pt.role];
       GSession& gs = sessions_[s];
       GTxn t;
-      t.start = static_cast<double>(c + 1 + 3 * j);
-      t.end = static_cast<double>(c + (pt.rt_slot >= 0 ? 2 : 3) + 3 * j);
+      t.start = Time::integer(static_cast<int64_t>(c + 1 + 3 * j));
+      t.end = Time::integer(static_cast<int64_t>(c + (pt.rt_slot >= 0 ? 2 : 3) + 3 * j));
       t.status = pt.status;
       t.op_begin = static_cast<uint32_t>(gs.ops.size());
       for (const PatternOp& op : pt.ops)
         gs.ops.push_back({op.write, static_cast<uint32_t>(op.key), op.value});
       t.op_end = static_cast<uint32_t>(gs.ops.size());
       gs.txns.push_back(t);
-      last = std::max(last, static_cast<uint64_t>(t.end));
+      last = std::max(last, static_cast<uint64_t>(t.end.whole));
     }
     clock_ = last + 1;
     for (uint32_t s : roles_) reserved_[s] = 0;

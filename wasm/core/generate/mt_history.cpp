@@ -82,7 +82,7 @@ void generate_mt_history(const MtGenParams& p, GenSink& sink) {
       a.abort = rng.chance(p.abort_ratio);
       planner.plan(rng, a.program);
       GTxn t;
-      t.start = static_cast<double>(clock);
+      t.start = Time::integer(static_cast<int64_t>(clock));
       t.op_begin = t.op_end = static_cast<uint32_t>(gs.ops.size());
       gs.txns.push_back(t);
       if (p.engine != MtEngine::Serial && p.engine != MtEngine::Stale) continue;
@@ -117,7 +117,7 @@ void generate_mt_history(const MtGenParams& p, GenSink& sink) {
     } else {
       t.status = TxnStatus::Aborted;
     }
-    t.end = static_cast<double>(clock);
+    t.end = Time::integer(static_cast<int64_t>(clock));
     a.open = false;
     if (gs.txns.size() == p.txns_per_session) {
       live[li] = live.back();
@@ -197,11 +197,11 @@ void generate_lwt_history(const LwtGenParams& p, GenSink& sink) {
       const double lo = std::max(prev_end + 1, pt - rng.uniform() * stretch);
       double hi = pt + rng.uniform() * stretch;
       if (i + 1 < gs.txns.size()) hi = std::min(hi, points[s][i + 1] - 2);
-      gs.txns[i].start = std::floor(lo);
-      gs.txns[i].end = std::ceil(hi);
-      if (gs.txns[i].start > pt) gs.txns[i].start = pt;
-      if (gs.txns[i].end < pt) gs.txns[i].end = pt;
-      prev_end = gs.txns[i].end;
+      // Points are whole numbers (multiples of 4), so are the interval's ends.
+      const double start = std::min(std::floor(lo), pt), end = std::max(std::ceil(hi), pt);
+      gs.txns[i].start = Time::integer(static_cast<int64_t>(start));
+      gs.txns[i].end = Time::integer(static_cast<int64_t>(end));
+      prev_end = end;
     }
   }
   emit(sessions, true, sink);

@@ -33,8 +33,9 @@ void locate_line(std::string_view text, InputError& e) {
   size_t end = std::min(static_cast<size_t>(e.offset), text.size());
   int64_t line = 1;
   size_t line_start = 0;
+  // CR, LF and CRLF each end one line (a CR right before an LF is part of that line end).
   for (size_t i = 0; i < end; ++i)
-    if (text[i] == '\n') {
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n'))) {
       ++line;
       line_start = i + 1;
     }
@@ -85,8 +86,9 @@ size_t Interner::memory_bytes() const {
 std::string History::txn_name(uint32_t t) const {
   if (t == kInitialTxn) return "the initial transaction";
   const Txn& x = txns[t];
-  std::string s = "T" + std::to_string(t) + " (session " + std::to_string(x.session) + " #" +
-                  std::to_string(x.index);
+  const TxnOrigin o = shown(t);
+  std::string s = "T" + std::to_string(o.txn) + " (session " + std::to_string(o.session) + " #" +
+                  std::to_string(o.index);
   if (x.label != kNone) {
     s += ", id ";
     s += labels[x.label];
@@ -115,11 +117,12 @@ std::string History::op_text(uint32_t op) const {
 }
 
 size_t History::memory_bytes() const {
-  return txns.capacity() * sizeof(Txn) + session_begin.capacity() * 4 +
+  return txns.capacity() * sizeof(Txn) + times.capacity() * sizeof(Interval) + session_begin.capacity() * 4 +
          ops.capacity() * sizeof(Op) + op_txn.capacity() * 4 + read_from.capacity() * 4 +
          lists.capacity() * sizeof(ListSpan) + list_values.capacity() * 4 + labels.memory_bytes() +
          keys.memory_bytes() +
-         values.memory_bytes() + registers.ops.capacity() * sizeof(RegOp) + registers.micro.capacity() * sizeof(ObjMicro);
+         values.memory_bytes() + origin.capacity() * sizeof(TxnOrigin) + registers.ops.capacity() * sizeof(RegOp) +
+         registers.micro.capacity() * sizeof(ObjMicro);
 }
 
 // ---- builder --------------------------------------------------------------------------------
@@ -179,10 +182,12 @@ void HistoryBuilder::set_status(TxnStatus s) {
   if (!in_txn_) begin_txn();
   h_.txns.back().status = s;
 }
-void HistoryBuilder::set_time(double start, double end) {
+void HistoryBuilder::set_time(Time start, Time end) {
   if (!in_txn_) begin_txn();
-  h_.txns.back().start = start;
-  h_.txns.back().end = end;
+  const size_t t = h_.txns.size() - 1;
+  if (h_.times.size() <= t) h_.times.resize(std::max(t + 1, h_.times.size() * 3 / 2));  // amortised
+  h_.times[t] = {start, end};
+  h_.txns.back().timed = true;
   h_.has_timestamps = true;
 }
 void HistoryBuilder::set_label(std::string_view label) {
@@ -212,6 +217,10 @@ Expected<History> HistoryBuilder::finish(std::string format, std::string_view fi
   History& h = h_;
   h.format = std::move(format);
   h.session_begin.push_back(static_cast<uint32_t>(h.txns.size()));  // closes the last session
+  if (h.has_timestamps) {
+    h.times.resize(h.txns.size());
+    h.times.shrink_to_fit();
+  }
   if (!h.registers.empty()) {  // an object history: no unique writes, no read-from
     h.read_from.assign(h.ops.size(), kNone);
     for (uint32_t t = 1; t < h.txns.size(); ++t) h.txns[t].committed = h.txns[t].status == TxnStatus::Committed;

@@ -15,7 +15,6 @@
 // initial value come from txns[0], unknown transactions count as committed exactly when a
 // committed transaction reads one of their writes (transitively).
 #pragma once
-#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -25,6 +24,7 @@
 #include "model/errors.h"
 #include "model/interner.h"
 #include "model/registers.h"
+#include "model/time.h"
 
 namespace isoscope {
 
@@ -57,8 +57,8 @@ struct Txn {
   uint32_t label = kNone;  // index into History::labels (the original transaction id)
   TxnStatus status = TxnStatus::Committed;  // as recorded
   bool committed = true;                    // effective (see header comment)
-  double start = NAN, end = NAN;            // real time, when recorded
-  bool has_time() const { return !std::isnan(start) && !std::isnan(end); }
+  bool timed = false;                       // real time recorded: History::times[t]
+  bool has_time() const { return timed; }
   uint32_t size() const { return op_end - op_begin; }
 };
 
@@ -92,12 +92,22 @@ class LabelPool {
   std::vector<size_t> end_;  // label i is chars_[end_[i-1], end_[i])
 };
 
+// Where a transaction of a counterexample came from: its number, session and position in the
+// history the counterexample was cut from, so that whoever opens a shared counterexample can
+// find its transactions in their own history.
+struct TxnOrigin {
+  uint32_t txn = 0, session = 0, index = 0;
+};
+
 struct History {
   std::vector<Txn> txns;
   std::vector<uint32_t> session_begin;  // size = sessions + 1
   std::vector<Op> ops;
   std::vector<uint32_t> op_txn;     // owning transaction of each op
   std::vector<uint32_t> read_from;  // see header comment
+  // Real time per transaction, exact (model/time.h): times[t] where txns[t].has_time(); empty
+  // when no transaction carries times (most histories: no cost).
+  std::vector<Interval> times;
   std::vector<ListSpan> lists;
   std::vector<uint32_t> list_values;
   LabelPool labels;
@@ -125,6 +135,16 @@ struct History {
   // A non-transactional object history (model/registers.h): its operations as the object
   // model sees them. Empty (model None) for a transactional history.
   Registers registers;
+  // For a counterexample: per transaction (origin[0] for the initial one) its identity in the
+  // original history, which had origin_txns transactions. Empty: the history is its own origin.
+  std::vector<TxnOrigin> origin;
+  size_t origin_txns = 0;
+  bool has_origin() const { return !origin.empty(); }
+  // What reports call transaction t: its number, session and position in the original history.
+  TxnOrigin shown(uint32_t t) const {
+    if (has_origin()) return origin[t];
+    return {t, txns[t].session, txns[t].index};
+  }
 
   std::span<const Op> txn_ops(uint32_t t) const {
     return {ops.data() + txns[t].op_begin, txns[t].size()};
@@ -174,7 +194,9 @@ class HistoryBuilder {
   void append(uint32_t key, uint32_t value);
   void list_read(uint32_t key, std::span<const uint32_t> values);
   void set_status(TxnStatus s);
-  void set_time(double start, double end);
+  // The transaction's real-time interval. Readers check start <= end (interval_problem) first,
+  // with the location; the builder stores what it is given.
+  void set_time(Time start, Time end);
   void set_label(std::string_view label);
   void end_txn();
   // Makes this a non-transactional object history (model/registers.h): finish() then keeps

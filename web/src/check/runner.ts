@@ -3,7 +3,7 @@
 // Each worker parses its own copy of the history, and a wasm heap never shrinks: a 240 MB input
 // (10^7 operations) leaves a 2.1 GB heap behind. Inputs over SHARED_WORKER_BYTES therefore load
 // into the check worker alone, which then also serves the history view (between levels).
-import type { Counterexample, FoundTxn, InputStats, LevelInfo, LevelResult, Txn, SessionRange, WriteReaders } from '../core/types';
+import type { Counterexample, FoundTxn, HistoryPartJson, InputStats, LevelInfo, LevelResult, Txn, SessionRange, WriteReaders } from '../core/types';
 import type { TimelineData } from '../model/timeline';
 import { CancelledError, copyFiles, CoreWorker } from '../worker/client';
 import type { InFile } from '../worker/protocol';
@@ -28,6 +28,20 @@ export class Checker {
   private running: { cancelled: boolean; current?: string; reason?: string } | null = null;
 
   constructor(private readonly useDataWorker = true) {}
+
+  /** Formats are told by names and first bytes: what histories() needs of each file. */
+  static readonly HEAD_BYTES = 1 << 16;
+  private probe: CoreWorker | null = null;
+  /**
+   * The histories of a set (dbcop's hist-00000/ folders, two EDN files, ...), each to be loaded
+   * on its own; [] when the files hold one history (formats/history_set.h decides).
+   */
+  async histories(files: InFile[]): Promise<HistoryPartJson[]> {
+    if (files.length < 2) return [];
+    if (!this.probe || this.probe.dead) this.probe = new CoreWorker('probe');
+    const heads = files.map((f) => ({ name: f.name, data: f.data.slice(0, Checker.HEAD_BYTES) }));
+    return this.probe.call<HistoryPartJson[]>({ op: 'histories', files: heads }, heads.map((f) => f.data));
+  }
 
   /** Parses the input in the data worker (or the check worker when there is none); a bad input rejects with a CoreFailure. */
   async load(files: InFile[], format = ''): Promise<InputStats> {

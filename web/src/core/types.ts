@@ -15,7 +15,15 @@ export interface InputStats {
   /** what the reader read but left out, by reason (nothing is dropped silently) */
   dropped_events?: number;
   dropped?: { reason: string; count: number }[];
+  /** a counterexample: its transactions' identities in the history it was cut from */
+  origin?: Origin;
   [extra: string]: unknown;
+}
+
+/** A counterexample's origin: per transaction, [number, session, position] in the original history of `transactions`. */
+export interface Origin {
+  transactions: number;
+  txns: [number, number, number][];
 }
 
 export interface ParseError {
@@ -80,6 +88,15 @@ export interface LevelResult {
   lin_prefix?: number[];
   anomalies?: Anomaly[];
   anomalies_total?: number;  // before truncation to the reported ones
+  /** every kind found, most specific first (docs/result-json.md); absent from older results */
+  kinds?: KindCount[];
+}
+
+export interface KindCount {
+  kind: string;
+  count: number;
+  lower_bound: boolean;  // there may be more
+  example?: number;      // index into anomalies of its smallest example
 }
 
 /** What the core's counterexample() answers: a history of its own that fails the same level. */
@@ -88,6 +105,12 @@ export interface Counterexample {
   transactions: number;
   reproduces: boolean;  // re-checked: the level fails on it
   minimal: boolean;     // no transaction can be left out
+}
+
+/** One history of a set (folders of runs, several history files): its name and its files (indices). */
+export interface HistoryPartJson {
+  name: string;
+  files: number[];
 }
 
 export interface CheckResult {
@@ -153,6 +176,8 @@ export interface IsoscopeModule {
   load(names: string[], blobs: Uint8Array[], format: string): string;
   /** CoreResult<LevelInfo[]> */
   levels(): string;
+  /** CoreResult<HistoryPartJson[]> */
+  histories(names: string[], heads: Uint8Array[]): string;
   /** CoreResult<LevelResult>; onProgress(settled, open) from inside long levels (the strong solver). */
   checkLevel(level: string, budgetMs: number, maxAnomalies: number, onProgress?: (settled: number, open: number) => void): string;
   /** CoreResult<CheckResult> */

@@ -22,6 +22,10 @@ describe('levels', () => {
     expect(strongestSatisfied({ WCC: { verdict: 'pass' }, CM: { verdict: 'pass' } } as any, ['WCC', 'CM'])).toEqual(['CM']);
     expect(strongestSatisfied({ WCC: { verdict: 'pass' } } as any, ['WCC'])).toEqual(['WCC']);
   });
+  it('mentions a failing LIN and causal model', () => {
+    expect(summarize({ WCC: { verdict: 'pass' }, CCv: { verdict: 'fail' }, LIN: { verdict: 'fail' } } as any, ['WCC', 'CCv', 'LIN'])).toBe('Satisfies WCC; fails CCv, LIN');
+    expect(summarize({ LIN: { verdict: 'fail' } } as any, ['LIN'])).toBe('Satisfies no checked level; fails LIN');
+  });
   it('mentions unknown levels', () => {
     expect(summarize({ RC: { verdict: 'pass' }, SER: { verdict: 'unknown' } } as any, known)).toBe('Satisfies RC; unknown: SER');
   });

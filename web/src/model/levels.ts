@@ -59,7 +59,8 @@ export const VERDICT_LABEL: Record<Verdict | 'pending' | 'running', string> = {
 /** One-line summary of a finished check, e.g. "Satisfies CC; fails PC, SI, SER". */
 export function summarize(results: Record<string, LevelResult | undefined>, known: string[]): string {
   const best = strongestSatisfied(results, known);
-  const fails = CHAIN.filter((l) => results[l]?.verdict === 'fail').reverse();
+  // every failing level, weakest first in each group: the chain, the causal models, LIN
+  const fails = [...[...CHAIN].reverse(), 'WCC', 'CM', 'CCv', ...LINEAR].filter((l) => results[l]?.verdict === 'fail');
   const unknown = known.filter((l) => results[l]?.verdict === 'unknown');
   const parts: string[] = [];
   if (best.length) parts.push(`Satisfies ${best.join(', ')}`);
