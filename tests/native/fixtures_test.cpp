@@ -40,6 +40,9 @@ TEST(Fixtures, EveryFormatReadsTheLostUpdateWithItsVerdicts) {
   }
   // One fixture per format the core reads.
   std::set<std::string> known;
-  for (const FormatInfo& f : all_formats()) known.insert(f.name);
+  // Object-history formats hold no transactions, so no lost update: tests/fixtures/jepsen has
+  // theirs (object_lin_test.cpp).
+  for (const FormatInfo& f : all_formats())
+    if (std::string(f.name) != "jepsen" && std::string(f.name) != "jepsen-log") known.insert(f.name);
   EXPECT_EQ(formats, known);
 }

@@ -12,7 +12,9 @@ const expected = JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8'
 const mod = await loadIsoscope();
 
 test('every format the core reads has a fixture, and each gives the lost update its verdicts', () => {
-  assert.deepEqual(Object.values(expected.files).sort(), value(mod.formats()).map((f) => f.name).sort());
+  // object histories (jepsen, jepsen-log) hold no transactions: tests/wasm/registers.test.mjs has theirs
+  const transactional = value(mod.formats()).map((f) => f.name).filter((n) => n !== 'jepsen' && n !== 'jepsen-log');
+  assert.deepEqual(Object.values(expected.files).sort(), transactional.sort());
   for (const [file, format] of Object.entries(expected.files)) {
     const { names, blobs } = readInput(path.join(dir, file));
     const input = value(mod.load(names, blobs, ''));

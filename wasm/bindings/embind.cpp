@@ -212,6 +212,10 @@ std::string sessions() {
 // convert(to) -> the history written in format `to` ("isoscope" or "plume"), as a JSON string
 std::string convert(std::string to) {
   if (!g_loaded) return no_history();
+  // An object history's lossless form is Jepsen EDN (isoscope JSON has no objects): a share
+  // link of one holds that, which loads back by detection.
+  if (to == "isoscope" && !g_loaded->history.registers.empty())
+    return ok(json_quote(write_jepsen_edn(g_loaded->history)));
   if (to == "isoscope") return ok(json_quote(write_isoscope_json(g_loaded->history)));
   if (to == "plume") {
     Expected<std::string> text = write_plume(g_loaded->history);

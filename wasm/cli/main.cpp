@@ -22,6 +22,7 @@
 #include "generate/list_append.h"
 #include "generate/mt_history.h"
 #include "generate/random_history.h"
+#include "generate/register_history.h"
 #include "generate/text_sinks.h"
 #include "report/result_json.h"
 #include "util/json.h"
@@ -58,6 +59,11 @@ const char* kUsage =
     "                 mini-transactions (MTC's MT workload), with timestamps\n"
     "  isoscope generate --lwt [--stale-ratio R] [--sessions N] [--txns N] [--keys N] ... OUT|-\n"
     "                 lightweight transactions (compare-and-set, insert-if-not-exists) for LIN\n"
+    "  isoscope generate --register [--no-cas] [--stale-ratio R] [--unknown-ratio R] [--sessions N]\n"
+    "                 [--txns N] [--keys N] [--seed S] OUT|-\n"
+    "                 a Jepsen register / cas-register history (EDN) for LIN: linearizable by\n"
+    "                 construction, or not when --stale-ratio > 0 plants stale reads (the first\n"
+    "                 line says which)\n"
     "  isoscope run [TARGET] [--isolation LEVEL] [--list-append|--mt|--lwt] [--mix M] [--sessions N]\n"
     "                 [--txns N] [--keys N] [--nemesis kill] [--out FILE] [--json] ...\n"
     "                 drives a database (postgresql://, mariadb://, mysql://, sqlite:PATH), records\n"
@@ -556,7 +562,7 @@ int run_generate(int argc, char** argv) {
   p.txns_per_session = 10;
   std::string format = "isoscope", target = "serial", out_path, mt_engine, db_engine;
   WorkloadMix mix;
-  bool have_out = false, lwt = false, list_append = false;
+  bool have_out = false, lwt = false, list_append = false, reg = false, reg_cas = true, unknown_set = false;
   double stale_ratio = -1;  // unset: each generator's own default
   auto number = [&](const char* s, double lo, double hi, double& out) {
     return parse_count(s, out) && out >= lo && out <= hi;
@@ -607,6 +613,7 @@ int run_generate(int argc, char** argv) {
     } else if (a == "--unknown-ratio") {
       if (!take(0, 1)) return usage_error("--unknown-ratio needs a number in [0, 1]");
       p.unknown_ratio = d;
+      unknown_set = true;
     } else if (a == "--dist") {
       std::string dist = v ? v : "";
       ++i;
@@ -647,6 +654,10 @@ int run_generate(int argc, char** argv) {
       ++i;
     } else if (a == "--lwt") {
       lwt = true;
+    } else if (a == "--register") {
+      reg = true;
+    } else if (a == "--no-cas") {
+      reg_cas = false;
     } else if (a == "--list-append") {
       list_append = true;
     } else if (a == "--stale-ratio") {
@@ -697,6 +708,22 @@ int run_generate(int argc, char** argv) {
     return usage_error("--target needs serial, level=L, inject=ANOMALY or random");
   }
 
+  if (reg) {
+    if (list_append || lwt || !mt_engine.empty() || !db_engine.empty() || target != "serial")
+      return usage_error("--register runs alone (with --no-cas, --stale-ratio, --unknown-ratio, --sessions, --txns, --keys, --seed)");
+    RegisterGenParams q;
+    q.seed = p.seed;
+    q.processes = p.sessions;
+    q.ops_per_process = p.txns_per_session;
+    q.keys = p.keys;
+    q.cas = reg_cas;
+    if (unknown_set) q.info_ratio = p.unknown_ratio;
+    if (stale_ratio >= 0) q.stale_ratio = stale_ratio;
+    return write_output(out_path, [&](TextOut& out) {
+      generate_register_history(q, out);
+      return std::optional<InputError>();
+    });
+  }
   if (list_append) {
     // Lists are replayed from a serial execution, so they exist only for that target.
     if (target != "serial" || !mt_engine.empty() || lwt)

@@ -52,6 +52,14 @@ std::vector<Level> check_order(const History& h) {
 }
 
 bool level_applies(const History& h, Level l, std::string& reason) {
+  // An object history (Jepsen registers, key-value stores, Porcupine's logs) has operations,
+  // not transactions, and repeats written values: only LIN speaks about it.
+  if (!h.registers.empty()) {
+    if (l == Level::LIN) return true;
+    reason = std::string("a non-transactional ") + object_model_name(h.registers.model) +
+             " history: its operations are not transactions (LIN decides it)";
+    return false;
+  }
   switch (l) {
     case Level::SSER:
       if (!h.has_timestamps) {

@@ -1,5 +1,6 @@
 // Which function decides which level: every level has one.
 #include "checkers/check.h"
+#include "checkers/lin/object_lin.h"
 #include "checkers/mtc/mtc.h"
 #include "checkers/strong/strong.h"
 #include "checkers/causal/causal.h"
@@ -13,6 +14,11 @@ namespace {
 template <LevelChecker mt, LevelChecker general>
 LevelResult mt_or_general(const History& h, const CheckBudget& budget) {
   return is_mini_transaction_history(h) ? mt(h, budget) : general(h, budget);
+}
+// LIN: object histories (Jepsen registers, key-value stores) by the Wing & Gong search;
+// lightweight transactions by MTC's Alg. 2.
+LevelResult lin_of(const History& h, const CheckBudget& budget) {
+  return h.registers.empty() ? check_lin(h, budget) : check_object_lin(h, budget);
 }
 }  // namespace
 
@@ -29,7 +35,7 @@ LevelChecker checker_for(Level l) {
     case Level::WCC: return check_wcc;
     case Level::CCv: return check_ccv;
     case Level::CM: return check_cm;
-    case Level::LIN: return check_lin;
+    case Level::LIN: return lin_of;
   }
   return nullptr;
 }

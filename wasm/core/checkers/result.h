@@ -63,6 +63,9 @@ struct LevelResult {
   // A pass's witness where the checker has one: committed transaction ids in a commit order
   // that satisfies the level (strong levels).
   std::vector<uint32_t> commit_order;
+  // LIN of an object history that fails: the longest linearizable prefix of the first failing
+  // object, as transaction ids in its order (its anomaly names the operation that cannot follow).
+  std::vector<uint32_t> lin_prefix;
 };
 
 // Budget and cancellation shared by every checker. Long-running checkers call expired()

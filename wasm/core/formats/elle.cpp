@@ -23,23 +23,15 @@
 #include <unordered_map>
 #include <vector>
 
+#include "formats/edn.h"
 #include "formats/formats.h"
 #include "formats/reader_util.h"
 
 namespace isoscope {
 namespace {
 
-enum class NT : uint8_t { Nil, Bool, Int, Float, Str, Keyword, Symbol, Vector, List, Map, Set };
-
-struct Node {
-  NT type;
-  bool escaped = false;  // Str: holds backslash escapes
-  uint32_t offset = 0;
-  uint32_t first = kNone, next = kNone, count = 0;  // containers: children as a linked list
-  int64_t i = 0;
-  double d = 0;
-  std::string_view text;  // Str: raw contents; Keyword: name without ':'; Symbol, Int, Float: as written
-};
+using edn::NT;
+using edn::Node;
 
 constexpr int kMaxDepth = 64;
 
@@ -400,7 +392,7 @@ struct PendingTxn {
 
 class Converter {
  public:
-  Converter(const InputFile& f, Reader& r) : f_(f), r_(r) {
+  explicit Converter(const InputFile& f) : f_(f) {
     b.locate_with([this] { return static_cast<int64_t>(txn_offset_); });  // a transaction's form
     null_ = b.values().intern_null();
     b.set_initial(null_);
@@ -409,7 +401,7 @@ class Converter {
   uint32_t txn_offset_ = 0;  // where the transaction being built was completed
 
   bool fail(const Node& n, std::string what) {
-    r_.err = fmt::text_error(f_, n.offset, std::move(what));
+    *err_ = fmt::text_error(f_, n.offset, std::move(what));
     return false;
   }
 
@@ -419,13 +411,13 @@ class Converter {
   const Node* field(const Node& map, std::string_view name) {
     const Node* found = nullptr;
     for (uint32_t c = map.first; c != kNone;) {
-      const Node& k = r_.nodes[c];
+      const Node& k = nodes()[c];
       uint32_t v = k.next;
       if ((k.type == NT::Keyword || k.type == NT::Str || k.type == NT::Symbol) && k.text == name) {
-        if (!found) found = &r_.nodes[v];
+        if (!found) found = &nodes()[v];
         else if (!dup_second_) dup_first_ = found, dup_second_ = &k, dup_name_ = name;
       }
-      c = r_.nodes[v].next;
+      c = nodes()[v].next;
     }
     return found;
   }
@@ -458,13 +450,13 @@ class Converter {
     if (value.type == NT::Nil) return true;
     if (value.type != NT::Vector && value.type != NT::List)
       return fail(value, "expected :value to be a vector of micro-ops such as [:append k v] or [:r k v]");
-    for (uint32_t c = value.first; c != kNone; c = r_.nodes[c].next) {
-      const Node& m = r_.nodes[c];
+    for (uint32_t c = value.first; c != kNone; c = nodes()[c].next) {
+      const Node& m = nodes()[c];
       if ((m.type != NT::Vector && m.type != NT::List) || m.count != 3)
         return fail(m, "expected a micro-op [f k v] with f one of :append, :r, :w");
-      const Node& fn = r_.nodes[m.first];
-      const Node& kn = r_.nodes[fn.next];
-      const Node& vn = r_.nodes[kn.next];
+      const Node& fn = nodes()[m.first];
+      const Node& kn = nodes()[fn.next];
+      const Node& vn = nodes()[kn.next];
       MicroOp op{};
       if (!scalar(kn, b.keys(), op.key, "a key")) return false;
       if (is_name(&fn, "append") || is_name(&fn, "w")) {
@@ -484,9 +476,9 @@ class Converter {
           has_lists_ = true;
           op.kind = MK::ListRead;
           op.list_begin = static_cast<uint32_t>(list_values_.size());
-          for (uint32_t e = vn.first; e != kNone; e = r_.nodes[e].next) {
+          for (uint32_t e = vn.first; e != kNone; e = nodes()[e].next) {
             uint32_t v;
-            if (!scalar(r_.nodes[e], b.values(), v, "a list element")) return false;
+            if (!scalar(nodes()[e], b.values(), v, "a list element")) return false;
             list_values_.push_back(v);
           }
           op.list_size = static_cast<uint32_t>(list_values_.size() - op.list_begin);
@@ -514,8 +506,10 @@ class Converter {
   }
 
   // Handles one top-level form (an op map).
-  bool op(uint32_t root) {
-    const Node& m = r_.nodes[root];
+  bool op(const std::vector<Node>& form, uint32_t root, InputError& err) {
+    nodes_ = &form;
+    err_ = &err;
+    const Node& m = nodes()[root];
     if (m.type != NT::Map) return fail(m, "expected an operation map {:type .., :f .., :value .., :process ..}");
     const Node* type = field(m, "type");
     const Node* process = field(m, "process");
@@ -669,8 +663,11 @@ class Converter {
     return std::to_string(e.line);
   }
 
+  const std::vector<Node>& nodes() const { return *nodes_; }
+
   const InputFile& f_;
-  Reader& r_;
+  const std::vector<Node>* nodes_ = nullptr;  // the form op() is converting
+  InputError* err_ = nullptr;
   uint32_t null_;
   bool has_lists_ = false;
   std::vector<MicroOp> ops_;
@@ -722,12 +719,13 @@ bool detect_elle(std::span<const InputFile> files) {
   return head.find(":type") != std::string_view::npos && head.find(":value") != std::string_view::npos;
 }
 
-Expected<History> read_elle(std::span<const InputFile> files) {
-  const InputFile* fp = fmt::single_text_file(files);
-  if (!fp) return fmt::not_one_file(files, "elle");
-  const InputFile& f = *fp;
+namespace edn {
+
+bool looks_like_json(std::string_view s) { return looks_json(s); }
+std::string unescape_string(std::string_view s) { return unescape(s); }
+
+std::optional<InputError> for_each_form(const InputFile& f, const FormFn& on_form) {
   Reader r(f, looks_json(f.bytes.substr(fmt::bom_length(f.bytes))));
-  Converter conv(f, r);
   if (!r.skip_discards(0)) return r.err;
   // A top-level vector or list of ops is read one op at a time (no whole-file tree).
   bool wrapped = false;
@@ -763,8 +761,21 @@ Expected<History> read_elle(std::span<const InputFile> files) {
     r.nodes.clear();
     uint32_t root;
     if (!r.parse(root)) return r.err;
-    if (!conv.op(root)) return r.err;
+    if (!on_form(r.nodes, root, r.err)) return r.err;
   }
+  return std::nullopt;
+}
+
+}  // namespace edn
+
+Expected<History> read_elle(std::span<const InputFile> files) {
+  const InputFile* fp = fmt::single_text_file(files);
+  if (!fp) return fmt::not_one_file(files, "elle");
+  const InputFile& f = *fp;
+  Converter conv(f);
+  if (std::optional<InputError> err = edn::for_each_form(
+          f, [&](const std::vector<Node>& nodes, uint32_t root, InputError& e) { return conv.op(nodes, root, e); }))
+    return std::move(*err);
   return conv.finish();
 }
 

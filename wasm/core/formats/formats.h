@@ -100,5 +100,11 @@ Expected<History> read_cobra(std::span<const InputFile> files);
 bool detect_cobra(std::span<const InputFile> files);
 Expected<History> read_elle(std::span<const InputFile> files);
 bool detect_elle(std::span<const InputFile> files);
+// Non-transactional object histories (register, cas-register, key-value, multi-register, mutex;
+// model/registers.h): Jepsen/Knossos/Porcupine EDN or JSON maps, and Jepsen's log lines.
+Expected<History> read_jepsen(std::span<const InputFile> files);
+bool detect_jepsen(std::span<const InputFile> files);
+Expected<History> read_jepsen_log(std::span<const InputFile> files);
+bool detect_jepsen_log(std::span<const InputFile> files);
 
 }  // namespace isoscope

@@ -23,8 +23,11 @@ const FormatInfo kFormats[] = {
     {"cobra", "Cobra logs (.log files, one per client)", 4, detect_cobra, read_cobra},
     {"dbcop-bincode", "dbcop history (bincode binary)", 4, detect_dbcop_bincode, read_dbcop_bincode},
     {"dbcop-json", "dbcop history (JSON)", 8, detect_dbcop_json, read_dbcop_json},
+    // Jepsen's object histories (:f :read/:write/:cas, ...) before Elle's transactional ones.
+    {"jepsen", "Jepsen / Knossos / Porcupine object history (register, cas, key-value; EDN or JSON)", 12, detect_jepsen, read_jepsen},
     {"elle", "Elle / Jepsen history (EDN)", 10, detect_elle, read_elle},
-    {"plume", "Plume / PolySI text (r(k,v,s,t) lines)", 3, detect_plume, read_plume, plume_memory_estimate},
+    {"jepsen-log", "Jepsen log lines (jepsen.util - process :type :f value; Porcupine's etcd logs)", 12, detect_jepsen_log, read_jepsen_log},
+        {"plume", "Plume / PolySI text (r(k,v,s,t) lines)", 3, detect_plume, read_plume, plume_memory_estimate},
     // awdit-test reserves 3.5 bytes of History per input byte before it reads a line (in wasm
     // a reservation takes heap, touched or not): 5 covers that, the input and the interners.
     {"awdit-test", "AWDIT test text", 5, detect_awdit_test, read_awdit_test},

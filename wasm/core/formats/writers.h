@@ -72,5 +72,9 @@ std::optional<InputError> plume_cannot_express(const History& h);
 // Conveniences over the above: the whole text in memory.
 std::string write_isoscope_json(const History& h);
 Expected<std::string> write_plume(const History& h);
+// An object history (h.registers non-empty) as Jepsen EDN, which the `jepsen` reader reads back
+// to the same operations (formats/jepsen_writer.cpp): its lossless form (isoscope JSON has no
+// objects).
+std::string write_jepsen_edn(const History& h);
 
 }  // namespace isoscope

@@ -78,6 +78,8 @@ constexpr AnomalyKindInfo kKinds[] = {
      "The happens-before order of a process's view forms a cycle."},
     {K::WriteHBInitRead, "WriteHBInitRead", F::CausalModel, Level::CM, "Initial read after a happens-before write",
      "An operation reads the initial value although a write of that key happens before it in its process's view."},
+    {K::NotLinearizable, "NotLinearizable", F::RealTime, Level::LIN, "Not linearizable",
+     "No order of one object's operations that respects real time explains what they returned: the longest prefix that does, and the operation that cannot follow it."},
 };
 
 }  // namespace

@@ -35,6 +35,7 @@ enum class AnomalyKind : uint8_t {
   StaleRead, RealTimeViolation, SSERViolation,
   DuplicateElements, IncompatibleOrder,
   CyclicCO, WriteCOInitRead, WriteCORead, CyclicCF, CyclicHB, WriteHBInitRead,
+  NotLinearizable,
 };
 
 struct AnomalyKindInfo {

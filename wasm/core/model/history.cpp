@@ -121,7 +121,8 @@ size_t History::memory_bytes() const {
          ops.capacity() * sizeof(Op) + op_txn.capacity() * 4 + read_from.capacity() * 4 +
          lists.capacity() * sizeof(ListSpan) + list_values.capacity() * 4 + labels.memory_bytes() +
          keys.memory_bytes() +
-         values.memory_bytes() + origin.capacity() * sizeof(TxnOrigin);
+         values.memory_bytes() + origin.capacity() * sizeof(TxnOrigin) + registers.ops.capacity() * sizeof(RegOp) +
+         registers.micro.capacity() * sizeof(ObjMicro);
 }
 
 // ---- builder --------------------------------------------------------------------------------
@@ -226,6 +227,11 @@ Expected<History> HistoryBuilder::finish(std::string format, std::string_view fi
   if (h.has_timestamps) {
     h.times.resize(h.txns.size());
     h.times.shrink_to_fit();
+  }
+  if (!h.registers.empty()) {  // an object history: no unique writes, no read-from
+    h.read_from.assign(h.ops.size(), kNone);
+    for (uint32_t t = 1; t < h.txns.size(); ++t) h.txns[t].committed = h.txns[t].status == TxnStatus::Committed;
+    return std::move(h_);
   }
   // Unique-writes index: (key, value) -> write op. Most histories write small integer values
   // (direct value ids), so the index is an array by value, with a hash map for the rest (other

@@ -24,6 +24,7 @@
 
 #include "model/errors.h"
 #include "model/interner.h"
+#include "model/registers.h"
 #include "model/time.h"
 
 namespace isoscope {
@@ -132,6 +133,9 @@ struct History {
   };
   std::vector<Dropped> dropped;
   size_t dropped_events = 0;
+  // A non-transactional object history (model/registers.h): its operations as the object
+  // model sees them. Empty (model None) for a transactional history.
+  Registers registers;
   // For a counterexample: per transaction (origin[0] for the initial one) its identity in the
   // original history, which had origin_txns transactions. Empty: the history is its own origin.
   std::vector<TxnOrigin> origin;
@@ -210,6 +214,9 @@ class HistoryBuilder {
   void locate_with(std::function<int64_t()> where) {
     if (locator_) where_ = std::move(where);
   }
+  // Makes this a non-transactional object history (model/registers.h): finish() then keeps
+  // every op as shown and resolves no reads (writes of a value repeat; LIN reads `registers`).
+  void set_registers(Registers r) { h_.registers = std::move(r); }
 
   // Appends plain reads and writes (OpKind Read or Write, list = kNone) to the current
   // transaction in one call: the bulk path of the text importers (plume). Same effect as

@@ -110,6 +110,12 @@ void write_level_result(JsonWriter& j, const History& h, const LevelResult& r) {
     for (uint32_t t : r.commit_order) j.integer(t);
     j.end_array();
   }
+  // LIN of an object history: the longest linearizable prefix of the first failing object.
+  if (r.verdict == Verdict::Fail && !r.lin_prefix.empty() && r.lin_prefix.size() <= kMaxCommitOrder) {
+    j.key("lin_prefix").begin_array();
+    for (uint32_t t : r.lin_prefix) j.integer(t);
+    j.end_array();
+  }
   if (r.verdict == Verdict::Fail) {
     j.member("anomalies_total", std::max(r.anomalies_total, r.anomalies.size())).key("anomalies").begin_array();
     for (const Anomaly& a : r.anomalies) write_anomaly(j, h, a);
@@ -193,7 +199,7 @@ std::string transactions_json(const History& h, uint32_t begin, uint32_t end) {
     j.end_array().key("read_from").begin_array();
     for (uint32_t i = x.op_begin; i < x.op_end; ++i) {
       const uint32_t w = h.ops[i].is_read() ? h.read_from[i] : kNone;
-      if (!h.ops[i].is_read()) j.null();
+      if (!h.ops[i].is_read() || !h.registers.empty()) j.null();  // object histories resolve no reads-from
       else if (w == kReadsInitial) j.integer(0);
       else if (w < kThinAir) j.integer(h.op_txn[w]);
       else j.integer(-1);
@@ -243,7 +249,29 @@ std::string timeline_json(const History& h) {
   status.reserve(h.txns.size());
   for (size_t t = 1; t < h.txns.size(); ++t)
     status += h.txns[t].status == TxnStatus::Committed ? 'c' : h.txns[t].status == TxnStatus::Aborted ? 'a' : 'u';
-  j.end_array().member("status", status).end_object();
+  j.end_array().member("status", status);
+  // An object history: each operation's object (an index into "keys"), and each session's
+  // process, so the Timeline shows one key's operations on lanes named by process.
+  if (!h.registers.empty()) {
+    std::vector<uint32_t> key(h.txns.size(), 0);
+    std::vector<int64_t> process(h.num_sessions(), 0);
+    for (const RegOp& o : h.registers.ops) {
+      key[o.txn] = o.key;
+      process[h.txns[o.txn].session] = o.process;
+    }
+    // A multi-register is one object over all its keys.
+    const bool one_object = h.registers.model == ObjectModel::MultiRegister;
+    j.key("object_keys").begin_array();
+    if (one_object) j.string("the multi-register");
+    else
+      for (uint32_t k = 0; k < h.keys.size(); ++k) j.string(h.keys.display(k));
+    j.end_array().key("object_key").begin_array();
+    for (size_t t = 1; t < h.txns.size(); ++t) j.integer(one_object ? 0 : key[t]);
+    j.end_array().key("lane_names").begin_array();
+    for (int64_t p : process) j.string("process " + std::to_string(p));
+    j.end_array();
+  }
+  j.end_object();
   return std::move(j.str());
 }
 

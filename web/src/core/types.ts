@@ -86,6 +86,8 @@ export interface LevelResult {
   /** a verdict decided by the lattice: on a failure, the weaker level whose violation implies this one; on a pass, the stronger level whose pass implies it */
   implied_by?: string;
   commit_order?: number[];
+  /** LIN of an object history that fails: the longest linearizable prefix of the failing key */
+  lin_prefix?: number[];
   anomalies?: Anomaly[];
   anomalies_total?: number;  // before truncation to the reported ones
   /** every kind found, most specific first (docs/result-json.md); absent from older results */
@@ -139,6 +141,10 @@ export interface TimelineJson {
   end: (number | null)[];
   session: number[];
   status: string;  // one letter per transaction: c, a, u
+  /** an object history (Jepsen registers, key-value stores): the keys, each transaction's key, each session's process */
+  object_keys?: string[];
+  object_key?: number[];
+  lane_names?: string[];
 }
 
 /** find(query, limit): a transaction matching a search, by its label or a key it touches. */

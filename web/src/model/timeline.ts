@@ -10,6 +10,11 @@ export interface TimelineData {
   end: Float64Array;
   session: Uint32Array;
   status: Uint8Array;  // STATUS_* below
+  /** lane names (default "session s"); an object history names its processes */
+  laneNames?: string[];
+  /** an object history: each transaction's key (an index into objectKeys) */
+  objectKey?: Uint32Array;
+  objectKeys?: string[];
 }
 export const STATUS_COMMITTED = 0, STATUS_ABORTED = 1, STATUS_UNKNOWN = 2;
 
@@ -114,7 +119,8 @@ export class TimelineModel {
 }
 
 /** The core's timeline() JSON as typed arrays (in the worker; the arrays are then transferred). */
-export function timelineData(j: { first: number; start: (number | null)[]; end: (number | null)[]; session: number[]; status: string }): TimelineData {
+export function timelineData(j: { first: number; start: (number | null)[]; end: (number | null)[]; session: number[]; status: string;
+  object_keys?: string[]; object_key?: number[]; lane_names?: string[] }): TimelineData {
   const n = j.start.length;
   const start = new Float64Array(n), end = new Float64Array(n), status = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
@@ -122,7 +128,13 @@ export function timelineData(j: { first: number; start: (number | null)[]; end: 
     end[i] = j.end[i] ?? NaN;
     status[i] = j.status.charCodeAt(i) === 99 /* c */ ? STATUS_COMMITTED : j.status.charCodeAt(i) === 97 /* a */ ? STATUS_ABORTED : STATUS_UNKNOWN;
   }
-  return { first: j.first, start, end, session: Uint32Array.from(j.session), status };
+  const data: TimelineData = { first: j.first, start, end, session: Uint32Array.from(j.session), status };
+  if (j.object_keys && j.object_key) {
+    data.objectKeys = j.object_keys;
+    data.objectKey = Uint32Array.from(j.object_key);
+    data.laneNames = j.lane_names;
+  }
+  return data;
 }
 
 /** Ticks for an axis from a to b in about `count` steps of 1, 2 or 5 times a power of ten. */

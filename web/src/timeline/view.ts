@@ -146,7 +146,7 @@ export class TimelineView {
       const y = this.laneY(s);
       if (s % 2) { g.fillStyle = col.lane; g.fillRect(LABEL_W, y, W - LABEL_W, LANE_H); }
       g.fillStyle = col.muted;
-      g.fillText(`session ${sessionNumber(s)}`, 6, y + LANE_H / 2);
+      g.fillText(this.model.data.laneNames?.[s] ?? `session ${sessionNumber(s)}`, 6, y + LANE_H / 2, LABEL_W - 8);
       for (const bar of this.model.bars(s, this.a, this.b, scale)) {
         g.fillStyle = bar.status === STATUS_ABORTED ? col.aborted : bar.status === STATUS_UNKNOWN ? col.unknown : col.ok;
         const x0 = LABEL_W + Math.max(bar.x0, -2), x1 = LABEL_W + Math.min(bar.x1, W);

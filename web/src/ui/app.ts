@@ -492,12 +492,14 @@ export class App {
   }
 
   // ---------- history ----------
-  /** The anomaly in view and, for a passing LIN check, its linearization: what the History and the Timeline show. */
+  /** The anomaly in view and, for LIN, its linearization (or longest prefix): what the History and the Timeline show. */
   private inView() {
     const level = this.selected ? this.results[this.selected] : undefined;
     return {
       anomaly: level?.anomalies?.[this.anomalyIndex],
-      linearization: this.selected === 'LIN' && level?.verdict === 'pass' ? level.commit_order ?? null : null,
+      // a passing LIN check's linearization; a failing object history's longest linearizable prefix
+      linearization: this.selected !== 'LIN' ? null
+        : level?.verdict === 'pass' ? level.commit_order ?? null : level?.verdict === 'fail' ? level.lin_prefix ?? null : null,
     };
   }
 

@@ -8,6 +8,7 @@ import { txnByNumber } from '../model/names';
 import { TimelineModel } from '../model/timeline';
 import { HistoryView } from '../history/view';
 import { TimelineView } from '../timeline/view';
+import { ObjectTimelineView } from '../timeline/objects';
 import { clear, h } from '../dom/dom';
 
 /** What the views show of the check: the anomaly in view, a passing LIN check's order. */
@@ -15,7 +16,7 @@ export interface InView { anomaly?: Anomaly; linearization: number[] | null }
 
 export class RecordViews {
   private history: HistoryView | null = null;
-  private timeline: TimelineView | null = null;
+  private timeline: TimelineView | ObjectTimelineView | null = null;
 
   constructor(private readonly checker: Checker, private readonly transactions: number) {}
 
@@ -32,8 +33,10 @@ export class RecordViews {
 
   async renderTimeline(body: HTMLElement, view: InView) {
     this.timeline ??= await this.make(body, 'timeline', async () => {
-      const tl = new TimelineView(new TimelineModel(await this.checker.timeline()),
-        { transactions: (b, e) => this.checker.transactions(b, e), readers: (t) => this.checker.readers(t), find: (q) => this.find(q) });
+      const data = await this.checker.timeline();
+      const host = { transactions: (b: number, e: number) => this.checker.transactions(b, e), readers: (t: number) => this.checker.readers(t), find: (q: string) => this.find(q) };
+      // an object history (Jepsen registers, key-value stores): one key at a time
+      const tl = data.objectKeys ? new ObjectTimelineView(data, host) : new TimelineView(new TimelineModel(data), host);
       tl.fit();
       return tl;
     });
@@ -45,7 +48,7 @@ export class RecordViews {
     this.timeline.setLinearization(view.linearization);
     body.append(h('p', { class: 'muted', style: 'margin:0 0 10px' },
       a ? `The ${describeKind(a.kind).title.toLowerCase()}'s transactions are outlined, with its dependencies. ` : '',
-      view.linearization ? 'The linearization: each operation takes effect at its tick, in the numbered order. ' : '',
+      view.linearization && !(this.timeline instanceof ObjectTimelineView) ? 'The linearization: each operation takes effect at its tick, in the numbered order. ' : '',
       'Wheel or + and - zoom, drag or the arrows pan, click a transaction for its operations.'));
     body.append(this.timeline.el);
     this.timeline.schedule();

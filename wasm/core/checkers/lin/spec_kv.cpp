@@ -1,0 +1,120 @@
+// Porcupine's key-value store, one key per partition: the state is the key's string; absent
+// reads as "". get returns it, put replaces it, append extends it.
+//
+// The search appends in many orders, so strings are not built per step: a state is a node
+// (the state it extends, the piece appended) with the string's length and polynomial hash,
+// computed from its parent's in O(1). States with equal strings are one state: a lookup by
+// (hash, length) is confirmed by comparing the strings themselves, so a hash collision costs
+// time, never a wrong answer. Each (state, piece) step is remembered.
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "checkers/lin/model.h"
+#include "util/flat_map.h"
+
+namespace isoscope {
+namespace {
+
+constexpr uint64_t kBase = 0x100000001B3ull;
+
+class KvSpec final : public ObjectSpec {
+ public:
+  explicit KvSpec(const History& h) : ObjectSpec(h) { empty_ = local_piece(add_piece("")); }
+  uint32_t initial() override { return empty_; }
+  uint32_t step(uint32_t s, const RegOp& op) override {
+    switch (op.fn) {
+      case ObjFn::Read: return local(op.a) == s ? s : kNoState;
+      case ObjFn::Write: return local(op.a);
+      case ObjFn::Append: {
+        const uint32_t p = piece_of(op.a);
+        const uint64_t edge = (uint64_t{s} << 32) | p;
+        const uint32_t known = appended_.find(edge);
+        if (known != FlatMap64::kAbsent) return known;
+        const uint32_t to = find_or_add(states_[s].hash * pieces_[p].pow + pieces_[p].hash,
+                                        states_[s].len + static_cast<uint32_t>(pieces_[p].text.size()), s, p);
+        appended_.insert(edge, to);
+        return to;
+      }
+      default: return kNoState;
+    }
+  }
+  std::string state_text(uint32_t s) const override { return "\"" + text(s) + "\""; }
+
+ private:
+  struct Piece {
+    std::string text;
+    uint64_t hash, pow;  // polynomial hash of text, kBase^length
+  };
+  struct State {
+    uint32_t parent, piece, len;  // parent kNoState: the piece alone
+    uint64_t hash;
+  };
+
+  std::string text(uint32_t s) const {
+    std::vector<uint32_t> chain;
+    for (uint32_t x = s; x != kNoState; x = states_[x].parent) chain.push_back(states_[x].piece);
+    std::string out;
+    for (size_t i = chain.size(); i-- > 0;) out += pieces_[chain[i]].text;
+    return out;
+  }
+  uint32_t add_piece(std::string t) {
+    uint64_t hsh = 0, pw = 1;
+    for (unsigned char c : t) {
+      hsh = hsh * kBase + c + 1;
+      pw *= kBase;
+    }
+    pieces_.push_back({std::move(t), hsh, pw});
+    return static_cast<uint32_t>(pieces_.size() - 1);
+  }
+  // The piece of a history value (a string; nil is "").
+  uint32_t piece_of(uint32_t v) {
+    auto it = piece_by_value_.find(v);
+    if (it != piece_by_value_.end()) return it->second;
+    std::string t;
+    if (!(h_.initial && v == *h_.initial))
+      t = h_.values.kind(v) == Interner::Kind::Str ? h_.values.as_str(v) : h_.values.display(v);
+    const uint32_t p = add_piece(std::move(t));
+    piece_by_value_.emplace(v, p);
+    return p;
+  }
+  uint32_t local_piece(uint32_t p) {
+    return find_or_add(pieces_[p].hash, static_cast<uint32_t>(pieces_[p].text.size()), kNoState, p);
+  }
+  // The state of a history value (get's result, put's value).
+  uint32_t local(uint32_t v) {
+    auto it = state_by_value_.find(v);
+    if (it != state_by_value_.end()) return it->second;
+    const uint32_t s = local_piece(piece_of(v));
+    state_by_value_.emplace(v, s);
+    return s;
+  }
+  uint32_t find_or_add(uint64_t hsh, uint32_t len, uint32_t parent, uint32_t piece) {
+    const uint64_t key = hsh ^ (uint64_t{len} * 0x9E3779B97F4A7C15ull);
+    auto [it, fresh] = head_.try_emplace(key, kNoState);
+    if (!fresh) {
+      const std::string want = (parent == kNoState ? std::string() : text(parent)) + pieces_[piece].text;
+      for (uint32_t x = it->second; x != kNoState; x = next_[x])
+        if (states_[x].len == len && states_[x].hash == hsh && text(x) == want) return x;
+    }
+    const uint32_t id = static_cast<uint32_t>(states_.size());
+    states_.push_back({parent, piece, len, hsh});
+    next_.push_back(it->second);
+    it->second = id;
+    return id;
+  }
+
+  std::vector<Piece> pieces_;
+  std::vector<State> states_;
+  std::vector<uint32_t> next_;                      // states with the same (hash, length) key
+  std::unordered_map<uint64_t, uint32_t> head_;     // (hash, length) key -> latest such state
+  std::unordered_map<uint32_t, uint32_t> piece_by_value_, state_by_value_;
+  FlatMap64 appended_;  // (state, piece) -> the state after appending it
+  uint32_t empty_;
+};
+
+}  // namespace
+
+std::unique_ptr<ObjectSpec> make_kv_spec(const History& h) { return std::make_unique<KvSpec>(h); }
+
+}  // namespace isoscope
