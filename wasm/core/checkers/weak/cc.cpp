@@ -17,6 +17,7 @@
 
 #include "checkers/weak/common.h"
 #include "checkers/weak/weak.h"
+#include "checkers/choice.h"
 
 namespace isoscope {
 
@@ -55,6 +56,7 @@ std::atomic<size_t> g_cc_runs{0};
 size_t check_cc_runs() { return g_cc_runs.load(); }
 
 LevelResult check_cc(const History& h, const CheckBudget& budget) {
+  if (!h.ambiguous.empty()) return check_with_choices(h, Level::CC, budget);
   ++g_cc_runs;
   weak::Reads R = weak::collect_reads(h);
   LevelResult res = weak::begin_result(h);
