@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <unordered_map>
 
 #include "checkers/causal/causal.h"
@@ -35,6 +37,10 @@ LevelChecker resolved_checker(Level l) {
   }
 }
 
+// How many of a failing check's anomalies become nogoods (each costs a check of its small
+// projection).
+constexpr size_t kLearnPerCheck = 256;
+
 bool is_causal_model(Level l) { return l == Level::WCC || l == Level::CCv || l == Level::CM; }
 
 // An ambiguous read that matters: its transaction may commit, and it has a choice.
@@ -42,7 +48,7 @@ struct Var {
   uint32_t amb;   // index in History::ambiguous
   uint32_t op, txn;
   uint32_t mine;  // the reader's last write to the key before the read, or kNone
-  uint32_t first;  // the preferred candidate
+  uint32_t first[2];  // the preferred candidate in each phase (Chooser::rank)
   uint32_t valid;  // how many candidates are read consistent (after the session-order prune)
 };
 
@@ -66,23 +72,34 @@ class Chooser {
     const uint32_t u = h_.candidate_txn(w);
     return u != kInitialTxn && u != t && h_.txns[u].session == h_.txns[t].session && h_.txns[u].index > h_.txns[t].index;
   }
-  // Preference of candidate w for read v (lower first): its own transaction, an earlier one of
-  // its session, the latest to end before the reader starts, overlapping ones, the initial
-  // transaction, and last whatever real time or session order makes implausible.
-  std::pair<int, double> rank(const Var& v, uint32_t w) const {
+  // Preference of candidate w for read v (lower first), in one of two guesses of what the
+  // database served: phase 0, the snapshot at the reader's start (the latest writer to end
+  // before it; what serializable and snapshot engines serve); phase 1, the latest value when
+  // the read ran (its time interpolated by its place in the transaction; read committed).
+  // Then writers that overlap the reader, the initial transaction, and last whatever real time
+  // or session order makes implausible. Its own transaction always comes first.
+  std::pair<int, double> rank(const Var& v, uint32_t w, int phase) const {
     const uint32_t u = h_.candidate_txn(w);
     const Txn& t = h_.txns[v.txn];
     if (u == v.txn) return {0, 0};
-    if (u == kInitialTxn) return {h_.has_timestamps ? 4 : 5, 0};
-    const Txn& x = h_.txns[u];
-    if (x.session == t.session) return {x.index < t.index ? 1 : 9, -static_cast<double>(x.index)};
-    if (x.has_time() && t.has_time()) {
-      if (x.end <= t.start) return {2, -x.end};
-      if (x.start <= t.end) return {3, x.start};
-      return {8, x.start};
+    if (u != kInitialTxn && h_.txns[u].session == t.session && h_.txns[u].index > t.index) return {9, 0};
+    if (t.has_time()) {
+      if (u == kInitialTxn) return {1, HUGE_VAL};
+      const Txn& x = h_.txns[u];
+      if (x.has_time()) {
+        const double at = phase == 0 ? t.start
+                                     : t.start + (t.end - t.start) * (v.op - t.op_begin + 1) / (t.size() + 1);
+        if (x.end <= at) return {1, -x.end};
+        if (x.start <= t.end) return {3, x.end};
+        return {8, x.start};
+      }
     }
+    if (u == kInitialTxn) return {5, 0};
+    const Txn& x = h_.txns[u];
+    if (x.session == t.session) return {4, -static_cast<double>(x.index)};
     return {6, static_cast<double>(u)};
   }
+  static constexpr int kPhases = 2;
   std::vector<uint32_t> domain(const Var& v) const;
   void apply();
   History project(const std::vector<char>& in_s);
@@ -105,6 +122,7 @@ class Chooser {
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> nogoods_;  // (var, candidate)
   std::unordered_map<uint32_t, std::vector<uint32_t>> domains_;      // of the vars in nogoods
   size_t tried_ = 0;
+  int phase_ = 0;  // the guess the domains are ordered by
 };
 
 std::vector<uint32_t> Chooser::domain(const Var& v) const {
@@ -113,7 +131,7 @@ std::vector<uint32_t> Chooser::domain(const Var& v) const {
     if (consistent(v, w)) d.push_back(w);
   if (std::any_of(d.begin(), d.end(), [&](uint32_t w) { return !after_in_session(v.txn, w); }))
     d.erase(std::remove_if(d.begin(), d.end(), [&](uint32_t w) { return after_in_session(v.txn, w); }), d.end());
-  std::stable_sort(d.begin(), d.end(), [&](uint32_t a, uint32_t b) { return rank(v, a) < rank(v, b); });
+  std::stable_sort(d.begin(), d.end(), [&](uint32_t a, uint32_t b) { return rank(v, a, phase_) < rank(v, b, phase_); });
   return d;
 }
 
@@ -327,11 +345,15 @@ LevelResult Chooser::run() {
       if (h_.ops[o].is_write() && h_.ops[o].key == h_.ops[v.op].key) v.mine = o;
     std::vector<uint32_t> d = domain(v);
     if (d.empty()) d.push_back(cands[0]);  // an unknown reader that never commits
-    v.first = d[0];
     v.valid = static_cast<uint32_t>(d.size());
+    for (int ph = 0; ph < kPhases; ++ph) {
+      v.first[ph] = d[0];
+      for (uint32_t w : d)
+        if (rank(v, w, ph) < rank(v, v.first[ph], ph)) v.first[ph] = w;
+    }
     choices *= v.valid;
     vars_.push_back(v);
-    cur_.push_back(v.first);
+    cur_.push_back(v.first[0]);
   }
   if (is_causal_model(level_) && choices > kMaxCausalChoices) {
     res.verdict = Verdict::NotApplicable;
@@ -345,17 +367,27 @@ LevelResult Chooser::run() {
   Anomaly best;
   std::vector<std::pair<uint32_t, uint32_t>> best_lits, lits;
   bool have_best = false;
+  // Each phase's first choice is checked; the search goes on from the one with the fewest
+  // anomalies (a phase that timestamps cannot tell apart is skipped).
+  const int phases = h_.has_timestamps ? kPhases : 1;
+  int phase = 0, best_phase = 0;
+  size_t best_phase_anomalies = SIZE_MAX;
   while (true) {
     if (budget_.expired()) return CheckBudget::ran_out();
+    if (phase < phases)
+      for (size_t i = 0; i < vars_.size(); ++i) cur_[i] = vars_[i].first[phase];
     apply();
     ++tried_;
     LevelResult r = check(work_, budget_);
+    if (std::getenv("ISOSCOPE_CHOICE_DEBUG"))
+      std::fprintf(stderr, "choice %zu: %s, %zu anomalies, %zu nogoods\n", tried_, verdict_name(r.verdict),
+                   r.anomalies.size(), nogoods_.size());
     if (r.verdict != Verdict::Fail) {
       r.ms = 0;
       return r;  // a pass (with its commit order), or unknown
     }
     bool learned = false;
-    for (size_t i = 0; i < r.anomalies.size() && i < 4; ++i) {
+    for (size_t i = 0; i < r.anomalies.size() && i < kLearnPerCheck; ++i) {
       if (!learn_from(r.anomalies[i], lits)) continue;
       if (!have_best || lits.size() < best_lits.size()) {
         best_cur_ = cur_;
@@ -376,6 +408,16 @@ LevelResult Chooser::run() {
         have_best = true;
       }
       nogoods_.push_back(lits);
+    }
+    if (phase < phases) {
+      if (r.anomalies.size() < best_phase_anomalies) {
+        best_phase_anomalies = r.anomalies.size();
+        best_phase = phase;
+      }
+      if (++phase < phases && !nogoods_.back().empty()) continue;
+      phase_ = best_phase;
+      for (size_t i = 0; i < vars_.size(); ++i) cur_[i] = vars_[i].first[phase_];
+      phase = phases;
     }
     if (nogoods_.back().empty() || !next_choice()) {
       if (budget_.expired()) return CheckBudget::ran_out();
