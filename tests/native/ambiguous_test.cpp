@@ -14,6 +14,7 @@
 #include "generate/random_history.h"
 #include "reference.h"
 #include "strong_witness.h"
+#include "test_util.h"
 
 using namespace isoscope;
 
@@ -209,4 +210,28 @@ TEST(Ambiguous, AgreesWithReferenceOnRandomHistoriesWithRepeatedValues) {
     EXPECT_GT(pass[li], kHistories / 20) << level_name(kLevels[li]);
     EXPECT_GT(fail[li], kHistories / 50) << level_name(kLevels[li]);
   }
+}
+
+TEST(Ambiguous, CliSummaryUniqueValuesAndValueRange) {
+  const std::string path = temp_file("repeated.json", R"({"initial": 0, "sessions": [[[["w","x",5]]], [[["w","x",5]]],
+                                                          [[["r","x",5]]]]})");
+  CommandResult r = run_cli("check " + shell_quote(path));
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("repeated values: 1 (key, value) pairs written more than once; 1 reads may read from more than one write"),
+            std::string::npos) << r.out;
+  r = run_cli("check --json " + shell_quote(path));
+  EXPECT_NE(r.out.find("\"ambiguous_reads\": 1"), std::string::npos) << r.out.substr(0, 800);
+  r = run_cli("check --unique-values " + shell_quote(path));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("written with value 5 twice"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("repeated.json"), std::string::npos) << r.err;
+  // generate --value-range: a concurrent run whose reads are ambiguous, still serializable.
+  const std::string gen = temp_file("gen.json", "");
+  r = run_cli("generate --engine ser --sessions 20 --txns 20 --value-range 4 " + shell_quote(gen));
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = run_cli("check --level SER,SSER " + shell_quote(gen));
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("reads may read from more than one write"), std::string::npos) << r.out;
+  r = run_cli("generate --mt serial --value-range 4 -");
+  EXPECT_EQ(r.status, 2);
 }

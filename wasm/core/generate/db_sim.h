@@ -61,8 +61,9 @@ struct DbSimParams {
   double abort_ratio = 0;  // client-side aborts
   const InjectableAnomaly* inject = nullptr;
   bool labels = false;
-  // 0: every write a fresh value. N > 0: writes draw values from 0..N-1 (repeated values: the
-  // reads become ambiguous, and the engine's levels still hold for the choice that happened).
+  // 0: every write a fresh value. N > 0: writes draw values from 1..N (repeated values: the
+  // reads become ambiguous, and the engine's levels still hold for the choice that happened;
+  // never 0, the initial value, which a single write would claim: docs/formats.md).
   uint32_t value_range = 0;
 };
 
