@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs what isoscope needs on a fresh Debian machine (run as root): the C++ toolchain,
 # GoogleTest, Google Benchmark, Emscripten, Chromium for browser tests, clang-14 with its
-# sanitizer and libFuzzer runtimes, and the npm packages.
+# sanitizer and libFuzzer runtimes, the client libraries and servers `isoscope run` and its
+# tests use (PostgreSQL 15, MariaDB, SQLite), and the npm packages.
 # Idempotent: it installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-apt_packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev emscripten chromium clang-14 libclang-rt-14-dev)
+apt_packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev emscripten chromium clang-14 libclang-rt-14-dev
+              pkg-config libpq-dev libmariadb-dev libsqlite3-dev postgresql-15 postgresql-client-15 mariadb-server mariadb-client)
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every suite: native unit/differential/corpus tests (GoogleTest via ctest), the wasm module
+# Runs every suite: native unit/differential/corpus tests (GoogleTest via ctest), `isoscope run`
+# against real databases, the wasm module
 # under Node, web unit tests (Vitest), the browser tests (headless Chromium), the native tests
 # again under ASan + UBSan, and a short fuzzing run.
 set -euo pipefail
@@ -18,6 +19,8 @@ run() {
   fi
 }
 run "native tests (ctest)" ctest --test-dir build --output-on-failure -j 2 --timeout 900
+# isoscope run against throwaway PostgreSQL and MariaDB servers (scripts/db.sh) and SQLite.
+run "database tests (isoscope run)" node --test --test-concurrency=1 tests/db/
 run "wasm tests (node)" node --test tests/wasm/
 run "web type check (tsc)" npx tsc -p web/tsconfig.json
 run "web unit tests (vitest)" npx vitest run --config web/vitest.config.ts

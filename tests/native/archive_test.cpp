@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -389,6 +390,22 @@ std::vector<std::string> names_of(const ExpandedInput& x) {
 }
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+// A tar archive of one empty file: a POSIX ustar header with its checksum, and an end block.
+std::string tar_of(const std::string& name) {
+  std::string tar(1024, '\0');
+  tar.replace(0, name.size(), name);
+  tar.replace(100, 8, "0000644");
+  tar.replace(124, 12, "00000000000");
+  tar[156] = '0';
+  tar.replace(257, 8, std::string("ustar\0" "00", 8));
+  unsigned sum = 0;
+  for (size_t i = 0; i < 512; ++i) sum += i >= 148 && i < 156 ? ' ' : static_cast<unsigned char>(tar[i]);
+  char field[8];
+  std::snprintf(field, sizeof field, "%06o", sum);  // six digits, then NUL and space
+  tar.replace(148, 8, std::string(field, 6) + std::string("\0 ", 2));
+  return tar;
+}
 
 // ---------- CRC-32 ----------
 
@@ -1036,9 +1053,7 @@ TEST(Gzip, HostileFilesAreErrors) {
   }
   {
     // ustar inside the gzip
-    std::string tar(1024, '\0');
-    tar.replace(0, 9, "h/a.json");
-    tar.replace(257, 5, "ustar");
+    const std::string tar = tar_of("h/a.json");
     cases.push_back({"a tar inside", make_gzip(tar, 0, deflate_literals(tar)), "tar"});
   }
   for (const Case& c : cases) {
@@ -1057,8 +1072,7 @@ TEST(Gzip, HostileFilesAreErrors) {
 
 TEST(Archive, TarAndNestedArchives) {
   SKIP_WITHOUT_CORPUS();
-  std::string tar(1024, '\0');
-  tar.replace(257, 5, "ustar");
+  const std::string tar = tar_of("logs/T1.log");
   EXPECT_EQ(archive_kind(tar), ArchiveKind::Tar);
   InputFile t{"logs.tar", tar};
   Expected<History> h = read_history(std::span<const InputFile>(&t, 1));
@@ -1115,8 +1129,7 @@ TEST(Cli, ChecksAndConvertsArchives) {
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(contains(r.err, "damaged.zip")) << r.err;
   EXPECT_TRUE(contains(r.err, "byte")) << r.err;
-  std::string tar(1024, '\0');
-  tar.replace(257, 5, "ustar");
+  const std::string tar = tar_of("logs/T1.log");
   r = run_cli("check " + shell_quote(temp_file("logs.tar", tar)));
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(contains(r.err, "tar")) << r.err;

@@ -165,7 +165,8 @@ TEST(JsonReader, RoundTripThroughWriter) {
   EXPECT_EQ(write_isoscope_json(a), write_isoscope_json(b));
   EXPECT_EQ(a.num_ops(), b.num_ops());
   EXPECT_EQ(a.read_from, b.read_from);
-  EXPECT_EQ(b.txns[1].start, 1.5);
+  EXPECT_EQ(b.times[1].start, (Time{1, Time::kFracUnit / 2}));
+  EXPECT_EQ(b.times[1].start.text(), "1.5");
   EXPECT_EQ(b.txns[3].status, TxnStatus::Aborted);
   EXPECT_EQ(b.txns[4].status, TxnStatus::Unknown);
 }

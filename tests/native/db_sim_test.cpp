@@ -66,14 +66,14 @@ TEST(DbSim, WellFormedAndDeterministic) {
       for (uint32_t t = h.session_begin[s]; t < h.session_begin[s + 1]; ++t) {
         const Txn& x = h.txns[t];
         ASSERT_TRUE(x.has_time());
-        EXPECT_LE(x.start, x.end);
-        if (t + 1 < h.session_begin[s + 1]) EXPECT_LT(x.end, h.txns[t + 1].start);  // sessions are sequential
+        EXPECT_LE(h.times[t].start, h.times[t].end);
+        if (t + 1 < h.session_begin[s + 1]) EXPECT_LT(h.times[t].end, h.times[t + 1].start);  // sessions are sequential
         aborted += !x.committed;
       }
     // Transactions of different sessions overlap in time (a concurrent run, not a serial one).
     for (uint32_t t = h.session_begin[0]; t < h.session_begin[1]; ++t)
       for (uint32_t u = h.session_begin[1]; u < h.session_begin[2]; ++u)
-        overlapping += h.txns[t].start < h.txns[u].end && h.txns[u].start < h.txns[t].end;
+        overlapping += h.times[t].start < h.times[u].end && h.times[u].start < h.times[t].end;
     EXPECT_GT(overlapping, 10u) << engine_name(e);
     if (e != DbEngine::ReadCommitted) EXPECT_GT(aborted, 0u) << engine_name(e);
   }

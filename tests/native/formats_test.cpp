@@ -500,8 +500,8 @@ TEST(Formats, CobraTimestampsAndOpenTransactions) {
   EXPECT_EQ(h->format, "cobra");
   ASSERT_EQ(h->num_txns(), 2u);
   EXPECT_TRUE(h->has_timestamps);
-  EXPECT_EQ(h->txns[1].start, 1000);
-  EXPECT_EQ(h->txns[1].end, 2000);
+  EXPECT_EQ(h->times[1].start, Time::integer(1000));
+  EXPECT_EQ(h->times[1].end, Time::integer(2000));
   EXPECT_EQ(h->txns[2].status, TxnStatus::Unknown);  // no 'C': the log ended
   EXPECT_EQ(h->read_from[1], 0u);
   EXPECT_EQ(h->read_from[2], kReadsInitial);
@@ -588,8 +588,8 @@ TEST(Formats, ElleEdnListAppend) {
   ASSERT_EQ(h.num_txns(), 5u);
   // Process 0: the ok txn, then the failed one (its nil read dropped).
   EXPECT_EQ(h.txns[1].status, TxnStatus::Committed);
-  EXPECT_EQ(h.txns[1].start, 10);
-  EXPECT_EQ(h.txns[1].end, 20);
+  EXPECT_EQ(h.times[1].start, Time::integer(10));
+  EXPECT_EQ(h.times[1].end, Time::integer(20));
   EXPECT_EQ(h.labels[h.txns[1].label], "2");
   EXPECT_EQ(h.op_text(h.txns[1].op_begin), "append(x, 1)");
   EXPECT_EQ(h.op_text(h.txns[1].op_begin + 1), "r(y, [])");

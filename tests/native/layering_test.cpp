@@ -51,3 +51,25 @@ TEST(Layering, TheReportDoesNotReachIntoACheckerFamily) {
   const std::regex family("^checkers/[^/]+/");
   for (const auto& [file, inc] : includes_of("report")) EXPECT_FALSE(std::regex_search(inc, family)) << file << " includes " << inc;
 }
+
+// `isoscope run` (wasm/runner/) sits above the core, beside the CLI: no core source includes it
+// or a database client library, so the wasm build and the checkers never depend on them.
+TEST(Layering, TheCoreNeverReachesTheDatabaseRunner) {
+  const fs::path core = fs::path(ISOSCOPE_SOURCE_DIR) / "wasm" / "core";
+  const std::regex inc("^\\s*#\\s*include\\s+[\"<]([^\">]+)[\">]");
+  size_t files = 0;
+  for (const auto& e : fs::recursive_directory_iterator(core)) {
+    if (!e.is_regular_file()) continue;
+    ++files;
+    std::ifstream in(e.path());
+    std::string line;
+    std::smatch m;
+    while (std::getline(in, line))
+      if (std::regex_search(line, m, inc)) {
+        const std::string i = m[1].str();
+        EXPECT_FALSE(starts_with(i, "runner/") || i == "libpq-fe.h" || i == "mysql.h" || i == "sqlite3.h")
+            << e.path() << " includes " << i;
+      }
+  }
+  EXPECT_GT(files, 20u);
+}

@@ -18,7 +18,7 @@ Verdict lin_reference_check(const History& h) {
   for (size_t a = 0; a < n; ++a)
     for (size_t b = 0; b < n; ++b) {
       const Txn &x = h.txns[txn[a]], &y = h.txns[txn[b]];
-      before[a][b] = x.has_time() && y.has_time() && x.end < y.start;
+      before[a][b] = x.has_time() && y.has_time() && h.times[txn[a]].end < h.times[txn[b]].start;
     }
 
   // Executes transaction c on state; false if a read or insert fails.

@@ -53,7 +53,7 @@ struct PlannedTxn {
   std::vector<PlannedOp> ops;
   TxnStatus status = TxnStatus::Committed;
   bool timed = false;
-  double start = 0, end = 0;
+  int64_t start = 0, end = 0;
 };
 
 // MT op shapes (slot 0 = x, 1 = y): the generator's six plus re-reads and double writes.
@@ -88,7 +88,7 @@ Expected<History> build(const std::vector<std::vector<PlannedTxn>>& sessions) {
           b.read(b.keys().intern_int(o.key), b.values().intern_int(o.value));
       }
       if (t.status != TxnStatus::Committed) b.set_status(t.status);
-      if (t.timed) b.set_time(t.start, t.end);
+      if (t.timed) b.set_time(Time::integer(t.start), Time::integer(t.end));
       b.end_txn();
     }
   }
@@ -122,7 +122,7 @@ void assign_reads(Rng& rng, std::vector<std::vector<PlannedTxn>>& sessions, uint
     }
   }
   for (auto& s : sessions) {
-    double clock = 0;
+    int64_t clock = 0;
     for (auto& t : s) {
       if (rng.chance(timed_ratio)) {
         t.timed = true;
@@ -311,13 +311,13 @@ TEST(MtcDifferential, ChaosMtHistoriesAgreeWithReference) {
 std::string verify_linearization(const History& h, const std::vector<uint32_t>& order) {
   std::vector<char> seen(h.txns.size(), 0);
   std::vector<uint32_t> last_writer(h.keys.size(), kInitialTxn);
-  double max_start = -1e300;
+  Time max_start = Time::below_all();
   for (uint32_t t : order) {
     if (t == kInitialTxn || t >= h.txns.size() || seen[t]++) return "T" + std::to_string(t) + " twice or out of range";
     const Txn& x = h.txns[t];
     const uint32_t key = h.ops[x.op_begin].key;
-    if (x.end < max_start) return h.txn_name(t) + " ends before an operation placed before it starts";
-    max_start = std::max(max_start, x.start);
+    if (h.times[t].end < max_start) return h.txn_name(t) + " ends before an operation placed before it starts";
+    max_start = std::max(max_start, h.times[t].start);
     for (uint32_t o = x.op_begin; o < x.op_end; ++o) {
       if (h.ops[o].is_read()) {
         const uint32_t w = h.read_from[o];

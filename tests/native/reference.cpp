@@ -52,6 +52,7 @@ History with_choice(const History& h, const Choices& c, const std::vector<uint32
   x.read_from = h.read_from;
   x.initial = h.initial;
   x.has_timestamps = h.has_timestamps;
+  x.times = h.times;
   x.keys = h.keys;
   for (size_t i = 0; i < c.read.size(); ++i) x.read_from[c.read[i]] = c.cands[i][pick[i]];
   for (uint32_t t = 1; t < x.txns.size(); ++t) x.txns[t].committed = x.txns[t].status == TxnStatus::Committed;
@@ -189,7 +190,7 @@ Verdict check_resolved(const History& h, Level l) {
     for (size_t b = 1; b < n; ++b) {
       const Txn &x = h.txns[txn[a]], &y = h.txns[txn[b]];
       so[a][b] = x.session == y.session && x.index < y.index;
-      rt[a][b] = x.has_time() && y.has_time() && x.end < y.start;
+      rt[a][b] = x.has_time() && y.has_time() && h.times[txn[a]].end < h.times[txn[b]].start;
     }
   for (const Read& r : reads) wr[r.t1][r.t3] = 1;
   for (size_t a = 0; a < n; ++a)

@@ -5,6 +5,7 @@
 // whose verdict is known by construction.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <string>
@@ -79,8 +80,9 @@ struct Tally {
         ADD_FAILURE() << level_name(l) << " witness: " << bad << " (seed " << seed << ")\n" << dump(h);
       if (ablate) {
         // Ablations: each pruning step off; 4: the session-antichain search instead of the
-        // solver; 5: no forced edges, so the solver meets every open constraint.
-        for (int a = 0; a < 6; ++a) {
+        // solver; 5: no forced edges, so the solver meets every open constraint; 6: no
+        // candidate order; 7: the lazy polygraph instead of saturation.
+        for (int a = 0; a < 8; ++a) {
           StrongOptions o;
           o.saturate = a != 0;
           o.decompose = a != 1;
@@ -88,6 +90,8 @@ struct Tally {
           o.ser_first = a != 3;
           o.solver = a != 4;
           o.force = a != 5;
+          o.candidate = a != 6;
+          if (a == 7) o.lazy_above = o.lazy_untimed_above = 0;
           o.minimize = false;
           StrongReport q = check_strong(h, l, budget, o);
           if (q.result.verdict != want && ++ablation <= 5)
@@ -345,4 +349,106 @@ TEST(StrongDifferential, AnAllLevelsCheckRunsCcOnce) {
   const size_t alone = check_cc_runs();
   (void)check_strong(*eh, Level::SER, CheckBudget{});
   EXPECT_EQ(check_cc_runs() - alone, 1u);
+}
+
+// The lattice both ways in check_history: on a serial timestamped history SSER is decided first
+// and its pass decides SER, SI and PC (one search); a failure still propagates upward.
+TEST(StrongDifferential, APassingStrongerLevelDecidesTheWeakerOnes) {
+  GenParams p;
+  p.seed = 5;
+  p.mode = GenMode::Serial;
+  p.sessions = 6;
+  p.txns_per_session = 30;
+  p.timestamps = true;
+  Expected<History> eh = generate_history(p);
+  ASSERT_TRUE(eh.ok());
+  std::vector<Level> decided;
+  CheckOptions o;
+  o.on_level = [&](Level l, const LevelResult&) { decided.push_back(l); };
+  const CheckReport r = check_history(*eh, o);
+  const LevelResult& sser = r.results[static_cast<int>(Level::SSER)];
+  EXPECT_EQ(sser.verdict, Verdict::Pass);
+  EXPECT_FALSE(sser.implied_by.has_value());
+  EXPECT_FALSE(sser.commit_order.empty());
+  for (Level l : {Level::SER, Level::SI, Level::PC}) {
+    const LevelResult& x = r.results[static_cast<int>(l)];
+    EXPECT_EQ(x.verdict, Verdict::Pass) << level_name(l);
+    ASSERT_TRUE(x.implied_by.has_value()) << level_name(l);
+    EXPECT_EQ(*x.implied_by, Level::SSER) << level_name(l);
+    EXPECT_EQ(x.reason, "implied by the SSER pass");
+  }
+  // Strong levels strongest first: SSER before SER, SI and PC.
+  const auto at = [&](Level l) { return std::find(decided.begin(), decided.end(), l) - decided.begin(); };
+  EXPECT_LT(at(Level::SSER), at(Level::SER));
+  EXPECT_LT(at(Level::SER), at(Level::PC));
+  // Without SSER requested, SER settles SI and PC.
+  CheckOptions some;
+  some.levels = {Level::PC, Level::SER, Level::SI};
+  const CheckReport s = check_history(*eh, some);
+  EXPECT_FALSE(s.results[static_cast<int>(Level::SER)].implied_by.has_value());
+  EXPECT_EQ(s.results[static_cast<int>(Level::PC)].implied_by, Level::SER);
+  EXPECT_EQ(s.results[static_cast<int>(Level::SI)].implied_by, Level::SER);
+  // A level left unknown before a stronger one passed is reported as the pass it is.
+  CheckReport manual;
+  manual.requested[static_cast<int>(Level::SI)] = true;
+  manual.results[static_cast<int>(Level::SI)].verdict = Verdict::Unknown;
+  decide_level(*eh, Level::SER, CheckOptions{}, manual);
+  EXPECT_EQ(decide_level(*eh, Level::SI, CheckOptions{}, manual).implied_by, Level::SER);
+}
+
+// The lazy polygraph (only the constraints a candidate order violates go to the solver) against
+// saturation and the solver on many-session hot-key histories, too large for the reference:
+// the same verdict wherever both decide, and verified witnesses.
+TEST(StrongDifferential, LazyPolygraphAgreesOnManySessionHotKeyHistories) {
+  int compared = 0, disagreements = 0, witness_errors = 0, lazy_unknown = 0;
+  std::array<int, 2> verdicts{};
+  for (uint64_t i = 0; i < 120; ++i) {
+    Rng rng(9100000 + i);
+    GenParams p;
+    p.seed = 9100000 + i;
+    p.sessions = 12 + rng.below(40);
+    p.txns_per_session = 2 + rng.below(6);
+    p.min_ops = 1;
+    p.max_ops = 2 + rng.below(4);
+    p.keys = 1 + rng.below(4);
+    p.read_ratio = 0.3 + 0.5 * rng.uniform();
+    const uint32_t m = rng.below(10);
+    p.mode = m < 4 ? GenMode::Serial : m < 8 ? GenMode::Causal : GenMode::Random;
+    p.sync_ratio = 0.5 + 0.5 * rng.uniform();
+    p.stale_ratio = 0.02 + 0.1 * rng.uniform();
+    p.wild_ratio = 0;
+    p.key_dist = rng.chance(0.5) ? KeyDist::Uniform : KeyDist::Hotspot;
+    p.timestamps = rng.chance(0.5);
+    p.overlap = rng.below(6);
+    Expected<History> eh = generate_history(p);
+    ASSERT_TRUE(eh.ok());
+    for (Level l : kStrong) {
+      StrongOptions lazy, eager;
+      lazy.minimize = eager.minimize = false;
+      lazy.lazy_above = lazy.lazy_untimed_above = 0;
+      eager.lazy = false;
+      CheckBudget b1, b2;
+      b1.deadline_ms = now_ms() + 2000;
+      const StrongReport z = check_strong(*eh, l, b1, lazy);
+      b2.deadline_ms = now_ms() + 2000;
+      const StrongReport e = check_strong(*eh, l, b2, eager);
+      const std::string bad = verify_strong_report(*eh, l, z, false);
+      if (!bad.empty() && ++witness_errors <= 5)
+        ADD_FAILURE() << level_name(l) << " lazy witness: " << bad << " (seed " << p.seed << ")";
+      if (z.result.verdict == Verdict::Unknown) ++lazy_unknown;
+      if (z.result.verdict == Verdict::Unknown || e.result.verdict == Verdict::Unknown) continue;
+      ++compared;
+      if (z.result.verdict == Verdict::Pass) ++verdicts[0];
+      if (z.result.verdict == Verdict::Fail) ++verdicts[1];
+      if (z.result.verdict != e.result.verdict && ++disagreements <= 5)
+        ADD_FAILURE() << level_name(l) << ": lazy " << verdict_name(z.result.verdict) << ", saturation "
+                      << verdict_name(e.result.verdict) << " (seed " << p.seed << ")";
+    }
+  }
+  std::printf("  compared %d (pass %d, fail %d); lazy unknown %d\n", compared, verdicts[0], verdicts[1],
+              lazy_unknown);
+  EXPECT_EQ(disagreements, 0);
+  EXPECT_EQ(witness_errors, 0);
+  EXPECT_GT(verdicts[0], 50);
+  EXPECT_GT(verdicts[1], 50);
 }

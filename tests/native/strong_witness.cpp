@@ -50,7 +50,7 @@ std::string verify_commit_order(const History& h, Level level, const std::vector
         if (pos[a] > pos[b]) return "the order breaks session order";
         direct[b].push_back(a);
       }
-      if (level == Level::SSER && x.has_time() && y.has_time() && x.end < y.start && pos[a] > pos[b])
+      if (level == Level::SSER && x.has_time() && y.has_time() && h.times[a].end < h.times[b].start && pos[a] > pos[b])
         return "the order breaks real time";
     }
   }

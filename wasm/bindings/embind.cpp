@@ -40,18 +40,26 @@ std::string load_with_options(val names, val blobs, std::string format, val opti
   g_loaded.reset();
   const unsigned n = names["length"].as<unsigned>();
   if (blobs["length"].as<unsigned>() != n) return failure("names and blobs differ in length");
+  // Test-only (docs/wasm-api.md): traps the module, so that front ends can test their recovery
+  // from a trap. No history reaches it: only this format argument, which no reader has.
+  if (format == "debug-trap") __builtin_trap();
   if (!format.empty() && !find_format(format)) return failure("unknown format '" + format + "'");
   std::vector<std::string> storage(n);
   std::vector<InputFile> files;
   files.reserve(n);
+  constexpr size_t kPadding = 64;  // readable padding: the JSON readers parse in place
   for (unsigned i = 0; i < n; ++i) {
     val blob = blobs[i];
-    const size_t len = blob["length"].as<size_t>();
-    if (!can_allocate(len + 64))
-      return failure(input_error("not enough memory to load " + std::to_string(len) +
+    // A length from JS is a double: size_t is 32 bits here, and a buffer of 4 GiB - 64 bytes or
+    // more would wrap len + kPadding to a few bytes. Checked as a double, before any arithmetic.
+    const double length = blob["length"].as<double>();
+    if (!(length >= 0 && length <= static_cast<double>(SIZE_MAX - kPadding)) ||
+        !can_allocate(static_cast<size_t>(length) + kPadding))
+      return failure(input_error("not enough memory to load " + json_number(length) +
                                      " bytes in the browser (use the command line for inputs this large)",
                                  names[i].as<std::string>()));
-    storage[i].reserve(len + 64);  // readable padding: the JSON readers parse in place
+    const size_t len = static_cast<size_t>(length);
+    storage[i].reserve(len + kPadding);
     storage[i].resize(len);
     // Copy the JS bytes straight into wasm memory.
     val(emscripten::typed_memory_view(len, reinterpret_cast<unsigned char*>(storage[i].data())))

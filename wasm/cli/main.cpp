@@ -4,6 +4,7 @@
 #include <new>
 #include <sys/resource.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -22,9 +23,13 @@
 #include "generate/random_history.h"
 #include "generate/text_sinks.h"
 #include "report/result_json.h"
+#include "util/printable.h"
 
 namespace fs = std::filesystem;
 using namespace isoscope;
+
+// `isoscope run` (run_command.cpp).
+int run_database_command(int argc, char** argv, long long (*peak_rss)());
 
 namespace {
 
@@ -51,6 +56,10 @@ const char* kUsage =
     "                 mini-transactions (MTC's MT workload), with timestamps\n"
     "  isoscope generate --lwt [--stale-ratio R] [--sessions N] [--txns N] [--keys N] ... OUT|-\n"
     "                 lightweight transactions (compare-and-set, insert-if-not-exists) for LIN\n"
+    "  isoscope run [TARGET] [--isolation LEVEL] [--list-append|--mt|--lwt] [--mix M] [--sessions N]\n"
+    "                 [--txns N] [--keys N] [--nemesis kill] [--out FILE] [--json] ...\n"
+    "                 drives a database (postgresql://, mariadb://, mysql://, sqlite:PATH), records\n"
+    "                 the history and checks it (isoscope run --help)\n"
     "\n"
     "levels: RC RR RA CC PC SI SER SSER WCC CCv CM LIN (default: every level that applies)\n"
     "PATH may be a file, a directory (Cobra logs, a dbcop history folder), a zip of such\n"
@@ -58,17 +67,28 @@ const char* kUsage =
     "exit status: 0 every checked level passes, 1 some level fails, 2 input or usage error,\n"
     "             3 nothing fails but some level is unknown\n";
 
+// Every message to standard error goes through here: it quotes paths, keys and ids from the
+// input, which are printed without the control bytes a terminal would act on.
+void complain(const std::string& msg) { std::fprintf(stderr, "isoscope: %s\n", printable(msg).c_str()); }
+
 // An input error for the terminal; when no format was recognised, how to choose one.
 void print_input_error(const InputError& e) {
   std::string hint;
   if (!e.readable_as.empty()) hint = ": pass --format " + e.readable_as + " to read it so";
   else if (e.format_unrecognised) hint = ". Pass --format to choose one.";
-  std::fprintf(stderr, "isoscope: %s%s\n", e.to_string().c_str(), hint.c_str());
+  complain(e.to_string() + hint);
 }
 
 int usage_error(const std::string& msg) {
-  std::fprintf(stderr, "isoscope: %s\n\n%s", msg.c_str(), kUsage);
+  complain(msg);
+  std::fprintf(stderr, "\n%s", kUsage);
   return kExitInput;
+}
+
+// Text for people on standard output (the check report): printable, lines kept.
+void print_text(const std::string& text) {
+  const std::string out = printable(text, /*keep_lines=*/true);
+  std::fwrite(out.data(), 1, out.size(), stdout);
 }
 
 constexpr size_t kReadPadding = 64;
@@ -110,8 +130,10 @@ bool load_input(const std::string& path, LoadedInput& input, std::string& error)
   if (path == "-") {
     input.storage.emplace_back();
     bool too_large = false;
+    errno = 0;
     if (!read_whole(stdin, input.storage.back(), too_large)) {
-      error = too_large ? too_large_message("<stdin>") : "<stdin>: could not read standard input";
+      error = too_large ? too_large_message("<stdin>")
+                        : std::string("<stdin>: could not read standard input") + (errno ? std::string(": ") + std::strerror(errno) : std::string());
       return false;
     }
     names.push_back("<stdin>");
@@ -129,13 +151,29 @@ bool load_input(const std::string& path, LoadedInput& input, std::string& error)
       fs::directory_iterator it(path, ec), end;
       for (; !ec && it != end; it.increment(ec)) {
         const fs::path& p = it->path();
+        // Dot files (.DS_Store) and __MACOSX are skipped unopened, as in zips and dropped folders.
+        if (skipped_in_folder(p.filename().string())) continue;
         std::error_code entry_ec;
         const fs::file_status target = fs::status(p, entry_ec);
         if (entry_ec || !fs::exists(target)) {
           error = p.string() + ": " + (fs::is_symlink(fs::symlink_status(p, entry_ec)) ? "a symbolic link to nothing (or a loop of links)" : "cannot be read: " + entry_ec.message());
           return false;
         }
-        if (fs::is_regular_file(target)) paths.push_back(p.string());
+        if (fs::is_regular_file(target)) {
+          paths.push_back(p.string());
+        } else if (!fs::is_directory(target)) {
+          // A pipe, socket or device (or a link to one, such as /dev/zero named T4.log) would block
+          // or never end: refused by name, never opened.
+          const fs::file_type t = target.type();
+          error = p.string() + ": " +
+                  (t == fs::file_type::fifo     ? "a named pipe (FIFO)"
+                   : t == fs::file_type::socket ? "a socket"
+                   : t == fs::file_type::character || t == fs::file_type::block ? "a device"
+                                                                                 : "a special file") +
+                  (fs::is_symlink(fs::symlink_status(p, entry_ec)) ? " behind a symbolic link" : "") +
+                  ", not a regular file: a folder's files must be regular files (remove it, or check the files one by one)";
+          return false;
+        }
       }
       if (ec) {
         error = path + ": cannot list the directory: " + ec.message();
@@ -154,7 +192,9 @@ bool load_input(const std::string& path, LoadedInput& input, std::string& error)
     }
     for (const std::string& p : paths) {
       input.storage.emplace_back();
+      errno = 0;
       std::FILE* f = std::fopen(p.c_str(), "rb");
+      int read_errno = errno;
       std::error_code size_ec;
       const auto size = fs::file_size(p, size_ec);
       // The extra bytes let the JSON readers parse in place (InputFile::padding).
@@ -165,10 +205,16 @@ bool load_input(const std::string& path, LoadedInput& input, std::string& error)
       }
       if (!size_ec) input.storage.back().reserve(static_cast<size_t>(size) + kReadPadding);
       bool too_large = false;
+      if (f) errno = 0;
       const bool ok = f && read_whole(f, input.storage.back(), too_large);
-      if (f) std::fclose(f);
+      if (f) {
+        if (!ok) read_errno = errno;
+        std::fclose(f);
+      }
       if (!ok) {
-        error = too_large ? too_large_message(p) : p + ": cannot read the file";
+        // The reason from the system: permission denied, an I/O error, a directory...
+        error = too_large ? too_large_message(p)
+                          : p + ": cannot read the file" + (read_errno ? std::string(": ") + std::strerror(read_errno) : std::string());
         return false;
       }
       names.push_back(p);
@@ -263,7 +309,7 @@ int run_check(int argc, char** argv) {
   LoadedInput input;
   std::string error;
   if (!load_input(path, input, error)) {
-    std::fprintf(stderr, "isoscope: %s\n", error.c_str());
+    complain(error);
     return kExitInput;
   }
   const double t0 = now_ms();
@@ -283,15 +329,17 @@ int run_check(int argc, char** argv) {
     const std::string out = report_json(*h, report, parse_ms, static_cast<int64_t>(peak_rss_bytes()));
     std::fwrite(out.data(), 1, out.size(), stdout);
   } else {
-    std::printf("%s: %s, %zu sessions, %zu transactions, %zu operations, %zu keys (parsed in %.1f ms)\n",
-                path.c_str(), h->format.c_str(), h->num_sessions(), h->num_txns(), h->num_ops(),
-                h->keys.size(), parse_ms);
-    for (const History::Dropped& d : h->dropped) std::printf("left out: %zu %s\n", d.count, d.reason.c_str());
+    char counts[200];
+    std::snprintf(counts, sizeof counts, ", %zu sessions, %zu transactions, %zu operations, %zu keys (parsed in %.1f ms)\n",
+                  h->num_sessions(), h->num_txns(), h->num_ops(), h->keys.size(), parse_ms);
+    std::string text = path + ": " + h->format + counts;
+    for (const History::Dropped& d : h->dropped)
+      text += "left out: " + std::to_string(d.count) + " " + d.reason + "\n";
     if (h->repeated_pairs)
-      std::printf("repeated values: %zu (key, value) pairs written more than once; %zu reads may read from more than one write\n",
-                  h->repeated_pairs, h->ambiguous.size());
-    std::string out = report_text(report);
-    std::fwrite(out.data(), 1, out.size(), stdout);
+      text += "repeated values: " + std::to_string(h->repeated_pairs) +
+              " (key, value) pairs written more than once; " + std::to_string(h->ambiguous.size()) +
+              " reads may read from more than one write\n";
+    print_text(text + report_text(report));
   }
   bool any_fail = false, any_unknown = false;
   for (int i = 0; i < kNumLevels; ++i) {
@@ -307,19 +355,26 @@ int run_check(int argc, char** argv) {
 int write_output(const std::string& path, const std::function<std::optional<InputError>(TextOut&)>& fill) {
   std::FILE* file = path == "-" ? stdout : std::fopen(path.c_str(), "wb");
   if (!file) {
-    std::fprintf(stderr, "isoscope: %s: cannot create the file\n", path.c_str());
+    complain(path + ": cannot create the file: " + std::strerror(errno));
     return kExitInput;
   }
   TextOut out(file);
   const std::optional<InputError> error = fill(out);
-  const bool written = out.flush() && std::fflush(file) == 0;
-  if (file != stdout) std::fclose(file);
+  errno = 0;
+  bool written = out.flush() && std::fflush(file) == 0;
+  int write_errno = errno;
+  if (file != stdout && std::fclose(file) != 0 && written) {  // a close can report a late failure (NFS)
+    written = false;
+    write_errno = errno;
+  }
   if (error) {
-    std::fprintf(stderr, "isoscope: %s\n", error->message.c_str());
+    complain(error->message);
     return kExitInput;
   }
   if (!written) {
-    std::fprintf(stderr, "isoscope: %s: write failed\n", path.c_str());
+    if (file == stdout) std::clearerr(stdout);  // said here, with the reason: not again at exit
+    complain((path == "-" ? std::string("standard output") : path) + ": cannot write" +
+             (write_errno ? std::string(": ") + std::strerror(write_errno) : std::string()));
     return kExitInput;
   }
   return kExitPass;
@@ -340,7 +395,7 @@ int run_convert(int argc, char** argv) {
   LoadedInput input;
   std::string error;
   if (!load_input(positional[0], input, error)) {
-    std::fprintf(stderr, "isoscope: %s\n", error.c_str());
+    complain(error);
     return kExitInput;
   }
   Expected<History> h = read_history(input.files, format);
@@ -350,7 +405,7 @@ int run_convert(int argc, char** argv) {
   }
   if (to == "plume")
     if (std::optional<InputError> e = plume_cannot_express(*h)) {
-      std::fprintf(stderr, "isoscope: cannot write plume: %s\n", e->message.c_str());
+      complain("cannot write plume: " + e->message);
       return kExitInput;
     }
   return write_output(positional[1], [&](TextOut& out) {
@@ -631,6 +686,7 @@ int run(int argc, char** argv) {
     std::printf("isoscope %s\n", ISOSCOPE_VERSION);
     return kExitPass;
   }
+  if (cmd == "run") return run_database_command(argc - 2, argv + 2, peak_rss_bytes);  // its own --help
   // --help anywhere after a command: that command's usage (the one usage text), exit 0.
   for (int i = 2; i < argc; ++i)
     if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
@@ -647,15 +703,28 @@ int run(int argc, char** argv) {
 
 // Nothing escapes as an abort: memory exhaustion and file-system failures end with a message
 // and the input-error status.
+// Output that could not be written (a full disk, a closed pipe, /dev/full) is a failure with a
+// message, whatever the command: a verdict or a file that never arrived must not exit 0.
+int finish_output(int status) {
+  // A write that failed earlier left its reason in errno (nothing else fails after the output).
+  int err = errno;
+  const bool flushed = std::fflush(stdout) == 0;
+  if (!flushed) err = errno;
+  if (flushed && !std::ferror(stdout)) return status;
+  std::fprintf(stderr, "isoscope: cannot write to standard output%s%s\n", err ? ": " : "",
+               err ? std::strerror(err) : "");
+  return kExitInput;
+}
+
 int main(int argc, char** argv) {
   try {
-    return run(argc, argv);
+    return finish_output(run(argc, argv));
   } catch (const std::bad_alloc&) {
     std::fputs("isoscope: not enough memory for this input (pass --max-input-bytes to bound it, or check fewer levels)\n", stderr);
   } catch (const std::filesystem::filesystem_error& e) {
-    std::fprintf(stderr, "isoscope: %s\n", e.what());
+    complain(e.what());
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "isoscope: %s\n", e.what());
+    complain(e.what());
   }
   return kExitInput;
 }

@@ -1,6 +1,8 @@
 #include "checkers/check.h"
 
+#include "checkers/cycle_names.h"
 #include "checkers/mtc/mtc.h"
+#include "checkers/weak/weak.h"
 #include "util/memory.h"
 
 namespace isoscope {
@@ -17,7 +19,37 @@ bool one_op_per_txn(const History& h) {
 // key each (checkers/mtc/mtc.h).
 bool lightweight_txns(const History& h) { return is_lightweight_history(h); }
 
+// The strongest level decided as a pass (by its own checker) that implies l, or -1.
+int stronger_pass(const CheckReport& report, Level l) {
+  int best = -1;
+  for (int j = 0; j < kNumLevels; ++j)
+    if (report.requested[j] && report.results[j].verdict == Verdict::Pass &&
+        !report.results[j].implied_by && is_weaker(l, static_cast<Level>(j)) &&
+        (best < 0 || is_weaker(static_cast<Level>(best), static_cast<Level>(j))))
+      best = j;
+  return best;
+}
+
+// The stronger level's commit order (when it has one) is one of this level too: it is not
+// repeated.
+void set_implied_pass(LevelResult& r, Level by) {
+  r = LevelResult{};
+  r.verdict = Verdict::Pass;
+  r.implied_by = by;
+  r.reason = std::string("implied by the ") + level_name(by) + " pass";
+}
+
 }  // namespace
+
+std::vector<Level> check_order(const History& h) {
+  (void)h;
+  // Weak levels weakest first: each is cheap, and a failure decides every stronger level.
+  // Then the strong levels strongest first (SSER when the history has timestamps, whose
+  // real-time edges usually make it the easiest): a pass decides every weaker one, so a
+  // history that holds is searched once. Then the levels outside the chain.
+  return {Level::RC,  Level::RR, Level::RA,  Level::CC, Level::SSER, Level::SER,
+          Level::SI,  Level::PC, Level::WCC, Level::CCv, Level::CM,  Level::LIN};
+}
 
 bool level_applies(const History& h, Level l, std::string& reason) {
   switch (l) {
@@ -55,7 +87,7 @@ bool level_applies(const History& h, Level l, std::string& reason) {
 static size_t estimated_bytes(const History& h, Level l) {
   const size_t ops = h.num_ops(), txns = h.txns.size(), sessions = h.num_sessions() + 1;
   size_t bytes = 96 * ops + 64 * txns;
-  if (l == Level::CC) bytes += txns * std::min<size_t>(sessions, 4096) * 4;
+  if (l == Level::CC) bytes += cc_clock_bytes_estimate(h);
   if (l == Level::PC || l == Level::SI || l == Level::SER || l == Level::SSER) {
     const size_t nodes = (l == Level::PC || l == Level::SI ? 2 : 1) * txns;
     bytes += 32 * ops + std::min<size_t>(nodes * sessions, size_t{48} << 20) * 8;
@@ -78,6 +110,9 @@ const LevelResult& decide_level(const History& h, Level l, const CheckOptions& o
       if (j != i && report.requested[j] && report.results[j].verdict == Verdict::Fail &&
           is_weaker(static_cast<Level>(j), l))
         implied_by = j;
+    // A passing stronger level decides it too: the strong checkers verify the commit order of
+    // every pass they report, so the pass is sound and holds at every weaker level.
+    const int implied_pass = implied_by >= 0 ? -1 : stronger_pass(report, l);
     if (implied_by >= 0) {
       const LevelResult& weaker = report.results[implied_by];
       r.verdict = Verdict::Fail;
@@ -85,6 +120,9 @@ const LevelResult& decide_level(const History& h, Level l, const CheckOptions& o
       r.reason = std::string("implied by the ") + level_name(*r.implied_by) + " violation";
       r.anomalies = weaker.anomalies;
       r.anomalies_total = weaker.anomalies_total;
+      r.kinds = weaker.kinds;
+    } else if (implied_pass >= 0) {
+      set_implied_pass(r, static_cast<Level>(implied_pass));
     } else if (const size_t need = estimated_bytes(h, l); !can_allocate(need)) {
       // Refused before it starts: in wasm a failed allocation would abort the module.
       r.verdict = Verdict::Unknown;
@@ -98,6 +136,8 @@ const LevelResult& decide_level(const History& h, Level l, const CheckOptions& o
       budget.cancelled_ctx = opts.cancelled_ctx;
       budget.cc_holds = report.requested[static_cast<int>(Level::CC)] &&
                         report.results[static_cast<int>(Level::CC)].verdict == Verdict::Pass;
+      budget.ser_fails = report.requested[static_cast<int>(Level::SER)] &&
+                         report.results[static_cast<int>(Level::SER)].verdict == Verdict::Fail;
       struct ProgressCtx {
         const CheckOptions* opts;
         Level level;
@@ -113,7 +153,12 @@ const LevelResult& decide_level(const History& h, Level l, const CheckOptions& o
     }
   }
   if (r.anomalies_total < r.anomalies.size()) r.anomalies_total = r.anomalies.size();
+  // Counts per kind from every anomaly returned; the searches (PC and up, LIN) stop at a
+  // counterexample, so theirs are lower bounds.
+  if (!r.implied_by) summarize_kinds(r, l == Level::RC || l == Level::RR || l == Level::RA || l == Level::CC);
   if (r.anomalies.size() > opts.max_anomalies) r.anomalies.resize(opts.max_anomalies);
+  for (KindCount& k : r.kinds)
+    if (k.example >= r.anomalies.size()) k.example = kNone;
   r.ms = now_ms() - t0;
   if (opts.on_level) opts.on_level(l, r);
   return r;
@@ -131,8 +176,20 @@ CheckReport check_history(const History& h, const CheckOptions& opts) {
     for (Level l : opts.levels) report.requested[static_cast<int>(l)] = true;
   }
 
-  for (int i = 0; i < kNumLevels; ++i)  // enum order is weakest first along the chain
-    if (report.requested[i]) decide_level(h, static_cast<Level>(i), opts, report);
+  for (Level l : check_order(h))
+    if (report.requested[static_cast<int>(l)]) decide_level(h, l, opts, report);
+  // A level left unknown (its budget ran out) before a stronger one passed holds after all.
+  for (int i = 0; i < kNumLevels; ++i) {
+    LevelResult& r = report.results[i];
+    if (!report.requested[i] || r.verdict != Verdict::Unknown) continue;
+    const int by = stronger_pass(report, static_cast<Level>(i));
+    if (by < 0) continue;
+    const double ms = r.ms;
+    set_implied_pass(r, static_cast<Level>(by));
+    r.ms = ms;
+    if (opts.on_level) opts.on_level(static_cast<Level>(i), r);
+  }
+  name_anomalies(h, report, opts.max_anomalies);
   return report;
 }
 

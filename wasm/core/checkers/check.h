@@ -44,13 +44,18 @@ LevelChecker checker_for(Level l);  // every level has one
 // transactions with timestamps; SSER: timestamps). Sets reason when it does not.
 bool level_applies(const History& h, Level l, std::string& reason);
 
-// Runs the levels weakest first. A failure of a weaker level implies the failure of every
-// stronger one (the lattice of docs/formats.md), which is reported as such.
+// The order in which levels are best decided (check_history's; the web worker's through
+// levels()): the weak levels weakest first, then the strong ones strongest first.
+std::vector<Level> check_order(const History& h);
+
+// Runs the levels in check_order. The lattice (docs/formats.md) works both ways: a failure of a
+// weaker level implies the failure of every stronger one, a pass of a stronger level the pass
+// of every weaker one; both are reported as such (implied_by).
 CheckReport check_history(const History& h, const CheckOptions& opts);
 
-// Decides one level given the levels already decided in `report` (a failing weaker level there
-// implies this one fails) and stores the result in it. check_history calls this weakest first;
-// the web worker calls it level by level to report progress.
+// Decides one level given the levels already decided in `report` (a failing weaker level or a
+// passing stronger one there decides this one) and stores the result in it. check_history calls
+// this in check_order; the web worker calls it level by level to report progress.
 const LevelResult& decide_level(const History& h, Level l, const CheckOptions& opts, CheckReport& report);
 
 

@@ -85,13 +85,13 @@ class Chooser {
     if (u != kInitialTxn && h_.txns[u].session == t.session && h_.txns[u].index > t.index) return {9, 0};
     if (t.has_time()) {
       if (u == kInitialTxn) return {1, HUGE_VAL};
-      const Txn& x = h_.txns[u];
-      if (x.has_time()) {
-        const double at = phase == 0 ? t.start
-                                     : t.start + (t.end - t.start) * (v.op - t.op_begin + 1) / (t.size() + 1);
-        if (x.end <= at) return {1, -x.end};
-        if (x.start <= t.end) return {3, x.end};
-        return {8, x.start};
+      if (h_.txns[u].has_time()) {  // (a guess: approximate times do)
+        const double ts = h_.times[v.txn].start.approx(), te = h_.times[v.txn].end.approx();
+        const double xs = h_.times[u].start.approx(), xe = h_.times[u].end.approx();
+        const double at = phase == 0 ? ts : ts + (te - ts) * (v.op - t.op_begin + 1) / (t.size() + 1);
+        if (xe <= at) return {1, -xe};
+        if (xs <= te) return {3, xe};
+        return {8, xs};
       }
     }
     if (u == kInitialTxn) return {5, 0};
@@ -173,6 +173,10 @@ History Chooser::project(const std::vector<char>& in_s) {
       }
       x.op_end = static_cast<uint32_t>(s.ops.size());
       s.txns.push_back(x);
+      if (!work_.times.empty()) {
+        s.times.resize(s.txns.size());
+        s.times.back() = work_.times[t];
+      }
     }
   }
   s.session_begin.push_back(static_cast<uint32_t>(s.txns.size()));

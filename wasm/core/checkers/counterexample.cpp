@@ -43,7 +43,7 @@ History project_history(const History& h, const std::vector<char>& keep) {
         }
       }
       if (x.status != TxnStatus::Committed) b.set_status(x.status);
-      if (x.has_time()) b.set_time(x.start, x.end);
+      if (x.has_time()) b.set_time(h.times[t].start, h.times[t].end);
       if (x.label != kNone) b.set_label(h.labels[x.label]);
       b.end_txn();
     }

@@ -1,6 +1,9 @@
 #include "checkers/cycle_names.h"
 
 #include <algorithm>
+#include <unordered_map>
+
+#include "checkers/check.h"
 
 namespace isoscope {
 
@@ -45,7 +48,9 @@ AnomalyKind classify_cycle(const History& h, const std::vector<AnomalyEdge>& cyc
   if (co > 0) return K::WriteConflict;
   if (anti == 0) return so > 0 ? K::CausalityCycle : wr > 0 ? K::G1c : K::G0;
   if (anti >= 2) {
-    if (adjacent_anti) return K::WriteSkew;  // two anti-dependencies in a row: what SI allows
+    // Two anti-dependencies in a row: what SI allows. Between two transactions it is the write
+    // skew; longer cycles are Adya's G2 (the name Elle and Hermitage use for them).
+    if (adjacent_anti) return txns.size() == 2 ? K::WriteSkew : K::G2;
     return wr + so == anti ? K::LongFork : K::G2;
   }
   // One anti-dependency.
@@ -59,6 +64,204 @@ AnomalyKind classify_cycle(const History& h, const std::vector<AnomalyEdge>& cyc
   }
   if (wr + so + 1 == k) return K::CausalityViolation;  // an effect seen without its cause
   return K::GSingle;
+}
+
+namespace {
+
+// Named patterns before the generic cycle and level names: a reader learns more from
+// "LostUpdate" than from "SIViolation".
+bool generic_kind(AnomalyKind k) {
+  using K = AnomalyKind;
+  switch (k) {
+    case K::ReadConsistency: case K::G0: case K::G1c: case K::GSingle: case K::G2: case K::CausalityCycle:
+    case K::SessionGuaranteeViolation: case K::CausalityViolation: case K::WriteConflict: case K::PCViolation:
+    case K::SIViolation: case K::SERViolation: case K::RealTimeViolation: case K::SSERViolation:
+      return true;
+    default: return false;
+  }
+}
+
+int specificity_rank(const std::string& kind) {
+  const AnomalyKindInfo* info = find_anomaly_kind(kind);
+  if (!info) return 1000;
+  return (generic_kind(info->kind) ? 100 : 0) + static_cast<int>(info->kind);
+}
+
+// How many transactions an anomaly's cycle (or pattern) spans.
+size_t cycle_length(const Anomaly& a) {
+  if (a.edges.empty()) return a.txns.size();
+  std::vector<uint32_t> t;
+  for (const AnomalyEdge& e : a.edges)
+    if (std::find(t.begin(), t.end(), e.from_txn) == t.end()) t.push_back(e.from_txn);
+  return t.size();
+}
+
+// A level forbids a kind when it is the kind's weakest forbidding level or stronger.
+bool forbids(Level level, const std::string& kind) {
+  const AnomalyKindInfo* info = find_anomaly_kind(kind);
+  return info && (info->weakest == level || is_weaker(info->weakest, level));
+}
+
+// What `failing` adds over the levels that pass, for an anomaly misnamed by a passing level's kind.
+AnomalyKind added_by(const History& h, Level failing, const Anomaly& a) {
+  using K = AnomalyKind;
+  switch (failing) {
+    case Level::RR: return K::NonRepeatableRead;
+    case Level::RA: return K::FracturedRead;
+    case Level::CC: return K::CausalityViolation;
+    case Level::PC: return K::PCViolation;
+    case Level::SI: {
+      std::vector<uint32_t> t;
+      for (const AnomalyEdge& e : a.edges)
+        if (std::find(t.begin(), t.end(), e.from_txn) == t.end()) t.push_back(e.from_txn);
+      return t.size() == 2 && lost_update(h, t[0], t[1]) ? K::LostUpdate : K::WriteConflict;
+    }
+    case Level::SER: return cycle_length(a) == 2 ? K::WriteSkew : K::G2;
+    case Level::SSER: return K::RealTimeViolation;
+    default: return violation_of(failing);
+  }
+}
+
+}  // namespace
+
+void summarize_kinds(LevelResult& r, bool exhaustive) {
+  r.kinds.clear();
+  if (r.verdict != Verdict::Fail || r.anomalies.empty()) return;
+  const bool cut = r.anomalies_total > r.anomalies.size();
+  for (size_t i = 0; i < r.anomalies.size(); ++i) {
+    const Anomaly& a = r.anomalies[i];
+    auto it = std::find_if(r.kinds.begin(), r.kinds.end(), [&](const KindCount& k) { return k.kind == a.kind; });
+    if (it == r.kinds.end()) {
+      r.kinds.push_back({a.kind, 0, !exhaustive || cut, i});
+      it = r.kinds.end() - 1;
+    }
+    ++it->count;
+    if (a.txns.size() < r.anomalies[it->example].txns.size()) it->example = i;
+  }
+  std::stable_sort(r.kinds.begin(), r.kinds.end(),
+                   [](const KindCount& x, const KindCount& y) { return specificity_rank(x.kind) < specificity_rank(y.kind); });
+  // The examples first, in the kinds' order, then the rest in their order.
+  std::vector<Anomaly> ordered;
+  ordered.reserve(r.anomalies.size());
+  std::vector<char> taken(r.anomalies.size(), 0);
+  for (KindCount& k : r.kinds) {
+    taken[k.example] = 1;
+    ordered.push_back(std::move(r.anomalies[k.example]));
+    k.example = ordered.size() - 1;
+  }
+  for (size_t i = 0; i < r.anomalies.size(); ++i)
+    if (!taken[i]) ordered.push_back(std::move(r.anomalies[i]));
+  r.anomalies = std::move(ordered);
+}
+
+std::vector<Anomaly> lost_updates(const History& h, size_t max, size_t& total) {
+  std::vector<Anomaly> out;
+  total = 0;
+  if (h.has_lists) return out;
+  // (key, version read) -> the first committed transaction that read it and then wrote the key.
+  std::unordered_map<uint64_t, std::pair<uint32_t, uint32_t>> first;  // -> (txn, read op)
+  for (uint32_t t = 1; t < h.txns.size(); ++t) {
+    if (h.txns[t].status != TxnStatus::Committed) continue;
+    for (uint32_t a = h.txns[t].op_begin; a < h.txns[t].op_end; ++a) {
+      const Op& op = h.ops[a];
+      if (!op.is_read()) continue;
+      // The transaction's first access to the key: a read of another transaction's version.
+      bool first_access = true;
+      for (uint32_t b = h.txns[t].op_begin; b < a && first_access; ++b) first_access = h.ops[b].key != op.key;
+      if (!first_access) continue;
+      const uint32_t version = h.read_from[a];
+      if (version == kThinAir || version == kNone) continue;
+      const uint32_t writer = h.writer_txn(a);
+      if (writer != kInitialTxn && h.txns[writer].status != TxnStatus::Committed) continue;
+      const uint32_t w = h.last_write_of(t, op.key);
+      if (w == kNone) continue;
+      const uint64_t slot = (static_cast<uint64_t>(op.key) << 32) | version;
+      auto [it, inserted] = first.emplace(slot, std::pair(t, a));
+      if (inserted) continue;
+      ++total;
+      if (out.size() >= max) continue;
+      const uint32_t t1 = it->second.first, a1 = it->second.second, w1 = h.last_write_of(t1, op.key);
+      Anomaly x;
+      x.kind = kind_name(AnomalyKind::LostUpdate);
+      x.txns = {t1, t, writer};
+      x.ops = {a1, w1, a, w};
+      x.edges.push_back({t1, t, EdgeType::RW, op.key, a1, w,
+                         h.txn_name(t1) + " read the version " + h.txn_name(t) + " overwrote"});
+      x.edges.push_back({t, t1, EdgeType::RW, op.key, a, w1,
+                         h.txn_name(t) + " read the version " + h.txn_name(t1) + " overwrote"});
+      x.explanation = h.txn_name(t1) + " reads " + h.read_text(a1, writer) + " and writes " + h.op_text(w1) + "; " +
+                      h.txn_name(t) + " also reads " + h.op_text(a) + " (the same version) and writes " + h.op_text(w) +
+                      ": both committed, so whichever committed second overwrote an update it never saw (a lost "
+                      "update: snapshot isolation lets only one of them commit)";
+      out.push_back(std::move(x));
+    }
+  }
+  return out;
+}
+
+void name_anomalies(const History& h, CheckReport& report, size_t max_anomalies) {
+  bool scanned = false;
+  size_t lost_total = 0;
+  std::vector<Anomaly> lost;
+  for (int i = 0; i < kNumLevels; ++i) {
+    if (!report.requested[i]) continue;
+    LevelResult& r = report.results[i];
+    const Level level = static_cast<Level>(i);
+    if (r.verdict != Verdict::Fail) continue;
+    bool changed = false;
+    // Renaming: only a level's own anomalies (an implied failure repeats the weaker level's).
+    if (!r.implied_by && is_transactional(level))
+      for (Anomaly& a : r.anomalies) {
+        bool misnamed = false;
+        for (int j = 0; j < kNumLevels && !misnamed; ++j)
+          misnamed = report.requested[j] && report.results[j].verdict == Verdict::Pass &&
+                     is_transactional(static_cast<Level>(j)) && forbids(static_cast<Level>(j), a.kind);
+        if (!misnamed) continue;
+        a.kind = kind_name(added_by(h, level, a));
+        changed = true;
+      }
+    if (changed) {
+      const bool exhaustive = std::all_of(r.kinds.begin(), r.kinds.end(), [](const KindCount& k) { return !k.lower_bound; });
+      summarize_kinds(r, exhaustive);
+    }
+    if (is_transactional(level) && forbids(level, kind_name(AnomalyKind::LostUpdate))) {
+      if (!scanned) {
+        lost = lost_updates(h, max_anomalies, lost_total);
+        scanned = true;
+      }
+      if (lost_total == 0) continue;
+      // The scan's lost updates replace any a search named, with the exact count.
+      size_t searched = 0;
+      std::vector<Anomaly> rest;
+      for (Anomaly& a : r.anomalies) {
+        if (a.kind == kind_name(AnomalyKind::LostUpdate)) ++searched;
+        else rest.push_back(std::move(a));
+      }
+      std::vector<KindCount> kinds;
+      for (const KindCount& k : r.kinds)
+        if (k.kind != kind_name(AnomalyKind::LostUpdate)) kinds.push_back(k);
+      r.anomalies = lost;
+      for (Anomaly& a : rest) r.anomalies.push_back(std::move(a));
+      r.anomalies_total = r.anomalies_total - std::min(searched, r.anomalies_total) + lost_total;
+      // Recount: the lost updates exactly, the other kinds as they were counted.
+      summarize_kinds(r, true);
+      for (KindCount& k : r.kinds) {
+        if (k.kind == kind_name(AnomalyKind::LostUpdate)) {
+          k.count = lost_total;
+          k.lower_bound = false;
+          continue;
+        }
+        for (const KindCount& old : kinds)
+          if (old.kind == k.kind) {
+            k.count = std::max(k.count, old.count);
+            k.lower_bound = old.lower_bound;
+          }
+      }
+      if (r.anomalies.size() > max_anomalies) r.anomalies.resize(max_anomalies);
+      for (KindCount& k : r.kinds)
+        if (k.example >= r.anomalies.size()) k.example = kNone;
+    }
+  }
 }
 
 }  // namespace isoscope

@@ -7,15 +7,7 @@ namespace isoscope {
 
 std::string short_name(uint32_t t) { return t == kInitialTxn ? "T0 (initial)" : "T" + std::to_string(t); }
 
-std::string time_text(double t) {
-  // The fewest significant digits that read back as t (libc++ of wasm has no float to_chars).
-  char buf[40];
-  for (int digits = 1; digits <= 17; ++digits) {
-    std::snprintf(buf, sizeof buf, "%.*g", digits, t);
-    if (std::strtod(buf, nullptr) == t) break;
-  }
-  return buf;
-}
+std::string time_text(const Time& t) { return t.text(); }
 
 std::string session_order_why(const History& h, uint32_t from, uint32_t to) {
   if (from == kInitialTxn) return "the initial transaction precedes every transaction";
@@ -37,8 +29,8 @@ std::string candidates_text(const History& h, uint32_t read_op) {
 }
 
 std::string real_time_why(const History& h, uint32_t from, uint32_t to) {
-  return h.txn_name(from) + " ends (at " + time_text(h.txns[from].end) + ") before " + h.txn_name(to) +
-         " starts (at " + time_text(h.txns[to].start) + ")";
+  return h.txn_name(from) + " ends (at " + time_text(h.times[from].end) + ") before " + h.txn_name(to) +
+         " starts (at " + time_text(h.times[to].start) + ")";
 }
 
 AnomalyEdge session_order_edge(const History& h, uint32_t from, uint32_t to) {

@@ -9,7 +9,7 @@
 namespace isoscope {
 
 std::string short_name(uint32_t txn);  // "T5", "T0 (initial)"
-std::string time_text(double t);      // the shortest text that reads back as t: "1", "1.5"
+std::string time_text(const Time& t);  // exact: "1", "1.5", "1700000000000000100"
 
 // "the initial transaction precedes every transaction" / "T1 (...) precedes T2 (...) in session 0"
 std::string session_order_why(const History& h, uint32_t from, uint32_t to);

@@ -40,14 +40,26 @@ struct Anomaly {
   std::string explanation;        // Elle style: "T1 < T2 because ...; however ...: a contradiction"
 };
 
+// One kind of anomaly a failing level found: how many (a lower bound when the checker stops
+// at the first counterexample or the list was cut), and which anomaly is its smallest example.
+struct KindCount {
+  std::string kind;
+  size_t count = 0;
+  bool lower_bound = false;
+  size_t example = kNone;  // index into LevelResult::anomalies; kNone when cut off
+};
+
 struct LevelResult {
   Verdict verdict = Verdict::Unknown;
   double ms = 0;
-  std::string reason;  // for n/a and unknown; for an implied failure, which level implied it
-  // A failure decided by the lattice: the weaker level whose violation implies this one.
+  std::string reason;  // for n/a and unknown; for an implied verdict, which level implied it
+  // A verdict decided by the lattice: on a failure, the weaker level whose violation implies
+  // this one; on a pass, the stronger level whose pass implies it.
   std::optional<Level> implied_by;
   std::vector<Anomaly> anomalies;
   size_t anomalies_total = 0;  // before truncation to the reported ones
+  // A failure's kinds of anomaly, most specific first (checkers/cycle_names.h).
+  std::vector<KindCount> kinds;
   // A pass's witness where the checker has one: committed transaction ids in a commit order
   // that satisfies the level (strong levels).
   std::vector<uint32_t> commit_order;
@@ -65,6 +77,8 @@ struct CheckBudget {
   // Set by check_history when CC (and so read consistency) already passed on this history: the
   // strong levels, which imply CC, then skip running it again.
   bool cc_holds = false;
+  // Set when SER already failed on this history: PC and SI then skip their SER attempt.
+  bool ser_fails = false;
   bool expired() const;
   // The result of a check stopped by expired(): unknown, "budget ran out".
   static LevelResult ran_out();

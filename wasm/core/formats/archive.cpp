@@ -37,16 +37,16 @@ bool ends_with_ci(std::string_view s, std::string_view suffix) {
   return true;
 }
 
-// The entries worth reading, as web/src/load/input.ts skips them in folders: no directories, no
-// macOS resource forks (__MACOSX/), no dot files (.DS_Store).
+// The entries worth reading, as folders skip them (skipped_in_folder, formats.h): no directories,
+// no macOS resource forks (__MACOSX/), no dot files (.DS_Store).
 bool keep_entry(std::string_view name) {
   if (name.empty() || name.back() == '/') return false;
   size_t start = 0;
   for (;;) {
     const size_t slash = name.find('/', start);
     const std::string_view part = name.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
+    if (slash == std::string_view::npos) return !skipped_in_folder(part);
     if (part == "__MACOSX") return false;
-    if (slash == std::string_view::npos) return part.empty() || part[0] != '.';
     start = slash + 1;
   }
 }
@@ -383,12 +383,28 @@ std::optional<InputError> Expander::gzip(const InputFile& f, uint64_t passthroug
   return std::nullopt;
 }
 
+// Whether the first 512 bytes are a tar header whose checksum holds (POSIX ustar: the field at
+// 148..155 is the octal sum of the header's bytes, counting the field itself as eight spaces).
+// "ustar" at byte 257 alone is five bytes any history may hold there.
+bool tar_checksum_ok(std::string_view b) {
+  uint32_t sum = 0;
+  for (size_t i = 0; i < 512; ++i) sum += i >= 148 && i < 156 ? ' ' : static_cast<uint8_t>(b[i]);
+  size_t i = 148;
+  while (i < 156 && b[i] == ' ') ++i;  // leading spaces, as some writers pad
+  uint32_t stored = 0;
+  const size_t digits = i;
+  while (i < 156 && b[i] >= '0' && b[i] <= '7') stored = stored * 8 + static_cast<uint32_t>(b[i++] - '0');
+  if (i == digits) return false;
+  while (i < 156 && (b[i] == ' ' || b[i] == '\0')) ++i;  // NUL or space terminated
+  return i == 156 && stored == sum;
+}
+
 }  // namespace
 
 ArchiveKind archive_kind(std::string_view b) {
   if (b.size() >= 4 && b[0] == 'P' && b[1] == 'K' && ((b[2] == 3 && b[3] == 4) || (b[2] == 5 && b[3] == 6))) return ArchiveKind::Zip;
   if (b.size() >= 3 && b[0] == '\x1f' && b[1] == '\x8b' && b[2] == 8) return ArchiveKind::Gzip;
-  if (b.size() >= 262 && b.substr(257, 5) == "ustar") return ArchiveKind::Tar;
+  if (b.size() >= 512 && b.substr(257, 5) == "ustar" && tar_checksum_ok(b)) return ArchiveKind::Tar;
   return ArchiveKind::None;
 }
 
@@ -416,13 +432,17 @@ std::optional<InputError> expand_archives(std::span<const InputFile> files, Expa
   // Files that pass through count against the limit from the start, so that the declared-size
   // check of each archive sees the whole input.
   uint64_t passthrough = 0;
+  auto kind = [&](const InputFile& f) {
+    const ArchiveKind k = archive_kind(f.bytes);
+    return k == ArchiveKind::Tar && limits.tar_passes_through ? ArchiveKind::None : k;
+  };
   for (const InputFile& f : files)
-    if (archive_kind(f.bytes) == ArchiveKind::None) passthrough += f.bytes.size();
+    if (kind(f) == ArchiveKind::None) passthrough += f.bytes.size();
   if (passthrough > limits.max_total_bytes)
     return error_at(files.empty() ? "" : files[0].name, -1,
                     "the input is " + std::to_string(passthrough) + " bytes, more than the limit of " + std::to_string(limits.max_total_bytes));
   for (const InputFile& f : files) {
-    switch (archive_kind(f.bytes)) {
+    switch (kind(f)) {
       case ArchiveKind::None:
         ex.pending.push_back({f.name, f.bytes});
         passthrough -= f.bytes.size();

@@ -16,7 +16,8 @@ namespace isoscope {
 enum class ArchiveKind { None, Zip, Gzip, Tar };
 
 // By content: zip "PK\3\4" (or "PK\5\6", an empty archive), gzip 1f 8b 08, POSIX tar "ustar" at
-// byte 257. Tar is recognised only to say that it is not supported.
+// byte 257 in a header whose checksum holds. Tar is recognised only to say that it is not
+// supported.
 ArchiveKind archive_kind(std::string_view bytes);
 
 struct ArchiveLimits {
@@ -24,6 +25,9 @@ struct ArchiveLimits {
   // one wasm heap's worth, as the web app always had.
   uint64_t max_total_bytes = (uint64_t{1} << 31) - 1;
   uint64_t max_entries = 100000;  // per zip
+  // A tar passes through as a file instead of being refused: the user named the format
+  // (--format, the app's format choice), and that choice wins over a header that looks like tar.
+  bool tar_passes_through = false;
 };
 
 // The input with every archive replaced by its files. `files` view into `storage` or into the

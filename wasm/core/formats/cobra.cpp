@@ -241,8 +241,19 @@ Expected<History> read_cobra(std::span<const InputFile> files) {
     if (recs[i].empty()) continue;  // an empty log: a client that recorded nothing
     b.begin_session();
     bool open = false;
-    double start = 0;
+    Time start;
     bool start_ts = false;
+    // A timestamp is a u64; times are exact int64 (model/time.h): a larger one is refused.
+    auto time_of = [&](const Record& r, Time& out) -> bool {
+      if (r.ts > static_cast<uint64_t>(INT64_MAX)) return false;
+      out = Time::integer(static_cast<int64_t>(r.ts));
+      return true;
+    };
+    auto bad_time = [&](const Record& r) {
+      return fmt::binary_error(*logs[i], r.offset + 9,
+                               std::string("the timestamp of this '") + r.tag + "' record, " + std::to_string(r.ts) +
+                                   ", does not fit in 64 signed bits (times are at most 9223372036854775807)");
+    };
     for (const Record& r : recs[i]) {
       switch (r.tag) {
         case 'S':
@@ -251,11 +262,15 @@ Expected<History> read_cobra(std::span<const InputFile> files) {
           b.set_status(TxnStatus::Unknown);  // until its 'C'
           open = true;
           start_ts = r.has_ts;
-          start = static_cast<double>(r.ts);
+          if (start_ts && !time_of(r, start)) return bad_time(r);
           break;
         case 'C':
           b.set_status(TxnStatus::Committed);
-          if (start_ts && r.has_ts) b.set_time(start, static_cast<double>(r.ts));
+          if (start_ts && r.has_ts) {
+            Time end;
+            if (!time_of(r, end)) return bad_time(r);
+            b.set_time(start, end);
+          }
           b.end_txn();
           open = false;
           break;

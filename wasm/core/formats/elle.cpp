@@ -37,7 +37,7 @@ struct Node {
   uint32_t first = kNone, next = kNone, count = 0;  // containers: children as a linked list
   int64_t i = 0;
   double d = 0;
-  std::string_view text;  // Str: raw contents; Keyword: name without ':'; Symbol: as written
+  std::string_view text;  // Str: raw contents; Keyword: name without ':'; Symbol, Int, Float: as written
 };
 
 constexpr int kMaxDepth = 64;
@@ -80,11 +80,34 @@ class Reader {
     return false;
   }
 
-  // Parses one form at the current position into nodes; out = its index.
+  // Skips white space, comments and discarded forms (#_ form) at the current position. A run of
+  // discards is a loop, not a recursion, so its length is unbounded; a discard of a discard
+  // (#_ #_ a b) nests, and counts toward the depth limit like any other nesting.
+  bool skip_discards(int depth) {
+    while (true) {
+      skip();
+      if (json_ || end_ - p_ < 2 || p_[0] != '#' || p_[1] != '_') return true;
+      p_ += 2;
+      uint32_t ignored;
+      const size_t mark = nodes.size();
+      if (!parse(ignored, depth + 1)) return false;
+      nodes.resize(mark);
+    }
+  }
+
+  // Parses one form at the current position into nodes; out = its index. Every construct that
+  // nests (collections, and discards inside discards) adds one to depth, which stops at
+  // kMaxDepth with a located error: the native stack and wasm's 5 MB one never run out.
   bool parse(uint32_t& out, int depth = 0) {
-    skip();
-    if (p_ >= end_) return fail(p_, "expected a value");
     if (depth > kMaxDepth) return fail(p_, "values nest too deeply (more than 64 levels)");
+    // Tags (#inst "...", #jepsen.history.Op{...}) are dropped: a run of them is a loop too.
+    while (true) {
+      if (!skip_discards(depth)) return false;
+      if (json_ || end_ - p_ < 2 || p_[0] != '#' || !symbol_char(p_[1]) || p_[1] == '_') break;
+      ++p_;
+      while (p_ < end_ && symbol_char(*p_)) ++p_;
+    }
+    if (p_ >= end_) return fail(p_, "expected a value");
     const char* start = p_;
     char c = *p_;
     Node n;
@@ -128,19 +151,8 @@ class Reader {
           n.type = NT::Set;
           return parse_children(n, '}', out, depth);
         }
-        if (p_ < end_ && *p_ == '_') {  // discard the next form
-          ++p_;
-          uint32_t ignored;
-          size_t mark = nodes.size();
-          if (!parse(ignored, depth + 1)) return false;
-          nodes.resize(mark);
-          return parse(out, depth);
-        }
-        // A tagged literal (#jepsen.history.Op{...}, #inst "..."): the tag is dropped.
-        const char* t = p_;
-        while (p_ < end_ && symbol_char(*p_)) ++p_;
-        if (p_ == t) return fail(p_, "expected a tag, '{' or '_' after '#'");
-        return parse(out, depth + 1);
+        // Discards and tags were consumed above: anything else after '#' is no EDN.
+        return fail(p_, "expected a tag, '{' or '_' after '#'");
       }
       case ':':
         if (!json_) {
@@ -192,7 +204,7 @@ class Reader {
     nodes.push_back(n);
     uint32_t last = kNone;
     while (true) {
-      skip();
+      if (!skip_discards(depth + 1)) return false;  // [1 #_2] holds one element
       if (p_ >= end_)
         return fail(open_at, std::string("this '") + *open_at + "' is not closed: expected '" + close +
                                  "' before the end of the file");
@@ -225,6 +237,7 @@ class Reader {
       if (q < end_ && *q == 'N') ++q;
       n.type = NT::Int;
       n.i = v;
+      n.text = std::string_view(s, static_cast<size_t>(q - s));
       p_ = q;
       return true;
     }
@@ -244,6 +257,7 @@ class Reader {
     if (e != buf + len) return fail(s, "expected a number");
     n.type = NT::Float;
     n.d = d;
+    n.text = std::string_view(s, static_cast<size_t>(q - s));
     p_ = q;
     return true;
   }
@@ -361,7 +375,8 @@ struct PendingTxn {
   int64_t process;
   TxnStatus status = TxnStatus::Unknown;
   bool completed = false;
-  double start = NAN, end = NAN;
+  Time start, end;  // where has_start / has_end
+  bool has_start = false, has_end = false;
   int64_t index = -1;
   uint32_t op_begin = 0, op_end = 0;
   uint32_t unobserved = 0;  // nil reads left out of [op_begin, op_end): results never observed
@@ -455,14 +470,14 @@ class Converter {
     return true;
   }
 
-  bool time_of(const Node* n, double& out) {
+  // :time, exactly as written (model/time.h): never through a double.
+  bool time_of(const Node* n, Time& out, bool& has) {
     if (!n) return true;
-    if (n->type == NT::Int)
-      out = static_cast<double>(n->i);
-    else if (n->type == NT::Float)
-      out = n->d;
-    else
-      return fail(*n, "expected :time to be a number");
+    if (n->type != NT::Int && n->type != NT::Float) return fail(*n, "expected :time to be a number");
+    if (TimeParse p = parse_time(n->text, out); p != TimeParse::Ok)
+      return fail(*n, "expected :time to be a number that fits, found " + std::string(n->text.substr(0, 40)) +
+                          (n->text.size() > 40 ? "..." : "") + ", which " + time_parse_problem(p));
+    has = true;
     return true;
   }
 
@@ -485,8 +500,9 @@ class Converter {
       return fail(*f, "expected :f :txn (only transactional histories are supported)");
     // Without :process, an operation is a session of its own (no session order to follow).
     const int64_t proc = process ? process->i : kNoProcess - static_cast<int64_t>(txns_.size());
-    double time = NAN;
-    if (!time_of(field(m, "time"), time)) return false;
+    Time time;
+    bool has_time = false;
+    if (!time_of(field(m, "time"), time, has_time)) return false;
     const Node* index = field(m, "index");
     const bool invoke = is_name(type, "invoke");
     TxnStatus status;
@@ -510,6 +526,7 @@ class Converter {
       PendingTxn t;
       t.process = proc;
       t.start = time;
+      t.has_start = has_time;
       t.line_offset = m.offset;
       if (index && index->type == NT::Int) t.index = index->i;
       t.op_begin = static_cast<uint32_t>(ops_.size());
@@ -537,6 +554,7 @@ class Converter {
     t.completed = true;
     t.status = status;
     t.end = time;
+    t.has_end = has_time;
     if (index && index->type == NT::Int) t.index = index->i;
     if (value && value->type != NT::Nil) {  // the completion's value replaces the invocation's
       uint32_t b0 = static_cast<uint32_t>(ops_.size());
@@ -572,7 +590,7 @@ class Converter {
       b.begin_txn();
       b.set_status(t.status);
       if (t.index >= 0) b.set_label(std::to_string(t.index));
-      if (!std::isnan(t.start) && !std::isnan(t.end)) b.set_time(t.start, t.end);
+      if (t.has_start && t.has_end) b.set_time(t.start, t.end);
       for (uint32_t i = t.op_begin; i < t.op_end; ++i) {
         const MicroOp& o = ops_[i];
         switch (o.kind) {
@@ -668,7 +686,7 @@ Expected<History> read_elle(std::span<const InputFile> files) {
   const InputFile& f = *fp;
   Reader r(f, looks_json(f.bytes.substr(fmt::bom_length(f.bytes))));
   Converter conv(f, r);
-  r.skip();
+  if (!r.skip_discards(0)) return r.err;
   // A top-level vector or list of ops is read one op at a time (no whole-file tree).
   bool wrapped = false;
   char close = 0;
@@ -683,7 +701,7 @@ Expected<History> read_elle(std::span<const InputFile> files) {
   }
   const char* open_at = r.pos() - 1;
   while (true) {
-    r.skip();
+    if (!r.skip_discards(0)) return r.err;
     if (r.pos() >= r.end()) {
       if (wrapped) {
         r.fail(open_at, std::string("the history's '") + *open_at + "' is not closed: expected '" + close + "'");
@@ -693,7 +711,7 @@ Expected<History> read_elle(std::span<const InputFile> files) {
     }
     if (wrapped && *r.pos() == close) {
       r.set_pos(r.pos() + 1);
-      r.skip();
+      if (!r.skip_discards(0)) return r.err;
       if (r.pos() < r.end()) {
         r.fail(r.pos(), "expected the end of the file after the history");
         return r.err;

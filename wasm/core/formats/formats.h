@@ -41,6 +41,13 @@ struct InputFile {
   }
 };
 
+// Whether a file or folder name (one path component) is left out of a folder's files: dot files
+// (.DS_Store, ._x) and macOS resource forks (__MACOSX). The one rule for folders on the command
+// line, folders dropped in the app (web/src/load/input.ts) and zip entries (formats/archive.cpp).
+inline bool skipped_in_folder(std::string_view component) {
+  return component.starts_with('.') || component == "__MACOSX";
+}
+
 struct FormatInfo {
   const char* name;   // as in docs/formats.md: "isoscope", "plume", ...
   const char* title;  // for people: "Cobra logs (a folder of .log files)"

@@ -93,7 +93,8 @@ class JsonHistoryReader {
     od::object obj;
     if (auto err = txn.get_object().get(obj))
       return fail_doc(doc, err, "a transaction: an object {\"ops\": [...]} or an array of operations"), false;
-    double start = NAN, end = NAN;
+    Time times[2];  // start, end
+    const char* time_at[2] = {nullptr, nullptr};
     bool saw_ops = false;
     for (auto field_result : obj) {
       std::string_view name;
@@ -117,9 +118,7 @@ class JsonHistoryReader {
                           "\"status\" to be \"committed\", \"aborted\" or \"unknown\", found \"" +
                               std::string(s) + "\""), false;
       } else if (name == "start" || name == "end") {
-        double d;
-        if (auto err = v.get_double().get(d)) return fail_doc(doc, err, "a number for \"" + std::string(name) + "\""), false;
-        (name == "start" ? start : end) = d;
+        if (!read_time(doc, v, name, times[name == "end"], time_at[name == "end"])) return false;
       } else if (name == "id") {
         od::json_type idt;
         if (auto err = v.type().get(idt)) return fail_doc(doc, err, "\"id\": a string or a number"), false;
@@ -137,11 +136,12 @@ class JsonHistoryReader {
       }  // other members are ignored
     }
     if (!saw_ops) return fail_doc(doc, simdjson::SUCCESS, "an \"ops\" member in the transaction object"), false;
-    if (std::isnan(start) != std::isnan(end))
+    if (!time_at[0] != !time_at[1])
       return fail_doc(doc, simdjson::SUCCESS, "both \"start\" and \"end\" (a transaction has only one of them)"), false;
-    if (!std::isnan(start)) {
-      if (start > end) return fail_doc(doc, simdjson::SUCCESS, "\"start\" <= \"end\""), false;
-      builder_.set_time(start, end);
+    if (time_at[0]) {
+      if (std::string why = interval_problem(times[0], times[1]); !why.empty())
+        return fail_at(time_at[0] - base_, simdjson::SUCCESS, "\"start\" <= \"end\": " + why), false;
+      builder_.set_time(times[0], times[1]);
     }
     builder_.end_txn();
     return true;
@@ -209,6 +209,27 @@ class JsonHistoryReader {
       if (it != end)
         return fail_doc(doc, simdjson::INCORRECT_TYPE, "']' after the value: an operation has exactly three elements"), false;
     }
+    return true;
+  }
+
+  // "start" / "end": a JSON number, read exactly from its text (model/time.h), never through a
+  // double (epoch nanoseconds exceed 2^53).
+  bool read_time(od::document& doc, od::value& v, std::string_view name, Time& out, const char*& at) {
+    const std::string what = "a number for \"" + std::string(name) + "\"";
+    od::json_type type;
+    if (auto err = v.type().get(type)) return fail_doc(doc, err, what), false;
+    std::string_view raw = v.raw_json_token();
+    while (!raw.empty() && fmt::is_space(raw.back())) raw.remove_suffix(1);
+    at = raw.data();
+    if (type != od::json_type::number) return fail_at(at - base_, simdjson::INCORRECT_TYPE, what), false;
+    if (TimeParse p = parse_time(raw, out); p != TimeParse::Ok)
+      return fail_at(at - base_, simdjson::SUCCESS,
+                     what + ", found " + std::string(raw.substr(0, 40)) + (raw.size() > 40 ? "..." : "") +
+                         ", which " + time_parse_problem(p)),
+             false;
+    // parse_time reads EDN's forms too ("+1", "1N"): JSON's grammar is simdjson's to check.
+    double ignored;
+    if (auto err = v.get_double().get(ignored)) return fail_at(at - base_, err, what), false;
     return true;
   }
 

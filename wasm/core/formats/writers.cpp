@@ -49,15 +49,18 @@ class IsoscopeJsonWriter final : public HistoryWriter {
     out_.put(value);
     out_.put(']');
   }
-  void end_txn(TxnStatus status, std::optional<std::pair<double, double>> times) override {
+  void end_txn(TxnStatus status, std::optional<Interval> times) override {
     out_.put(']');
     if (status == TxnStatus::Aborted) out_.put(", \"status\": \"aborted\"");
     if (status == TxnStatus::Unknown) out_.put(", \"status\": \"unknown\"");
     if (times) {
+      // What the reader refuses is never written (a History from a reader never holds it).
+      if (std::string why = interval_problem(times->start, times->end); !why.empty() && !error_)
+        error_ = input_error(why);
       out_.put(", \"start\": ");
-      out_.put(json_number(times->first));
+      out_.put(times->start.text());  // exact, also beyond 2^53
       out_.put(", \"end\": ");
-      out_.put(json_number(times->second));
+      out_.put(times->end.text());
     }
     out_.put('}');
   }
@@ -87,7 +90,7 @@ class PlumeWriter final : public HistoryWriter {
                   ", " + std::string(value) + ") is not");
     pending_.push_back({kind == OpKind::Write ? 'w' : 'r', k, v});
   }
-  void end_txn(TxnStatus status, std::optional<std::pair<double, double>>) override {
+  void end_txn(TxnStatus status, std::optional<Interval>) override {
     if (status == TxnStatus::Unknown) return fail("plume cannot express a transaction of unknown outcome (T" + std::to_string(txn_) + ")");
     const std::string txn = status == TxnStatus::Aborted ? "-1" : std::to_string(txn_);
     const std::string session = std::to_string(session_ - 1);
@@ -153,7 +156,7 @@ void write_history(const History& h, HistoryWriter& w) {
       const Txn& x = h.txns[t];
       w.begin_txn(x.label != kNone ? h.labels[x.label] : std::string_view());
       for (uint32_t i = x.op_begin; i < x.op_end; ++i) w.op(h.ops[i].kind, h.keys.json(h.ops[i].key), op_value_json(h, i));
-      w.end_txn(x.status, x.has_time() ? std::optional(std::pair(x.start, x.end)) : std::nullopt);
+      w.end_txn(x.status, x.has_time() ? std::optional(h.times[t]) : std::nullopt);
     }
   }
   w.finish();

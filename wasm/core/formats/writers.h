@@ -42,7 +42,7 @@ class HistoryWriter {
   virtual void begin_session() = 0;
   virtual void begin_txn(std::string_view label) = 0;  // "" when the transaction has none
   virtual void op(OpKind kind, std::string_view key_json, std::string_view value_json) = 0;
-  virtual void end_txn(TxnStatus status, std::optional<std::pair<double, double>> start_end) = 0;
+  virtual void end_txn(TxnStatus status, std::optional<Interval> times) = 0;
   virtual void finish() = 0;
   // Set when the format cannot express what it was given (then the output is incomplete).
   const std::optional<InputError>& error() const { return error_; }

@@ -6,17 +6,6 @@
 
 namespace isoscope {
 
-bool parse_workload_mix(std::string_view name, WorkloadMix& out) {
-  if (name == "cobra") {
-    out = {1.0 / 3, 1.0 / 3, 1.0 / 3};
-  } else if (name == "polysi" || name == "random") {
-    out = {};
-  } else {
-    return false;
-  }
-  return true;
-}
-
 namespace {
 
 using namespace sim;
@@ -26,19 +15,24 @@ struct Version {
   int64_t value;
 };
 
-enum class Shape : uint8_t { ReadOnly, WriteOnly, ReadModifyWrite, Mixed };
-
-struct PlannedOp {
-  bool write;
-  uint32_t key;
-};
+// The register workload of these parameters (generate/workload.h).
+WorkloadParams register_workload(const DbSimParams& p) {
+  WorkloadParams w;
+  w.kind = WorkloadKind::Registers;
+  w.min_ops = p.min_ops;
+  w.max_ops = p.max_ops;
+  w.key = p.key;
+  w.read_ratio = p.read_ratio;
+  w.mix = p.mix;
+  return w;
+}
 
 // The transaction a session has open.
 struct Open {
   bool active = false;
   bool client_abort = false;
   uint64_t snapshot = 0;
-  std::vector<PlannedOp> plan;
+  TxnProgram plan;
   size_t step = 0;
   std::vector<std::pair<uint32_t, int64_t>> writes;  // own writes, latest last
   std::vector<uint32_t> read_keys;
@@ -47,7 +41,7 @@ struct Open {
 class Simulator {
  public:
   explicit Simulator(const DbSimParams& p)
-      : p_(p), rng_(p.seed), keys_(p.key), sessions_(p.sessions), open_(p.sessions),
+      : p_(p), rng_(p.seed), planner_(register_workload(p)), keys_(p.key), sessions_(p.sessions), open_(p.sessions),
         versions_(keys_.size(), std::vector<Version>{{0, 0}}) {
     for (GSession& gs : sessions_) {
       gs.txns.reserve(p.txns_per_session);
@@ -101,15 +95,6 @@ class Simulator {
     for (uint32_t s : roles_) reserved_[s] = 1;
   }
 
-  Shape pick_shape() {
-    const double u = rng_.uniform();
-    const WorkloadMix& m = p_.mix;
-    if (u < m.read_only) return Shape::ReadOnly;
-    if (u < m.read_only + m.write_only) return Shape::WriteOnly;
-    if (u < m.read_only + m.write_only + m.read_modify_write) return Shape::ReadModifyWrite;
-    return Shape::Mixed;
-  }
-
   void begin(uint32_t s) {
     Open& o = open_[s];
     o.active = true;
@@ -119,28 +104,10 @@ class Simulator {
     o.writes.clear();
     o.read_keys.clear();
     o.client_abort = rng_.chance(p_.abort_ratio);
-    const uint32_t n = p_.min_ops + rng_.below(p_.max_ops - p_.min_ops + 1);
-    switch (pick_shape()) {
-      case Shape::ReadOnly:
-        for (uint32_t i = 0; i < n; ++i) o.plan.push_back({false, keys_.pick(rng_)});
-        break;
-      case Shape::WriteOnly:
-        for (uint32_t i = 0; i < n; ++i) o.plan.push_back({true, keys_.pick(rng_)});
-        break;
-      case Shape::ReadModifyWrite:
-        for (uint32_t i = 0; i < n; i += 2) {
-          const uint32_t k = keys_.pick(rng_);
-          o.plan.push_back({false, k});
-          if (i + 1 < n) o.plan.push_back({true, k});
-        }
-        break;
-      case Shape::Mixed:
-        for (uint32_t i = 0; i < n; ++i) o.plan.push_back({!rng_.chance(p_.read_ratio), keys_.pick(rng_)});
-        break;
-    }
+    planner_.plan(rng_, o.plan);
     GSession& gs = sessions_[s];
     GTxn t;
-    t.start = static_cast<double>(clock_);
+    t.start = Time::integer(static_cast<int64_t>(clock_));
     t.op_begin = t.op_end = static_cast<uint32_t>(gs.ops.size());
     gs.txns.push_back(t);
   }
@@ -156,10 +123,10 @@ class Simulator {
     return std::prev(it)->value;
   }
 
-  void operate(uint32_t s, PlannedOp op) {
+  void operate(uint32_t s, ProgramStep op) {
     Open& o = open_[s];
     GSession& gs = sessions_[s];
-    if (op.write) {
+    if (op.kind == StepKind::Write) {
       const int64_t value = p_.value_range ? 1 + static_cast<int64_t>(rng_.below(p_.value_range)) : next_value_++;
       o.writes.emplace_back(op.key, value);
       gs.ops.push_back({true, op.key, value});
@@ -190,7 +157,7 @@ class Simulator {
     } else {
       t.status = TxnStatus::Aborted;
     }
-    t.end = static_cast<double>(clock_);
+    t.end = Time::integer(static_cast<int64_t>(clock_));
     o.active = false;
   }
 
@@ -209,15 +176,15 @@ class Simulator {
       ++count[pt.role];
       GSession& gs = sessions_[s];
       GTxn t;
-      t.start = static_cast<double>(c + 1 + 3 * j);
-      t.end = static_cast<double>(c + (pt.rt_slot >= 0 ? 2 : 3) + 3 * j);
+      t.start = Time::integer(static_cast<int64_t>(c + 1 + 3 * j));
+      t.end = Time::integer(static_cast<int64_t>(c + (pt.rt_slot >= 0 ? 2 : 3) + 3 * j));
       t.status = pt.status;
       t.op_begin = static_cast<uint32_t>(gs.ops.size());
       for (const PatternOp& op : pt.ops)
         gs.ops.push_back({op.write, static_cast<uint32_t>(op.key), op.value});
       t.op_end = static_cast<uint32_t>(gs.ops.size());
       gs.txns.push_back(t);
-      last = std::max(last, static_cast<uint64_t>(t.end));
+      last = std::max(last, static_cast<uint64_t>(t.end.whole));
     }
     clock_ = last + 1;
     for (uint32_t s : roles_) reserved_[s] = 0;
@@ -225,6 +192,7 @@ class Simulator {
 
   const DbSimParams& p_;
   Rng rng_;
+  WorkloadPlanner planner_;
   KeyPicker keys_;
   std::vector<GSession> sessions_;
   std::vector<Open> open_;

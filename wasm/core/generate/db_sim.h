@@ -19,9 +19,8 @@
 //        reads make the stronger levels fail.
 // Aborted transactions (engine or client, abort_ratio) are recorded as aborted.
 //
-// Workload (the shapes of Cobra's and PolySI's benchmarks): each transaction is read-only,
-// write-only, read-modify-write (r(x) w(x) pairs) or mixed (each operation a read with
-// probability read_ratio), with the fractions of `mix`; keys uniform, zipfian or hotspot.
+// Workload: the register programs of generate/workload.h (the shapes of Cobra's and PolySI's
+// benchmarks, shared with `isoscope run`); keys uniform, zipfian or hotspot.
 //
 // inject: an anomaly pattern (generate/inject.h) planted in the middle of the run on fresh
 // keys: its sessions finish their current transaction, then run the pattern's transactions
@@ -36,18 +35,11 @@
 
 #include "generate/inject.h"
 #include "generate/mt_history.h"
+#include "generate/workload.h"
 
 namespace isoscope {
 
 enum class DbEngine : uint8_t { Serializable, SnapshotIsolation, ReadCommitted };
-
-struct WorkloadMix {
-  double read_only = 0, write_only = 0, read_modify_write = 0;  // the rest: mixed
-};
-// "cobra": a third each of read-only, write-only and read-modify-write transactions (Cobra's
-// BlindW-RW / RW shapes); "polysi": every transaction mixed (PolySI's general workload, reads
-// with probability read_ratio); "random" likewise. Returns false for an unknown name.
-bool parse_workload_mix(std::string_view name, WorkloadMix& out);
 
 struct DbSimParams {
   uint64_t seed = 1;

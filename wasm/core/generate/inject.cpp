@@ -88,7 +88,7 @@ InjectingSink::InjectingSink(GenSink& out, const InjectableAnomaly& what, const 
     : out_(out),
       what_(what),
       // The generator's times are execution steps: every generated interval ends before this.
-      time_base_(static_cast<double>(p.sessions) * p.txns_per_session + p.overlap + 2) {
+      time_base_(static_cast<int64_t>(p.sessions) * p.txns_per_session + p.overlap + 2) {
   const uint32_t sessions = p.sessions;
   const int64_t key_base = p.keys, value_base = int64_t{1} << 40;
   session_of_role_ = pick_role_sessions(sessions, what.sessions, p.seed);
@@ -114,8 +114,8 @@ void InjectingSink::flush_session(uint32_t s) {
     out_.begin_txn(s, next_index_++);
     for (const PatternOp& o : t.ops) o.write ? out_.write(o.key, o.value) : out_.read(o.key, o.value);
     // Real-time slots come after every generated transaction and do not overlap.
-    const double start = time_base_ + 2.0 * t.rt_slot;
-    out_.end_txn(t.status, t.rt_slot >= 0, start, start + 1);
+    const int64_t start = time_base_ + 2 * int64_t{t.rt_slot};
+    out_.end_txn(t.status, t.rt_slot >= 0, Time::integer(start), Time::integer(start + 1));
   }
 }
 

@@ -54,7 +54,7 @@ class InjectingSink final : public GenSink {
   void begin_txn(uint32_t session, uint32_t index) override;
   void read(int64_t key, int64_t value) override { out_.read(key, value); }
   void write(int64_t key, int64_t value) override { out_.write(key, value); }
-  void end_txn(TxnStatus status, bool timed, double start, double end) override {
+  void end_txn(TxnStatus status, bool timed, Time start, Time end) override {
     out_.end_txn(status, timed, start, end);
   }
   void finish();
@@ -68,7 +68,7 @@ class InjectingSink final : public GenSink {
   std::vector<uint32_t> session_of_role_;
   uint32_t current_ = 0, next_index_ = 0;
   bool started_ = false;
-  double time_base_;
+  int64_t time_base_;
 };
 
 // Generates p into sink, planting `inject` when it is not null.

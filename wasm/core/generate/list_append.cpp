@@ -16,7 +16,7 @@ Expected<History> generate_list_append_history(GenParams p) {
   // Replay in execution order: per key, the list of committed appends so far.
   std::vector<uint32_t> order(h.txns.size() - 1);
   std::iota(order.begin(), order.end(), 1u);
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return h.txns[a].start < h.txns[b].start; });
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return h.times[a].start < h.times[b].start; });
   std::vector<std::vector<uint32_t>> lists(h.keys.size());
   std::vector<std::vector<uint32_t>> read_lists(h.ops.size());  // the list each read sees
   for (uint32_t t : order) {
@@ -59,7 +59,7 @@ Expected<History> generate_list_append_history(GenParams p) {
       }
       if (x.status != TxnStatus::Committed) b.set_status(x.status);
       if (x.label != kNone) b.set_label(h.labels[x.label]);
-      if (keep_times) b.set_time(x.start, x.end);
+      if (keep_times && x.has_time()) b.set_time(h.times[t].start, h.times[t].end);
       b.end_txn();
     }
   }

@@ -1,6 +1,7 @@
 #include "generate/mt_history.h"
 
 #include "generate/sim_common.h"
+#include "generate/workload.h"
 
 #include <algorithm>
 #include <cmath>
@@ -19,31 +20,17 @@ struct Version {
   int64_t value;
 };
 
-// One planned op of a mini-transaction: read or write of key slot 0 (x) or 1 (y).
-struct Step {
-  bool write;
-  uint8_t slot;
-};
-
-// The templates of the header comment.
-const std::vector<Step>& template_steps(int t) {
-  static const std::vector<Step> kTemplates[6] = {
-      {{false, 0}},
-      {{false, 0}, {false, 1}},
-      {{false, 0}, {true, 0}},
-      {{false, 0}, {false, 1}, {true, 0}},
-      {{false, 0}, {false, 1}, {true, 0}, {true, 1}},
-      {{false, 0}, {true, 0}, {false, 1}, {true, 1}},
-  };
-  return kTemplates[t];
-}
-
 }  // namespace
 
 void generate_mt_history(const MtGenParams& p, GenSink& sink) {
   Rng rng(p.seed);
-  KeyPicker keys(p.key);
-  const uint32_t nk = keys.size(), ns = p.sessions;
+  WorkloadParams wp;
+  wp.kind = WorkloadKind::MiniTxn;
+  wp.key = p.key;
+  wp.read_only_ratio = p.read_only_ratio;
+  wp.two_key_ratio = p.two_key_ratio;
+  const WorkloadPlanner planner(wp);
+  const uint32_t nk = planner.num_keys(), ns = p.sessions;
   std::vector<GSession> sessions(ns);
   std::vector<std::vector<Version>> versions(nk, std::vector<Version>{{0, 0}});
   int64_t next_value = 1;
@@ -52,8 +39,7 @@ void generate_mt_history(const MtGenParams& p, GenSink& sink) {
   // Per session: the transaction in progress.
   struct Active {
     bool open = false;
-    int tmpl = 0;
-    uint32_t key[2] = {0, 0};
+    TxnProgram program;
     size_t step = 0;
     uint64_t snapshot = 0;
     bool abort = false;
@@ -94,36 +80,30 @@ void generate_mt_history(const MtGenParams& p, GenSink& sink) {
       a.step = 0;
       a.snapshot = clock;
       a.abort = rng.chance(p.abort_ratio);
-      const bool two = nk >= 2 && rng.chance(p.two_key_ratio);
-      if (rng.chance(p.read_only_ratio))
-        a.tmpl = two ? 1 : 0;
-      else
-        a.tmpl = two ? 3 + static_cast<int>(rng.below(3)) : 2;
-      a.key[0] = keys.pick(rng);
-      a.key[1] = two ? keys.pick_other(rng, a.key[0]) : a.key[0];
+      planner.plan(rng, a.program);
       GTxn t;
-      t.start = static_cast<double>(clock);
+      t.start = Time::integer(static_cast<int64_t>(clock));
       t.op_begin = t.op_end = static_cast<uint32_t>(gs.ops.size());
       gs.txns.push_back(t);
       if (p.engine != MtEngine::Serial && p.engine != MtEngine::Stale) continue;
       // Serial / Stale: the ops run at the commit event; nothing happens until then.
       continue;
     }
-    const std::vector<Step>& steps = template_steps(a.tmpl);
+    const TxnProgram& steps = a.program;
     GTxn& t = gs.txns.back();
     const bool at_commit_engine = p.engine == MtEngine::Serial || p.engine == MtEngine::Stale;
     if (!at_commit_engine && a.step < steps.size()) {  // one operation per event
-      const Step st = steps[a.step++];
-      const uint32_t k = a.key[st.slot];
-      gs.ops.push_back({st.write, k, st.write ? next_value++ : read_value(a, k)});
+      const ProgramStep st = steps[a.step++];
+      const bool write = st.kind == StepKind::Write;
+      gs.ops.push_back({write, st.key, write ? next_value++ : read_value(a, st.key)});
       t.op_end = static_cast<uint32_t>(gs.ops.size());
       continue;
     }
     // Commit event.
     if (at_commit_engine) {
-      for (const Step& st : steps) {
-        const uint32_t k = a.key[st.slot];
-        gs.ops.push_back({st.write, k, st.write ? next_value++ : read_value(a, k)});
+      for (const ProgramStep& st : steps) {
+        const bool write = st.kind == StepKind::Write;
+        gs.ops.push_back({write, st.key, write ? next_value++ : read_value(a, st.key)});
       }
       t.op_end = static_cast<uint32_t>(gs.ops.size());
     }
@@ -137,7 +117,7 @@ void generate_mt_history(const MtGenParams& p, GenSink& sink) {
     } else {
       t.status = TxnStatus::Aborted;
     }
-    t.end = static_cast<double>(clock);
+    t.end = Time::integer(static_cast<int64_t>(clock));
     a.open = false;
     if (gs.txns.size() == p.txns_per_session) {
       live[li] = live.back();
@@ -217,11 +197,11 @@ void generate_lwt_history(const LwtGenParams& p, GenSink& sink) {
       const double lo = std::max(prev_end + 1, pt - rng.uniform() * stretch);
       double hi = pt + rng.uniform() * stretch;
       if (i + 1 < gs.txns.size()) hi = std::min(hi, points[s][i + 1] - 2);
-      gs.txns[i].start = std::floor(lo);
-      gs.txns[i].end = std::ceil(hi);
-      if (gs.txns[i].start > pt) gs.txns[i].start = pt;
-      if (gs.txns[i].end < pt) gs.txns[i].end = pt;
-      prev_end = gs.txns[i].end;
+      // Points are whole numbers (multiples of 4), so are the interval's ends.
+      const double start = std::min(std::floor(lo), pt), end = std::max(std::ceil(hi), pt);
+      gs.txns[i].start = Time::integer(static_cast<int64_t>(start));
+      gs.txns[i].end = Time::integer(static_cast<int64_t>(end));
+      prev_end = end;
     }
   }
   emit(sessions, true, sink);

@@ -44,7 +44,7 @@ struct GTxn {
   uint32_t session, index;
   uint32_t op_begin, op_end;
   TxnStatus status;
-  double start = 0, end = 0;
+  Time start, end;
 };
 
 class KeyPicker {
@@ -200,8 +200,8 @@ void generate_history(const GenParams& p, GenSink& sink) {
       }
     }
     if (p.mode == GenMode::Causal) view[s][s] = done[s];
-    t.start = step;
-    t.end = step + 0.5 + (p.overlap ? rng.below(p.overlap + 1) : 0);
+    t.start = Time::integer(step);
+    t.end = {static_cast<int64_t>(step) + (p.overlap ? rng.below(p.overlap + 1) : 0), Time::kFracUnit / 2};  // + 0.5
     ++step;
     txns.push_back(t);
   }
@@ -248,7 +248,7 @@ void HistorySink::begin_txn(uint32_t session, uint32_t index) {
 }
 void HistorySink::read(int64_t key, int64_t value) { b_.read(b_.keys().intern_int(key), b_.values().intern_int(value)); }
 void HistorySink::write(int64_t key, int64_t value) { b_.write(b_.keys().intern_int(key), b_.values().intern_int(value)); }
-void HistorySink::end_txn(TxnStatus status, bool timed, double start, double end) {
+void HistorySink::end_txn(TxnStatus status, bool timed, Time start, Time end) {
   if (status != TxnStatus::Committed) b_.set_status(status);
   if (timed) b_.set_time(start, end);
   b_.end_txn();

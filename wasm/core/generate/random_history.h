@@ -62,7 +62,7 @@ struct GenSink {
   virtual void begin_txn(uint32_t session, uint32_t index) = 0;
   virtual void read(int64_t key, int64_t value) = 0;
   virtual void write(int64_t key, int64_t value) = 0;
-  virtual void end_txn(TxnStatus status, bool timed, double start, double end) = 0;
+  virtual void end_txn(TxnStatus status, bool timed, Time start, Time end) = 0;
 };
 
 // A sink that builds a History (initial value 0; labels "s<session>t<index>" on request).
@@ -73,7 +73,7 @@ class HistorySink final : public GenSink {
   void begin_txn(uint32_t session, uint32_t index) override;
   void read(int64_t key, int64_t value) override;
   void write(int64_t key, int64_t value) override;
-  void end_txn(TxnStatus status, bool timed, double start, double end) override;
+  void end_txn(TxnStatus status, bool timed, Time start, Time end) override;
   HistoryBuilder& builder() { return b_; }
 
  private:

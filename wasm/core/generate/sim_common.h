@@ -63,7 +63,7 @@ struct GOp {
 struct GTxn {
   uint32_t op_begin = 0, op_end = 0;
   TxnStatus status = TxnStatus::Committed;
-  double start = 0, end = 0;
+  Time start, end;
 };
 // Transactions and ops of one session, in session order.
 struct GSession {

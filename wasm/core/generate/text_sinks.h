@@ -18,8 +18,8 @@ class TextSink final : public GenSink {
   void begin_txn(uint32_t, uint32_t) override { w_->begin_txn({}); }
   void read(int64_t key, int64_t value) override { op(OpKind::Read, key, value); }
   void write(int64_t key, int64_t value) override { op(OpKind::Write, key, value); }
-  void end_txn(TxnStatus status, bool timed, double start, double end) override {
-    w_->end_txn(status, timed ? std::optional(std::pair(start, end)) : std::nullopt);
+  void end_txn(TxnStatus status, bool timed, Time start, Time end) override {
+    w_->end_txn(status, timed ? std::optional(Interval{start, end}) : std::nullopt);
   }
   // Closes the document; the writer's error, if the format could not express the history.
   const std::optional<InputError>& finish() {

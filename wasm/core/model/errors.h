@@ -44,6 +44,8 @@ class Expected {
   const T& value() const { return std::get<0>(v_); }
   T& operator*() { return value(); }
   T* operator->() { return &value(); }
+  const T& operator*() const { return value(); }
+  const T* operator->() const { return &value(); }
   const InputError& error() const { return std::get<1>(v_); }
 
  private:

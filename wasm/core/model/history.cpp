@@ -5,33 +5,15 @@
 
 #include "util/huge_pages.h"
 #include "util/json.h"
+#include "util/printable.h"
 
 namespace isoscope {
 
 // ---- errors ---------------------------------------------------------------------------------
 
-namespace {
-// A name as it may be printed: control bytes (a NUL would cut a C string short, an escape
-// sequence would drive the terminal) become \xNN.
-std::string printable_name(std::string_view name) {
-  std::string out;
-  out.reserve(name.size());
-  for (unsigned char c : name) {
-    if (c >= 0x20 && c != 0x7F) {
-      out += static_cast<char>(c);
-    } else {
-      static const char* hex = "0123456789abcdef";
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
-}
-}  // namespace
-
+// Printable as a whole: the message quotes keys, ids and entry names from the input.
 std::string InputError::to_string() const {
-  std::string s = file.empty() ? std::string("input") : printable_name(file);
+  std::string s = file.empty() ? std::string("input") : file;
   if (offset >= 0 || line >= 0) {
     s += ": ";
     if (line >= 0) {
@@ -43,7 +25,7 @@ std::string InputError::to_string() const {
     }
   }
   s += ": " + message;
-  return s;
+  return printable(s);
 }
 
 void locate_line(std::string_view text, InputError& e) {
@@ -133,7 +115,7 @@ std::string History::op_text(uint32_t op) const {
 }
 
 size_t History::memory_bytes() const {
-  return txns.capacity() * sizeof(Txn) + session_begin.capacity() * 4 +
+  return txns.capacity() * sizeof(Txn) + times.capacity() * sizeof(Interval) + session_begin.capacity() * 4 +
          ops.capacity() * sizeof(Op) + op_txn.capacity() * 4 + read_from.capacity() * 4 +
          lists.capacity() * sizeof(ListSpan) + list_values.capacity() * 4 + labels.memory_bytes() +
          keys.memory_bytes() + values.memory_bytes() + ambiguous.memory_bytes();
@@ -196,10 +178,12 @@ void HistoryBuilder::set_status(TxnStatus s) {
   if (!in_txn_) begin_txn();
   h_.txns.back().status = s;
 }
-void HistoryBuilder::set_time(double start, double end) {
+void HistoryBuilder::set_time(Time start, Time end) {
   if (!in_txn_) begin_txn();
-  h_.txns.back().start = start;
-  h_.txns.back().end = end;
+  const size_t t = h_.txns.size() - 1;
+  if (h_.times.size() <= t) h_.times.resize(std::max(t + 1, h_.times.size() * 3 / 2));  // amortised
+  h_.times[t] = {start, end};
+  h_.txns.back().timed = true;
   h_.has_timestamps = true;
 }
 void HistoryBuilder::set_label(std::string_view label) {
@@ -271,6 +255,10 @@ Expected<History> HistoryBuilder::finish(std::string format, std::string_view fi
   History& h = h_;
   h.format = std::move(format);
   h.session_begin.push_back(static_cast<uint32_t>(h.txns.size()));  // closes the last session
+  if (h.has_timestamps) {
+    h.times.resize(h.txns.size());
+    h.times.shrink_to_fit();
+  }
   // Unique-writes index: (key, value) -> write op. Most histories write small integer values
   // (direct value ids), so the index is an array by value, with a hash map for the rest (other
   // values, and a value written to several keys).

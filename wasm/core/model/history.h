@@ -19,7 +19,6 @@
 // transactions count as committed exactly when a committed transaction reads one of their
 // writes (transitively; for ambiguous reads, under the choice being checked).
 #pragma once
-#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -28,6 +27,7 @@
 
 #include "model/errors.h"
 #include "model/interner.h"
+#include "model/time.h"
 
 namespace isoscope {
 
@@ -61,8 +61,8 @@ struct Txn {
   uint32_t label = kNone;  // index into History::labels (the original transaction id)
   TxnStatus status = TxnStatus::Committed;  // as recorded
   bool committed = true;                    // effective (see header comment)
-  double start = NAN, end = NAN;            // real time, when recorded
-  bool has_time() const { return !std::isnan(start) && !std::isnan(end); }
+  bool timed = false;                       // real time recorded: History::times[t]
+  bool has_time() const { return timed; }
   uint32_t size() const { return op_end - op_begin; }
 };
 
@@ -132,6 +132,9 @@ struct History {
   // write it repeats (for --unique-values' error; kNone when every pair is written once).
   size_t repeated_pairs = 0;
   uint32_t first_repeat = kNone, first_repeat_of = kNone;
+  // Real time per transaction, exact (model/time.h): times[t] where txns[t].has_time(); empty
+  // when no transaction carries times (most histories: no cost).
+  std::vector<Interval> times;
   std::vector<ListSpan> lists;
   std::vector<uint32_t> list_values;
   LabelPool labels;
@@ -216,7 +219,9 @@ class HistoryBuilder {
   void append(uint32_t key, uint32_t value);
   void list_read(uint32_t key, std::span<const uint32_t> values);
   void set_status(TxnStatus s);
-  void set_time(double start, double end);
+  // The transaction's real-time interval. Readers check start <= end (interval_problem) first,
+  // with the location; the builder stores what it is given.
+  void set_time(Time start, Time end);
   void set_label(std::string_view label);
   void end_txn();
 

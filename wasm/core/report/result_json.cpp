@@ -109,6 +109,14 @@ void write_level_result(JsonWriter& j, const History& h, const LevelResult& r) {
     j.member("anomalies_total", std::max(r.anomalies_total, r.anomalies.size())).key("anomalies").begin_array();
     for (const Anomaly& a : r.anomalies) write_anomaly(j, h, a);
     j.end_array();
+    // Every kind found, most specific first, with its count and smallest example.
+    j.key("kinds").begin_array();
+    for (const KindCount& k : r.kinds) {
+      j.begin_object().member("kind", k.kind).member("count", k.count).member("lower_bound", k.lower_bound);
+      if (k.example != kNone) j.member("example", k.example);
+      j.end_object();
+    }
+    j.end_array();
   }
   j.end_object();
 }
@@ -170,7 +178,8 @@ std::string transactions_json(const History& h, uint32_t begin, uint32_t end) {
     if (x.label != kNone) j.member("id", h.labels[x.label]);
     j.member("status", x.status == TxnStatus::Committed ? "committed" : x.status == TxnStatus::Aborted ? "aborted" : "unknown")
         .member("committed", x.committed);
-    if (x.has_time()) j.member("start", x.start).member("end", x.end);
+    // Exact decimals: JSON numbers beyond 2^53 stay exact in the text (a reader in JS rounds them).
+    if (x.has_time()) j.key("start").raw(h.times[t].start.text()).key("end").raw(h.times[t].end.text());
     j.key("ops").begin_array();
     for (uint32_t i = x.op_begin; i < x.op_end; ++i)
       j.begin_array().string(op_kind_name(h.ops[i].kind)).raw(h.keys.json(h.ops[i].key)).raw(op_value_json(h, i)).end_array();
@@ -197,6 +206,7 @@ std::string transactions_json(const History& h, uint32_t begin, uint32_t end) {
 
 std::string report_text(const CheckReport& report) {
   std::string s;
+  std::vector<std::string> printed;  // kinds shown by weaker levels
   for (int i = 0; i < kNumLevels; ++i) {
     if (!report.requested[i]) continue;
     const LevelResult& r = report.results[i];
@@ -206,11 +216,17 @@ std::string report_text(const CheckReport& report) {
     s += head;
     if (!r.reason.empty()) s += "  (" + r.reason + ")";
     s += "\n";
-    if (r.verdict == Verdict::Fail && !r.implied_by) {
-      for (const Anomaly& a : r.anomalies) s += "      " + a.kind + ": " + a.explanation + "\n";
-      if (r.anomalies_total > r.anomalies.size())
-        s += "      ... and " + std::to_string(r.anomalies_total - r.anomalies.size()) + " more\n";
+    if (r.verdict != Verdict::Fail) continue;
+    // Each kind found, with its count and smallest example; an implied failure shows only the
+    // kinds its weaker level did not find (a lost update under SI when RR already fails).
+    for (const KindCount& k : r.kinds) {
+      if (r.implied_by && std::find(printed.begin(), printed.end(), k.kind) != printed.end()) continue;
+      s += "      " + k.kind + " (" + (k.lower_bound ? "at least " : "") + std::to_string(k.count) + " found)";
+      s += k.example != kNone ? ": " + r.anomalies[k.example].explanation + "\n" : "\n";
+      printed.push_back(k.kind);
     }
+    if (r.kinds.empty() && !r.implied_by)  // a checker that names no kinds: its anomalies as they are
+      for (const Anomaly& a : r.anomalies) s += "      " + a.kind + ": " + a.explanation + "\n";
   }
   return s;
 }
@@ -218,9 +234,9 @@ std::string report_text(const CheckReport& report) {
 std::string timeline_json(const History& h) {
   JsonWriter j;
   j.begin_object().member("first", 1).key("start").begin_array();
-  for (size_t t = 1; t < h.txns.size(); ++t) h.txns[t].has_time() ? j.number(h.txns[t].start) : j.null();
+  for (size_t t = 1; t < h.txns.size(); ++t) h.txns[t].has_time() ? j.raw(h.times[t].start.text()) : j.null();
   j.end_array().key("end").begin_array();
-  for (size_t t = 1; t < h.txns.size(); ++t) h.txns[t].has_time() ? j.number(h.txns[t].end) : j.null();
+  for (size_t t = 1; t < h.txns.size(); ++t) h.txns[t].has_time() ? j.raw(h.times[t].end.text()) : j.null();
   j.end_array().key("session").begin_array();
   for (size_t t = 1; t < h.txns.size(); ++t) j.integer(h.txns[t].session);
   std::string status;
@@ -289,11 +305,13 @@ std::string anomaly_kinds_json() {
 
 std::string levels_json(const History& h) {
   JsonWriter j;
+  const std::vector<Level> order = check_order(h);
   j.begin_array();
   for (int i = 0; i < kNumLevels; ++i) {
     std::string reason;
     const bool applies = level_applies(h, static_cast<Level>(i), reason);
-    j.begin_object().member("level", level_name(static_cast<Level>(i))).member("applies", applies);
+    const size_t rank = std::find(order.begin(), order.end(), static_cast<Level>(i)) - order.begin();
+    j.begin_object().member("level", level_name(static_cast<Level>(i))).member("applies", applies).member("order", rank);
     if (!applies) j.member("reason", reason);
     j.end_object();
   }

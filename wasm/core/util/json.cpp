@@ -1,37 +1,13 @@
 #include "util/json.h"
 
+#include "util/printable.h"
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
 namespace isoscope {
 
-namespace {
-
-// The length of the well-formed UTF-8 sequence at s[i] (RFC 3629: no overlong forms, no
-// surrogates, nothing above U+10FFFF), or 0 when the bytes there are not one.
-size_t utf8_sequence(std::string_view s, size_t i) {
-  const unsigned char c = static_cast<unsigned char>(s[i]);
-  size_t n;
-  unsigned char lo = 0x80, hi = 0xBF;  // the range of the second byte
-  if (c >= 0xC2 && c <= 0xDF) n = 2;
-  else if (c == 0xE0) n = 3, lo = 0xA0;
-  else if (c >= 0xE1 && c <= 0xEC) n = 3;
-  else if (c == 0xED) n = 3, hi = 0x9F;
-  else if (c >= 0xEE && c <= 0xEF) n = 3;
-  else if (c == 0xF0) n = 4, lo = 0x90;
-  else if (c >= 0xF1 && c <= 0xF3) n = 4;
-  else if (c == 0xF4) n = 4, hi = 0x8F;
-  else return 0;
-  if (i + n > s.size()) return 0;
-  const unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
-  if (c1 < lo || c1 > hi) return 0;
-  for (size_t k = 2; k < n; ++k)
-    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
-  return n;
-}
-
-}  // namespace
 
 // Output JSON is always valid UTF-8: a byte that does not belong to a well-formed sequence
 // (user data may hold anything) becomes U+FFFD, the replacement character.
@@ -55,7 +31,16 @@ std::string json_quote(std::string_view s) {
         } else if (c < 0x80) {
           out += static_cast<char>(c);
         } else if (const size_t n = utf8_sequence(s, i)) {
-          out.append(s.substr(i, n));
+          // C1 controls and direction overrides as \uXXXX: the same string to a JSON reader,
+          // nothing a terminal acts on when the output is shown raw.
+          const uint32_t cp = utf8_code_point(s.substr(i, n));
+          if (is_terminal_control(cp)) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(cp));
+            out += buf;
+          } else {
+            out.append(s.substr(i, n));
+          }
           i += n - 1;
         } else {
           out += "\\ufffd";

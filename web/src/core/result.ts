@@ -11,6 +11,18 @@ export class CoreFailure extends Error {
   }
 }
 
+/**
+ * The core trapped or threw inside a core worker (not a located CoreFailure). The worker is then
+ * retired: whatever comes next (the next history, the next level) runs in a fresh worker with a
+ * fresh module instance, and the message says so to the user.
+ */
+export class CoreCrash extends Error {
+  constructor(readonly cause: string) {
+    super(`the checker stopped unexpectedly (${cause}); what follows runs in a fresh instance of it`);
+    this.name = 'CoreCrash';
+  }
+}
+
 export function unwrap<T>(json: string): T {
   const r = JSON.parse(json) as CoreResult<T>;
   if (!r.ok) throw new CoreFailure(r.error);

@@ -1,5 +1,5 @@
 // The isoscope page: load, check, verdict ladder, anomaly diagram, history, share, embed mode.
-import { CoreFailure } from '../core/result';
+import { CoreCrash, CoreFailure } from '../core/result';
 import type { Anomaly, InputStats, LevelInfo, ParseError } from '../core/types';
 import { Checker } from '../check/runner';
 import { describeKind } from '../model/anomalies';
@@ -150,7 +150,7 @@ export class App {
       this.records = new RecordViews(this.checker, this.input.transactions);
     } catch (e) {
       if (e instanceof CoreFailure) this.showError(e.detail, 'This history could not be read', e.detail.format_unrecognised ? { files, readableAs: e.detail.readable_as } : undefined);
-      else this.showError({ message: (e as Error).message, text: (e as Error).message }, 'The checker could not start');
+      else this.showError({ message: (e as Error).message, text: (e as Error).message }, e instanceof CoreCrash ? 'The checker stopped unexpectedly' : 'The checker could not start');
       return;
     }
     try {
@@ -482,7 +482,7 @@ export class App {
       const res = await fetch(u.href);
       if (!res.ok) throw new InputError(`${u.pathname}: HTTP ${res.status}`);
       return [{ name: u.pathname.split('/').pop() || 'history', data: await res.arrayBuffer() }];
-    });
+    }, p.get('format') ?? '');  // ?format= reads src as that format, like the embed's attribute
     return true;
   }
 }

@@ -1,5 +1,5 @@
 // Promise-based RPC to a core worker, with termination (cancel) and crash reporting.
-import { CoreFailure } from '../core/result';
+import { CoreCrash, CoreFailure } from '../core/result';
 import coreWorkerUrl from './core.worker.ts?worker&url';
 import type { Envelope, InFile, Progress, Reply, Request } from './protocol';
 
@@ -39,13 +39,22 @@ export class CoreWorker {
       }
       this.pending.delete(r.id);
       if (r.ok) p.resolve(r.result);
-      else p.reject(r.detail ? new CoreFailure(r.detail) : new Error(r.error));
+      else if (r.detail) p.reject(new CoreFailure(r.detail));
+      else if (r.crashed) this.retire(new CoreCrash(r.error), p);
+      else p.reject(new Error(r.error));
     };
     this.worker.onerror = (ev) => {
       ev.preventDefault();
-      this.fail(new Error(`the ${this.name} worker crashed: ${ev.message || 'unknown error'}`));
+      this.fail(new CoreCrash(`the ${this.name} worker crashed: ${ev.message || 'unknown error'}`));
     };
     this.worker.onmessageerror = () => this.fail(new Error(`the ${this.name} worker sent an unreadable message`));
+  }
+
+  /** After a crash: rejects p and everything pending, and is never used again (dead). */
+  private retire(e: CoreCrash, p: Pending) {
+    p.reject(e);
+    this.fail(e);
+    this.worker.terminate();
   }
 
   private fail(e: Error) {

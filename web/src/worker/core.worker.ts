@@ -29,10 +29,12 @@ self.onmessage = async (ev: MessageEvent<Envelope>) => {
   try {
     reply = { id: m.id, ok: true, result: await handle(m) };
   } catch (e) {
-    // the core's own errors keep their location; embind/abort errors, out of memory: report,
-    // never die silently
-    reply = { id: m.id, ok: false, error: e instanceof Error ? e.message : String(e), detail: e instanceof CoreFailure ? e.detail : undefined };
-    if (/abort|memory|unreachable/i.test(reply.error)) mod = null; // the instance may be corrupt
+    // The core's own errors keep their location. Anything else (a trap, an abort, a stack
+    // overflow's RangeError, out of memory) may leave the instance corrupt: it is dropped, the
+    // next request starts a fresh one, and the reply says so (crashed) for the page to tell.
+    const core = e instanceof CoreFailure;
+    reply = { id: m.id, ok: false, error: e instanceof Error ? `${e.name}: ${e.message}` : String(e), detail: core ? e.detail : undefined, crashed: !core };
+    if (!core) mod = null;
   }
   (self as unknown as Worker).postMessage(reply, transferables(reply));
 };

@@ -20,6 +20,6 @@ export type Envelope = { id: number } & Request;
 export interface Progress { settled: number; open: number }
 export type Reply =
   | { id: number; ok: true; result: unknown }
-  /** detail: the core's located error (a CoreFailure); absent for crashes */
-  | { id: number; ok: false; error: string; detail?: ParseError }
+  /** detail: the core's located error (a CoreFailure); absent for crashes, which set crashed (the worker dropped its module instance) */
+  | { id: number; ok: false; error: string; detail?: ParseError; crashed?: boolean }
   | { id: number; progress: Progress };

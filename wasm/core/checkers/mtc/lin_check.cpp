@@ -39,10 +39,9 @@ bool is_lightweight_history(const History& h) {
 namespace {
 
 constexpr size_t kMaxReported = 32;
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-double start_of(const Txn& x) { return std::isnan(x.start) ? -kInf : x.start; }
-double end_of(const Txn& x) { return std::isnan(x.end) ? kInf : x.end; }
+// An operation without times spans all of real time (is_lightweight_history wants them, though).
+Time start_of(const History& h, uint32_t t) { return h.txns[t].has_time() ? h.times[t].start : Time::below_all(); }
+Time end_of(const History& h, uint32_t t) { return h.txns[t].has_time() ? h.times[t].end : Time::above_all(); }
 
 struct Lin {
   const History& h;
@@ -67,7 +66,7 @@ struct Lin {
     auto readers = [&](uint32_t head) {
       slot.clear();
       for (uint32_t r = head; r != kNone; r = rnext[r]) slot.push_back(r);
-      std::sort(slot.begin(), slot.end(), [&](uint32_t a, uint32_t b) { return start_of(h.txns[a]) < start_of(h.txns[b]); });
+      std::sort(slot.begin(), slot.end(), [&](uint32_t a, uint32_t b) { return start_of(h, a) < start_of(h, b); });
       order.insert(order.end(), slot.begin(), slot.end());
     };
     for (uint32_t key = 0; key < chains_.size(); ++key) {
@@ -77,11 +76,11 @@ struct Lin {
         readers(rhead[w]);
       }
     }
-    std::vector<double> point(n, -kInf);
-    double prev = -kInf;
+    std::vector<Time> point(n, Time::below_all());
+    Time prev = Time::below_all();
     for (size_t i = 0; i < order.size(); ++i) {
-      if (i && key_of(order[i]) != key_of(order[i - 1])) prev = -kInf;
-      point[order[i]] = prev = std::max(prev, start_of(h.txns[order[i]]));
+      if (i && key_of(order[i]) != key_of(order[i - 1])) prev = Time::below_all();
+      point[order[i]] = prev = std::max(prev, start_of(h, order[i]));
     }
     std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return point[a] < point[b]; });
     return order;
@@ -267,29 +266,29 @@ struct Lin {
     // Step 2: real time, per key, from the last slot back.
     for (uint32_t key = 0; key < h.keys.size(); ++key) {
       const std::vector<uint32_t>& chain = chains[key];
-      double min_f = kInf;
+      Time min_f = Time::above_all();
       uint32_t arg = kNone;
       bool bad = false;
       for (int64_t i = static_cast<int64_t>(chain.size()) - 1; i >= -1 && !bad; --i) {
         const uint32_t head = i >= 0 ? rhead[chain[i]] : init_rhead[key];
-        double group_f = kInf;
+        Time group_f = Time::above_all();
         uint32_t group_arg = kNone;
         for (uint32_t r = head; r != kNone && !bad; r = rnext[r]) {
-          if (start_of(h.txns[r]) > min_f) {
+          if (start_of(h, r) > min_f) {
             realtime(r, arg, chain);
             bad = true;
           }
-          if (end_of(h.txns[r]) < group_f) group_f = end_of(h.txns[r]), group_arg = r;
+          if (end_of(h, r) < group_f) group_f = end_of(h, r), group_arg = r;
         }
         if (bad) break;
         if (group_f < min_f) min_f = group_f, arg = group_arg;
         if (i < 0) break;
         const uint32_t w = chain[i];
-        if (start_of(h.txns[w]) > min_f) {
+        if (start_of(h, w) > min_f) {
           realtime(w, arg, chain);
           bad = true;
         }
-        if (end_of(h.txns[w]) < min_f) min_f = end_of(h.txns[w]), arg = w;
+        if (end_of(h, w) < min_f) min_f = end_of(h, w), arg = w;
       }
     }
   }
@@ -321,7 +320,7 @@ LevelResult check_lin(const History& h, const CheckBudget& budget) {
   // An operation that ends before it starts precedes itself in real time.
   for (uint32_t t = 1; t < h.txns.size(); ++t) {
     const Txn& x = h.txns[t];
-    if (!x.committed || !x.has_time() || !(x.end < x.start)) continue;
+    if (!x.committed || !x.has_time() || !(h.times[t].end < h.times[t].start)) continue;
     Anomaly a;
     a.kind = kind_name(AnomalyKind::RealTimeViolation);
     a.txns = {t};

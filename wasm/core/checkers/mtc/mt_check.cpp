@@ -150,16 +150,16 @@ Digraph build_graph(const MtIndex& ix, bool rt) {
     // Time points sorted by end; point j -> S for the last j with end(j) < start(S).
     std::vector<uint32_t> by_end = timed, by_start = timed;
     std::sort(by_end.begin(), by_end.end(),
-              [&](uint32_t a, uint32_t b) { return h.txns[a].end < h.txns[b].end; });
+              [&](uint32_t a, uint32_t b) { return h.times[a].end < h.times[b].end; });
     std::sort(by_start.begin(), by_start.end(),
-              [&](uint32_t a, uint32_t b) { return h.txns[a].start < h.txns[b].start; });
+              [&](uint32_t a, uint32_t b) { return h.times[a].start < h.times[b].start; });
     for (uint32_t i = 0; i < m; ++i) {
       gb.add(by_end[i], n + i, tag_of(EdgeKind::Point, 0));
       if (i + 1 < m) gb.add(n + i, n + i + 1, tag_of(EdgeKind::Point, 0));
     }
     uint32_t j = 0;  // number of transactions that end before the current start
     for (uint32_t t : by_start) {
-      while (j < m && h.txns[by_end[j]].end < h.txns[t].start) ++j;
+      while (j < m && h.times[by_end[j]].end < h.times[t].start) ++j;
       if (j > 0) gb.add(n + j - 1, t, tag_of(EdgeKind::Point, 0));
     }
   }

@@ -25,7 +25,8 @@ struct Instance {
   std::vector<Read> reads;
   std::vector<uint32_t> wbeg;  // distinct written keys of t: [wbeg[t], wbeg[t+1])
   std::vector<uint32_t> wkeys;
-  std::vector<double> start, end;  // NAN when untimed
+  std::vector<Interval> times;  // exact real time, where timed[t]
+  std::vector<char> timed;
   uint32_t n() const { return static_cast<uint32_t>(orig.size()); }
   uint32_t num_sessions() const { return static_cast<uint32_t>(sess_begin.size()) - 1; }
 };
@@ -79,7 +80,9 @@ struct Problem {
   }
 };
 
-Problem make_problem(const Instance& in, Level level);
+// real_time: SSER's real-time edges (add_real_time adds them later when it is false).
+Problem make_problem(const Instance& in, Level level, bool real_time = true);
+void add_real_time(const Instance& in, Problem& p);
 // The sub-problem of the chains with keep_chain[c]: edges and reads leaving it are dropped.
 // node_map receives old node -> new node (kNone when dropped).
 Problem sub_problem(const Problem& p, const std::vector<char>& keep_chain,
@@ -108,6 +111,8 @@ struct Saturation {
 };
 // polygraph: generate the constraints; force: settle those one side of which would close a
 // cycle (off only in tests, so that the solver meets every open constraint).
+// Saturation's reachability tables hold at most this many entries (nodes x (sessions + 1)).
+constexpr size_t kMaxReachEntries = size_t(48) << 20;  // 48 M (192 MB)
 Saturation saturate(const Problem& p, bool polygraph, bool force, const CheckBudget& budget);
 
 struct SearchResult {
@@ -132,6 +137,27 @@ struct SolveResult {
 };
 SolveResult solve(const Problem& p, const Saturation& sat, const CheckBudget& budget);
 
+// Candidate commit orders (candidate.cpp), to be verified: from the timestamps (empty when a
+// transaction has none), and by replaying a whole-transaction problem (empty when the replay
+// gets stuck).
+std::vector<uint32_t> timestamp_order(const Instance& in, const Problem& p);
+std::vector<uint32_t> replay_order(const Problem& p, bool force = false);
+// A guess for split problems and the rest: sessions interleaved by their progress (each node at
+// the fraction of its chain that precedes it).
+std::vector<uint32_t> progress_order(const Problem& p);
+// Whether order (whole transactions) extends the real-time order of the timestamps.
+bool respects_real_time(const Instance& in, const Problem& p, const std::vector<uint32_t>& order);
+
+// The lazy polygraph (lazy.cpp): from a candidate order (every node once), the solver on the
+// constraints the candidates violate, until one violates none (pass) or the solver fails.
+// real_time: SSER's real-time edges, added as the candidates break them (p.fixed then holds
+// none).
+struct LazyStats {
+  size_t rounds = 0, constraints = 0, vars = 0, conflicts = 0;
+};
+SolveResult lazy_solve(const Problem& p, const Instance* real_time, std::vector<uint32_t> order,
+                       const CheckBudget& budget, LazyStats& stats);
+
 // Whether order (nodes, node 0 first) satisfies p: every known edge, the serialization
 // axiom, and SI's conflict rule.
 bool verify_order(const Problem& p, const std::vector<Problem::Edge>& edges,
@@ -148,6 +174,9 @@ struct Decision {
   bool by_solver = false;
   std::vector<uint32_t> order;  // Pass: nodes
   bool by_ser = false;          // PC / SI decided by a SER witness
+  bool by_candidate = false;    // a pass by a candidate order (timestamps, replay)
+  bool by_lazy = false;         // decided by the lazy polygraph (solved holds its result)
+  LazyStats lazy;
 };
 Decision decide(const Instance& in, Level level, const StrongOptions& opts,
                 const CheckBudget& budget);

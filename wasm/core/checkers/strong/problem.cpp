@@ -32,15 +32,15 @@ Instance make_instance(const History& h) {
   const uint32_t n = in.n();
   in.rbeg.assign(n + 1, 0);
   in.wbeg.assign(n + 1, 0);
-  in.start.assign(n, NAN);
-  in.end.assign(n, NAN);
+  in.times.assign(n, {});
+  in.timed.assign(n, 0);
   std::vector<uint32_t> stamp(in.num_keys, kNone);
   for (uint32_t t = 1; t < n; ++t) {
     const uint32_t o = in.orig[t];
     const Txn& x = h.txns[o];
     if (x.has_time()) {
-      in.start[t] = x.start;
-      in.end[t] = x.end;
+      in.times[t] = h.times[o];
+      in.timed[t] = 1;
     }
     in.rbeg[t] = static_cast<uint32_t>(in.reads.size());
     for (uint32_t i = R.begin[o]; i < R.begin[o + 1]; ++i) {
@@ -90,13 +90,13 @@ Instance sub_instance(const Instance& in, const std::vector<char>& keep) {
   const uint32_t n = out.n();
   out.rbeg.assign(n + 1, 0);
   out.wbeg.assign(n + 1, 0);
-  out.start.assign(n, NAN);
-  out.end.assign(n, NAN);
+  out.times.assign(n, {});
+  out.timed.assign(n, 0);
   for (uint32_t t = 1; t < in.n(); ++t) {
     const uint32_t u = map[t];
     if (u == kNone) continue;
-    out.start[u] = in.start[t];
-    out.end[u] = in.end[t];
+    out.times[u] = in.times[t];
+    out.timed[u] = in.timed[t];
     out.rbeg[u] = static_cast<uint32_t>(out.reads.size());
     for (uint32_t i = in.rbeg[t]; i < in.rbeg[t + 1]; ++i) {
       Instance::Read r = in.reads[i];
@@ -136,8 +136,6 @@ void compute_outs(Problem& p) {
   p.obeg[p.n] = static_cast<uint32_t>(p.outs.size());
 }
 
-namespace {
-
 // Real-time predecessors (SSER): for each node v and each session c, an edge from the last
 // transaction q of c (in session order) that ends before v starts. Every earlier transaction of
 // c precedes q in session order, hence v in any commit order: one edge per (v, c) suffices, and
@@ -145,14 +143,14 @@ namespace {
 void add_real_time(const Instance& in, Problem& p) {
   const uint32_t k = p.k;
   struct E {
-    double end;
+    Time end;
     uint32_t node;
   };
   std::vector<std::vector<E>> by_end(k);
   std::vector<std::vector<uint32_t>> best(k);  // prefix max of node over by_end
   for (uint32_t c = 0; c < k; ++c) {
     for (uint32_t v = p.chain_begin[c]; v < p.chain_begin[c + 1]; ++v)
-      if (!std::isnan(in.end[v])) by_end[c].push_back({in.end[v], v});
+      if (in.timed[v]) by_end[c].push_back({in.times[v].end, v});
     std::sort(by_end[c].begin(), by_end[c].end(), [](const E& a, const E& b) { return a.end < b.end; });
     uint32_t m = 0;
     for (const E& e : by_end[c]) {
@@ -164,12 +162,12 @@ void add_real_time(const Instance& in, Problem& p) {
   for (uint32_t s = 0; s < k; ++s) {
     std::fill(last.begin(), last.end(), 0);
     for (uint32_t v = p.chain_begin[s]; v < p.chain_begin[s + 1]; ++v) {
-      if (std::isnan(in.start[v])) continue;
-      const double st = in.start[v];
+      if (!in.timed[v]) continue;
+      const Time st = in.times[v].start;
       for (uint32_t c = 0; c < k; ++c) {
         const std::vector<E>& es = by_end[c];
         size_t lo = std::lower_bound(es.begin(), es.end(), st,
-                                     [](const E& e, double x) { return e.end < x; }) -
+                                     [](const E& e, const Time& x) { return e.end < x; }) -
                     es.begin();
         if (lo == 0) continue;
         const uint32_t q = best[c][lo - 1];
@@ -182,9 +180,7 @@ void add_real_time(const Instance& in, Problem& p) {
   }
 }
 
-}  // namespace
-
-Problem make_problem(const Instance& in, Level level) {
+Problem make_problem(const Instance& in, Level level, bool real_time) {
   Problem p;
   p.level = level;
   p.num_keys = in.num_keys;
@@ -225,7 +221,7 @@ Problem make_problem(const Instance& in, Level level) {
   p.rbeg[p.n] = static_cast<uint32_t>(p.reads.size());
   p.wbeg[p.n] = static_cast<uint32_t>(p.wkeys.size());
   compute_outs(p);
-  if (level == Level::SSER) add_real_time(in, p);
+  if (level == Level::SSER && real_time) add_real_time(in, p);
   return p;
 }
 

@@ -21,7 +21,6 @@ namespace {
 
 constexpr uint32_t kInf = 0xFFFFFFFFu;
 constexpr size_t kMaxConstraints = size_t(12) << 20;  // 12 M (96 MB); beyond: partial pruning
-constexpr size_t kMaxReachEntries = size_t(48) << 20;  // 48 M (192 MB)
 
 std::vector<uint32_t> find_cycle(uint32_t n, const std::vector<Problem::Edge>& edges) {
   DigraphBuilder b(n);

@@ -351,7 +351,15 @@ class Solver {
       if (ref != kKnownEdge) conflict_.push_back(negate(edge_lit_[ref]));
     std::sort(conflict_.begin(), conflict_.end());
     conflict_.erase(std::unique(conflict_.begin(), conflict_.end()), conflict_.end());
+    mark_core();
+  }
+
+  // The nodes of the cycle in graph_, and the pair of each literal on it (a serialization
+  // constraint's writer is not always on the cycle, yet without it the constraint is gone).
+  void mark_core() {
     for (uint32_t v : graph_.cycle_nodes) core_[v] = 1;
+    for (uint32_t ref : graph_.cycle_refs)
+      if (ref != kKnownEdge) core_[va_[var_of(edge_lit_[ref])]] = core_[vb_[var_of(edge_lit_[ref])]] = 1;
   }
 
   uint32_t clause_size(uint32_t c) const {
@@ -430,7 +438,7 @@ class Solver {
       if (ref != kKnownEdge) learnt_.push_back(negate(edge_lit_[ref]));
     std::sort(learnt_.begin() + 1, learnt_.end());
     learnt_.erase(std::unique(learnt_.begin() + 1, learnt_.end()), learnt_.end());
-    for (uint32_t v : graph_.cycle_nodes) core_[v] = 1;
+    mark_core();
     if (learnt_.size() == 1) return kNone;  // known edges alone: a fact
     size_t best = 1;
     for (size_t i = 2; i < learnt_.size(); ++i)

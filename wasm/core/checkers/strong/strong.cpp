@@ -13,11 +13,67 @@ namespace isoscope {
 
 namespace strong {
 
+namespace {
+
+// A pass from a candidate commit order (candidate.cpp) that verifies, before any polygraph.
+// d.problem is built without real-time edges: an SSER candidate is checked against them apart.
+bool try_candidate(const Instance& in, Decision& d) {
+  const Problem& p = d.problem;
+  std::vector<uint32_t> order = timestamp_order(in, p);
+  const bool verified = [&] {
+    if (!order.empty() && verify_order(p, {}, order)) return true;
+    if (p.level != Level::SER) return false;  // the replay knows whole transactions only
+    order = replay_order(p);
+    return !order.empty() && verify_order(p, {}, order);
+  }();
+  if (!verified || (p.level == Level::SSER && !respects_real_time(in, p, order))) return false;
+  d.verdict = Verdict::Pass;
+  d.order = std::move(order);
+  d.sat.outcome = Saturation::Settled;
+  d.by_candidate = true;
+  return true;
+}
+
+void decide_lazy(const Instance& in, const CheckBudget& budget, Decision& d) {
+  const Problem& p = d.problem;
+  std::vector<uint32_t> order = timestamp_order(in, p);
+  if (order.empty() && p.level == Level::SER) order = replay_order(p, /*force=*/true);
+  if (order.empty() && p.level != Level::SER) {
+    // Split problems: the replay of the SER problem, each transaction's halves side by side.
+    const Problem whole = make_problem(in, Level::SER, false);
+    const std::vector<uint32_t> o = replay_order(whole, /*force=*/true);
+    if (!o.empty()) {
+      order.push_back(0);
+      for (uint32_t v : o)
+        if (v != 0) order.push_back(2 * v - 1), order.push_back(2 * v);
+    }
+  }
+  if (order.empty()) order = progress_order(p);
+  d.solved = lazy_solve(p, p.level == Level::SSER ? &in : nullptr, std::move(order), budget, d.lazy);
+  d.by_lazy = d.by_solver = true;
+  d.verdict = d.solved.verdict;
+  d.reason = d.solved.reason;
+  if (d.verdict == Verdict::Pass) d.order = d.solved.order;
+}
+
+}  // namespace
+
 Decision decide(const Instance& in, Level level, const StrongOptions& opts,
                 const CheckBudget& budget) {
   Decision d;
-  d.problem = make_problem(in, level);
-  if ((level == Level::PC || level == Level::SI) && opts.ser_first) {
+  d.problem = make_problem(in, level, /*real_time=*/false);
+  if (opts.candidate && try_candidate(in, d)) return d;
+  const size_t reach = static_cast<size_t>(d.problem.n) * (d.problem.k + 1);
+  if (opts.lazy && reach > opts.lazy_above &&
+      (in.h->has_timestamps || reach > std::min(opts.lazy_untimed_above, kMaxReachEntries))) {
+    // Too many sessions and nodes for saturation's reachability: the lazy polygraph, from the
+    // best guess at hand (SSER's real time is added as the guesses break it). Its guesses are
+    // good when the history has timestamps; without, only where saturation cannot go.
+    decide_lazy(in, budget, d);
+    return d;
+  }
+  if (level == Level::SSER) add_real_time(in, d.problem);
+  if ((level == Level::PC || level == Level::SI) && opts.ser_first && !budget.ser_fails) {
     // SER implies SI and PC, and its search is usually the easiest of the three on histories
     // that pass: try it first, within a slice of the budget. A serial order t1 t2 ... gives the
     // split order R_t1 W_t1 R_t2 W_t2 ..., verified against this level's problem.
@@ -143,7 +199,7 @@ StrongReport check_strong(const History& h, Level level, const CheckBudget& budg
   StrongStats& st = rep.stats;
   st.nodes = d.problem.n;
   st.chains = d.problem.k;
-  st.constraints = d.sat.constraints;
+  st.constraints = d.by_lazy ? d.lazy.constraints : d.sat.constraints;
   st.forced_edges = d.sat.forced;
   st.rounds = d.sat.rounds;
   st.settled_by_saturation =

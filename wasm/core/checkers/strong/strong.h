@@ -9,7 +9,11 @@
 //      imply; a CC failure is reported with its witnesses.
 //   2. The level's SER problem: transactions (PC, SI: split into a read half and a write half)
 //      laid out in chains (sessions), with the write-read, real-time (SSER) and SI-conflict
-//      constraints.
+//      constraints. A candidate commit order (candidate.cpp: the timestamps' commit order, or a
+//      replay of the history) that verifies is a pass at once.
+//   2b. Problems too large for saturation's reachability (nodes x sessions), when the history
+//      has timestamps or saturation cannot hold them: the lazy polygraph (lazy.cpp), which
+//      gives the solver only the constraints its candidate orders violate, round after round.
 //   3. Saturation: the orderings every solution must contain (so ∪ wr ∪ rt, then the forced
 //      WW / RW edges of the polygraph, as Cobra and PolySI prune; the first round already
 //      contains the CC saturation), to a fixpoint. Only the constraints that reachability
@@ -40,6 +44,11 @@ LevelResult check_ser(const History& h, const CheckBudget& budget);
 LevelResult check_sser(const History& h, const CheckBudget& budget);
 
 struct StrongOptions {
+  bool candidate = true;    // first try the commit order of the timestamps or of a replay
+  bool lazy = true;         // the lazy polygraph (lazy.cpp) instead of saturation when
+  size_t lazy_above = size_t(4) << 20;  // nodes x sessions exceed this (0: always), and the
+  size_t lazy_untimed_above = SIZE_MAX;  // history has timestamps or they exceed this too (or
+                                         // saturation's reachability limit)
   bool saturate = true;     // polygraph pruning before the search
   bool force = true;        // saturation forces the edges whose alternative closes a cycle
   bool decompose = true;    // biconnected components of the communication graph

@@ -20,6 +20,13 @@ LevelResult check_rc(const History& h, const CheckBudget& budget);
 LevelResult check_rr(const History& h, const CheckBudget& budget);
 LevelResult check_ra(const History& h, const CheckBudget& budget);
 LevelResult check_cc(const History& h, const CheckBudget& budget);
+// The clocks check_cc keeps: Auto picks dense ones for up to a few thousand writing sessions,
+// sparse ones beyond (tests force either, to compare them).
+enum class CcClocks { Auto, Dense, Sparse };
+LevelResult check_cc(const History& h, const CheckBudget& budget, CcClocks clocks);
+// The memory check_cc's vector clocks and their bookkeeping may take (the estimate checked
+// before it runs).
+size_t cc_clock_bytes_estimate(const History& h);
 // How many times check_cc has run in this process (tests count the work a check does).
 size_t check_cc_runs();
 

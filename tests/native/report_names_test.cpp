@@ -1,0 +1,152 @@
+// The report's names hold the lattice (issue 27, item 6): no anomaly of a failing level is of a
+// kind that a passing level forbids; every lost update (two committed transactions that read
+// one version of a key and both write it) is named under SI and above, with its exact count;
+// kinds are listed most specific first, each with an example of its own kind; and a
+// 3-transaction anti-dependency cycle is G2 while the 2-transaction one is a write skew.
+// Over random histories, the simulator's, and histories recorded from real databases by
+// `isoscope run` (tests/fixtures/db/).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "checkers/check.h"
+#include "checkers/cycle_names.h"
+#include "generate/db_sim.h"
+#include "generate/random_history.h"
+#include "test_util.h"
+
+using namespace isoscope;
+
+namespace {
+
+bool forbids(Level level, const std::string& kind) {
+  const AnomalyKindInfo* info = find_anomaly_kind(kind);
+  return info && (info->weakest == level || is_weaker(info->weakest, level));
+}
+
+void expect_names_hold(const History& h, const CheckReport& report, const std::string& what) {
+  for (int i = 0; i < kNumLevels; ++i) {
+    if (!report.requested[i] || report.results[i].verdict != Verdict::Fail) continue;
+    const LevelResult& r = report.results[i];
+    const Level level = static_cast<Level>(i);
+    EXPECT_FALSE(r.kinds.empty()) << what << " " << level_name(level);
+    for (const KindCount& k : r.kinds) {
+      EXPECT_GE(k.count, 1u);
+      if (k.example != kNone) {
+        ASSERT_LT(k.example, r.anomalies.size());
+        EXPECT_EQ(r.anomalies[k.example].kind, k.kind);
+      }
+    }
+    if (r.implied_by || !is_transactional(level)) continue;
+    for (const Anomaly& a : r.anomalies)
+      for (int j = 0; j < kNumLevels; ++j)
+        if (report.requested[j] && report.results[j].verdict == Verdict::Pass && is_transactional(static_cast<Level>(j)))
+          EXPECT_FALSE(forbids(static_cast<Level>(j), a.kind))
+              << what << ": " << level_name(level) << " names " << a.kind << " though " << level_name(static_cast<Level>(j))
+              << " passes: " << a.explanation;
+  }
+  size_t lost = 0;
+  lost_updates(h, 0, lost);
+  if (lost == 0) return;
+  for (Level l : {Level::SI, Level::SER, Level::SSER}) {
+    const LevelResult& r = report.results[static_cast<int>(l)];
+    if (!report.requested[static_cast<int>(l)] || r.verdict == Verdict::NotApplicable) continue;
+    EXPECT_EQ(r.verdict, Verdict::Fail) << what << ": " << lost << " lost updates, yet " << level_name(l) << " does not fail";
+    bool named = false;
+    for (const KindCount& k : r.kinds)
+      if (k.kind == "LostUpdate") {
+        named = true;
+        EXPECT_EQ(k.count, lost);
+        EXPECT_FALSE(k.lower_bound);
+      }
+    EXPECT_TRUE(named) << what << ": " << level_name(l) << " does not name LostUpdate";
+  }
+}
+
+History parse(const std::string& json) {
+  const std::string path = temp_file("h.json", json);
+  Expected<History> h = read_path(path);
+  EXPECT_TRUE(static_cast<bool>(h));
+  return std::move(*h);
+}
+
+}  // namespace
+
+TEST(ReportNames, RandomHistoriesNameOnlyWhatPassingLevelsAllow) {
+  for (uint64_t seed = 1; seed <= 400; ++seed) {
+    GenParams p;
+    p.seed = seed;
+    p.sessions = 2 + seed % 3;
+    p.txns_per_session = 3 + seed % 4;
+    p.keys = 2 + seed % 3;
+    p.mode = seed % 2 ? GenMode::Random : GenMode::Causal;
+    p.timestamps = seed % 3 == 0;
+    Expected<History> h = generate_history(p);
+    ASSERT_TRUE(static_cast<bool>(h));
+    expect_names_hold(*h, check_history(*h, {}), "random seed " + std::to_string(seed));
+  }
+}
+
+TEST(ReportNames, SimulatedDatabasesNameOnlyWhatPassingLevelsAllow) {
+  for (uint64_t seed = 1; seed <= 60; ++seed)
+    for (DbEngine engine : {DbEngine::ReadCommitted, DbEngine::SnapshotIsolation, DbEngine::Serializable}) {
+      DbSimParams p;
+      p.seed = seed;
+      p.engine = engine;
+      p.sessions = 4;
+      p.txns_per_session = 12;
+      p.min_ops = 1;
+      p.max_ops = 4;
+      p.key.keys = 3 + seed % 4;
+      parse_workload_mix(seed % 2 ? "cobra" : "polysi", p.mix);
+      Expected<History> h = simulate_database(p);
+      ASSERT_TRUE(static_cast<bool>(h));
+      expect_names_hold(*h, check_history(*h, {}), "db_sim seed " + std::to_string(seed));
+    }
+}
+
+TEST(ReportNames, RecordedHistoriesNameOnlyWhatPassingLevelsAllow) {
+  const std::filesystem::path dir = std::filesystem::path(ISOSCOPE_FIXTURES) / "db";
+  size_t n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().extension() != ".json") continue;
+    Expected<History> h = read_path(e.path().string());
+    ASSERT_TRUE(static_cast<bool>(h)) << e.path();
+    expect_names_hold(*h, check_history(*h, {}), e.path().filename().string());
+    ++n;
+  }
+  EXPECT_GE(n, 3u);
+}
+
+TEST(ReportNames, AThreeTransactionAntiDependencyCycleIsG2) {
+  const History h = parse(R"({"initial": 0, "sessions": [
+    [[["r","x",0], ["w","y",1]]], [[["r","y",0], ["w","z",2]]], [[["r","z",0], ["w","x",3]]]]})");
+  const CheckReport r = check_history(h, {});
+  EXPECT_EQ(r.results[static_cast<int>(Level::SI)].verdict, Verdict::Pass);
+  const LevelResult& ser = r.results[static_cast<int>(Level::SER)];
+  ASSERT_EQ(ser.verdict, Verdict::Fail);
+  EXPECT_EQ(ser.anomalies.at(0).kind, "G2");
+}
+
+TEST(ReportNames, TheTwoTransactionFormIsAWriteSkew) {
+  const History h = parse(R"({"initial": 0, "sessions": [
+    [[["r","x",0], ["r","y",0], ["w","x",1]]], [[["r","x",0], ["r","y",0], ["w","y",2]]]]})");
+  const CheckReport r = check_history(h, {});
+  const LevelResult& ser = r.results[static_cast<int>(Level::SER)];
+  ASSERT_EQ(ser.verdict, Verdict::Fail);
+  EXPECT_EQ(ser.anomalies.at(0).kind, "WriteSkew");
+}
+
+TEST(ReportNames, LostUpdatesAreCountedExactly) {
+  const History h = parse(R"({"initial": 0, "sessions": [
+    [[["r","x",0], ["w","x",1]]], [[["r","x",0], ["w","x",2]]], [[["r","x",0], ["w","x",3]]],
+    [[["r","y",0], ["w","y",4]]]]})");
+  const CheckReport r = check_history(h, {});
+  const LevelResult& si = r.results[static_cast<int>(Level::SI)];
+  ASSERT_EQ(si.verdict, Verdict::Fail);
+  ASSERT_FALSE(si.kinds.empty());
+  EXPECT_EQ(si.kinds[0].kind, "LostUpdate");
+  EXPECT_EQ(si.kinds[0].count, 2u);  // the second and the third reader each lose the first's update
+  EXPECT_FALSE(si.kinds[0].lower_bound);
+  expect_names_hold(h, r, "three readers of x");
+}

@@ -1,0 +1,223 @@
+// Candidate commit orders: a guess at a solution, checked by verify_order in O(reads log writers)
+// before any polygraph is built. Histories that hold usually come with their own commit order:
+//   timestamps  a transaction's writes take effect at its end (whole transactions, write halves)
+//               and its reads at its start (read halves): the commit order of the databases
+//               that the timestamps were recorded from (and of every simulator engine);
+//   replay      without timestamps, the history executed again one transaction at a time
+//               against a store, choosing next a transaction whose reads see the current
+//               values and whose writes overwrite no value still to be read.
+// A guess that does not verify costs little and decides nothing: the polygraph follows. One that
+// verifies is a pass with its witness (the commit order) at no cost of saturation or search.
+#include <algorithm>
+#include <cmath>
+#include <deque>
+
+#include "checkers/strong/internal.h"
+
+namespace isoscope::strong {
+
+std::vector<uint32_t> timestamp_order(const Instance& in, const Problem& p) {
+  if (in.n() < 2) return {};
+  // Event times of the nodes: whole transactions and write halves at their end, read halves
+  // at their start.
+  std::vector<std::pair<Time, uint32_t>> ev;
+  ev.reserve(p.n - 1);
+  for (uint32_t v = 1; v < p.n; ++v) {
+    const uint32_t t = p.txn[v];
+    if (!in.timed[t]) return {};
+    ev.push_back({p.part[v] == Part::Read ? in.times[t].start : in.times[t].end, v});
+  }
+  // Ties keep node order (session order, read half first).
+  std::sort(ev.begin(), ev.end());
+  std::vector<uint32_t> order;
+  order.reserve(p.n);
+  order.push_back(0);
+  for (const auto& e : ev) order.push_back(e.second);
+  return order;
+}
+
+bool respects_real_time(const Instance& in, const Problem& p, const std::vector<uint32_t>& order) {
+  // Real time: T1.end < T2.start puts T1 first. Going backwards, the smallest end among the
+  // transactions placed after a node must not be below its start.
+  Time min_end = Time::above_all();
+  for (size_t i = order.size(); i-- > 1;) {
+    const uint32_t v = order[i];
+    if (p.part[v] == Part::Read) continue;  // SSER has whole transactions only
+    const uint32_t t = p.txn[v];
+    if (!in.timed[t]) continue;  // no real-time edges
+    if (min_end < in.times[t].start) return false;
+    min_end = std::min(min_end, in.times[t].end);
+  }
+  return true;
+}
+
+std::vector<uint32_t> replay_order(const Problem& p, bool force) {
+  const uint32_t n = p.n;
+  if (n < 2) return {};
+  for (uint32_t v = 1; v < n; ++v)
+    if (p.part[v] != Part::Whole) return {};
+  // The readers of each node (CSR), for the known edges and the count of readers not yet placed
+  // of each (writer, key) (index into p.outs).
+  std::vector<uint32_t> indeg(n, 0), sbeg(n + 1, 0), succ;
+  for (uint32_t v = 1; v < n; ++v) {
+    ++indeg[v], ++sbeg[p.chain_pred(v) + 1];
+    for (uint32_t i = p.rbeg[v]; i < p.rbeg[v + 1]; ++i) ++indeg[v], ++sbeg[p.reads[i].writer + 1];
+  }
+  for (const Problem::Edge& e : p.fixed) ++indeg[e.to], ++sbeg[e.from + 1];
+  for (uint32_t v = 0; v < n; ++v) sbeg[v + 1] += sbeg[v];
+  succ.resize(sbeg[n]);
+  {
+    std::vector<uint32_t> at(sbeg.begin(), sbeg.end() - 1);
+    for (uint32_t v = 1; v < n; ++v) {
+      succ[at[p.chain_pred(v)]++] = v;
+      for (uint32_t i = p.rbeg[v]; i < p.rbeg[v + 1]; ++i) succ[at[p.reads[i].writer]++] = v;
+    }
+    for (const Problem::Edge& e : p.fixed) succ[at[e.from]++] = e.to;
+  }
+  std::vector<uint32_t> pending(p.outs.size());
+  for (size_t i = 0; i < p.outs.size(); ++i) pending[i] = p.outs[i].count;
+  auto out_index = [&](uint32_t w, uint32_t key) {
+    for (uint32_t i = p.obeg[w]; i < p.obeg[w + 1]; ++i)
+      if (p.outs[i].key == key) return i;
+    return kNone;
+  };
+  // The reads of each writer (CSR of read indexes), and for each read the last writer of its key
+  // before the reader in the reader's session: while that one has not run, a writer whose value
+  // the read sees must wait (the other write goes first, or it would fall between them).
+  std::vector<uint32_t> rwbeg(n + 1, 0), rw(p.reads.size()), prev_writer(p.reads.size(), kNone),
+      reader(p.reads.size());
+  for (uint32_t v = 1; v < n; ++v)
+    for (uint32_t i = p.rbeg[v]; i < p.rbeg[v + 1]; ++i) reader[i] = v;
+  for (const Problem::Read& r : p.reads) ++rwbeg[r.writer + 1];
+  for (uint32_t v = 0; v < n; ++v) rwbeg[v + 1] += rwbeg[v];
+  {
+    std::vector<uint32_t> at(rwbeg.begin(), rwbeg.end() - 1);
+    for (uint32_t i = 0; i < p.reads.size(); ++i) rw[at[p.reads[i].writer]++] = i;
+    std::vector<uint32_t> last(p.num_keys, kNone), stamp(p.num_keys, kNone);
+    for (uint32_t c = 0; c < p.k; ++c)
+      for (uint32_t v = p.chain_begin[c]; v < p.chain_begin[c + 1]; ++v) {
+        for (uint32_t i = p.rbeg[v]; i < p.rbeg[v + 1]; ++i) {
+          const uint32_t x = p.reads[i].key;
+          if (stamp[x] == c) prev_writer[i] = last[x];
+        }
+        for (uint32_t i = p.wbeg[v]; i < p.wbeg[v + 1]; ++i) stamp[p.wkeys[i]] = c, last[p.wkeys[i]] = v;
+      }
+  }
+  std::vector<char> placed(n, 0), queued(n, 0);
+  std::vector<uint32_t> latest(p.num_keys, 0);
+  // Whether v can run now without a violation: its reads see the latest writes, no value it
+  // overwrites has a reader still to run (other than v itself), and no reader of its values
+  // waits in its session for another write of the key. blocked_on: a key to wait on (v may run
+  // once it changes), or kNone when v can never run cleanly.
+  auto clean = [&](uint32_t v, uint32_t& blocked_on) {
+    blocked_on = kNone;
+    for (uint32_t i = p.rbeg[v]; i < p.rbeg[v + 1]; ++i)
+      if (latest[p.reads[i].key] != p.reads[i].writer) return false;
+    for (uint32_t j = rwbeg[v]; j < rwbeg[v + 1]; ++j) {
+      const uint32_t x = p.reads[rw[j]].key, u = prev_writer[rw[j]];
+      if (u != kNone && u != v && !placed[u]) {
+        blocked_on = x;
+        return false;
+      }
+      // Likewise a writer of x that the reader reads something else from.
+      const uint32_t r = reader[rw[j]];
+      for (uint32_t i = p.rbeg[r]; i < p.rbeg[r + 1]; ++i) {
+        const uint32_t w = p.reads[i].writer;
+        if (w == v || placed[w]) continue;
+        for (uint32_t q = p.wbeg[w]; q < p.wbeg[w + 1]; ++q)
+          if (p.wkeys[q] == x) {
+            blocked_on = x;
+            return false;
+          }
+      }
+    }
+    for (uint32_t i = p.wbeg[v]; i < p.wbeg[v + 1]; ++i) {
+      const uint32_t x = p.wkeys[i], w = latest[x];
+      const uint32_t oi = out_index(w, x);
+      if (oi == kNone) continue;
+      uint32_t left = pending[oi];
+      for (uint32_t j = p.rbeg[v]; j < p.rbeg[v + 1]; ++j)
+        if (p.reads[j].key == x && p.reads[j].writer == w) --left;
+      if (left > 0) {
+        blocked_on = x;
+        return false;
+      }
+    }
+    return true;
+  };
+  std::deque<uint32_t> ready;           // known predecessors placed and clean
+  std::vector<std::vector<uint32_t>> waiting(p.num_keys);  // blocked on a key's readers
+  std::vector<uint32_t> blocked;  // known predecessors placed, not clean (in that order)
+  size_t next_blocked = 0;
+  auto consider = [&](uint32_t v) {
+    uint32_t key;
+    if (!queued[v]) blocked.push_back(v);
+    if (clean(v, key)) {
+      if (!queued[v]) queued[v] = 1, ready.push_back(v);
+    } else if (key != kNone) {
+      waiting[key].push_back(v);
+    }  // else it reads an overwritten value: it can never run cleanly
+  };
+  std::vector<uint32_t> order;
+  order.reserve(n);
+  auto place = [&](uint32_t v) {
+    placed[v] = 1;
+    order.push_back(v);
+    std::vector<uint32_t> wake;
+    for (uint32_t i = p.rbeg[v]; i < p.rbeg[v + 1]; ++i) {
+      const uint32_t oi = out_index(p.reads[i].writer, p.reads[i].key);
+      if (oi != kNone && --pending[oi] <= 1) wake.push_back(p.reads[i].key);
+    }
+    for (uint32_t i = p.wbeg[v]; i < p.wbeg[v + 1]; ++i) {
+      latest[p.wkeys[i]] = v;
+      wake.push_back(p.wkeys[i]);
+    }
+    for (uint32_t e = sbeg[v]; e < sbeg[v + 1]; ++e)
+      if (--indeg[succ[e]] == 0) consider(succ[e]);
+    for (uint32_t x : wake) {
+      std::vector<uint32_t> w;
+      w.swap(waiting[x]);
+      for (uint32_t u : w)
+        if (!placed[u] && !queued[u]) consider(u);
+    }
+  };
+  place(0);
+  while (order.size() < n) {
+    if (!ready.empty()) {
+      const uint32_t v = ready.front();
+      ready.pop_front();
+      if (placed[v]) continue;
+      // Still clean? (an earlier placement may have overwritten what it reads)
+      uint32_t key;
+      if (!clean(v, key)) {
+        queued[v] = 0;
+        consider(v);
+        continue;
+      }
+      place(v);
+      continue;
+    }
+    // Nothing runs cleanly: run the transaction blocked longest anyway (a guess that violates;
+    // the lazy solver repairs it), or give up when asked for a clean replay only.
+    if (!force) return {};
+    while (next_blocked < blocked.size() && placed[blocked[next_blocked]]) ++next_blocked;
+    if (next_blocked == blocked.size()) return {};  // cannot happen: the known edges are acyclic
+    place(blocked[next_blocked++]);
+  }
+  return order;
+}
+
+std::vector<uint32_t> progress_order(const Problem& p) {
+  std::vector<std::pair<double, uint32_t>> at;
+  at.reserve(p.n);
+  for (uint32_t v = 1; v < p.n; ++v) {
+    const uint32_t c = p.chain[v], b = p.chain_begin[c], len = p.chain_begin[c + 1] - b;
+    at.push_back({static_cast<double>(v - b) / len, v});
+  }
+  std::sort(at.begin(), at.end());
+  std::vector<uint32_t> order = {0};
+  for (const auto& a : at) order.push_back(a.second);
+  return order;
+}
+
+}  // namespace isoscope::strong

@@ -1,0 +1,202 @@
+// The lazy polygraph: the constraints a candidate order violates, and only those, go to the
+// solver, whose solution is the next candidate (counterexample-guided, as lazy SMT solvers add
+// the clauses a model breaks). Large histories with hot keys have hundreds of millions of
+// polygraph constraints, nearly all of them satisfied by the history's own commit order; the
+// saturation rounds that settle them need per-node reachability over every session (memory
+// and time of nodes x sessions per round). Here a round costs O(reads log writers) plus the
+// solver on the violated constraints.
+//
+// Sound both ways: a pass is an order that verifies against every constraint; a failure is a
+// subset of the constraints (with the known edges) that no order satisfies.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <queue>
+
+#include "checkers/strong/internal.h"
+#include "graph/digraph.h"
+#include "util/flat_map.h"
+
+namespace isoscope::strong {
+
+namespace {
+
+// Calls emit(read index, t2) for every writer t2 of the read's key strictly between the read's
+// writer and its reader in the order (pos: node -> place), and conflict(w1, w2) for SI write
+// halves w2 committed inside w1's snapshot window.
+template <class Emit, class Conflict>
+void violations(const Problem& p, const std::vector<uint32_t>& order, const std::vector<uint32_t>& pos,
+                const std::vector<uint32_t>& reader, Emit&& emit, Conflict&& conflict) {
+  // Writers of each key by place.
+  std::vector<uint32_t> kbeg(p.num_keys + 1, 0), wat;
+  for (uint32_t v = 1; v < p.n; ++v)
+    for (uint32_t i = p.wbeg[v]; i < p.wbeg[v + 1]; ++i) ++kbeg[p.wkeys[i] + 1];
+  for (uint32_t x = 0; x < p.num_keys; ++x) kbeg[x + 1] += kbeg[x];
+  wat.resize(kbeg[p.num_keys]);
+  {
+    std::vector<uint32_t> at(kbeg.begin(), kbeg.end() - 1);
+    for (uint32_t v : order)
+      for (uint32_t i = p.wbeg[v]; i < p.wbeg[v + 1]; ++i) wat[at[p.wkeys[i]]++] = v;
+  }
+  auto between = [&](uint32_t x, uint32_t a, uint32_t b, auto&& f) {
+    const auto first = wat.begin() + kbeg[x], last = wat.begin() + kbeg[x + 1];
+    auto it = std::upper_bound(first, last, a, [&](uint32_t q, uint32_t w) { return q < pos[w]; });
+    for (; it != last && pos[*it] < b; ++it) f(*it);
+  };
+  for (uint32_t i = 0; i < p.reads.size(); ++i) {
+    const Problem::Read& r = p.reads[i];
+    between(r.key, pos[r.writer], pos[reader[i]], [&](uint32_t t2) { emit(i, t2); });
+  }
+  if (p.si)
+    for (uint32_t v = 1; v < p.n; ++v) {
+      if (p.part[v] != Part::Write) continue;
+      for (uint32_t i = p.wbeg[v]; i < p.wbeg[v + 1]; ++i)
+        between(p.wkeys[i], pos[v - 1], pos[v], [&](uint32_t w2) { conflict(v, w2); });
+    }
+}
+
+// Real time broken by the order (whole transactions): for each transaction, the one placed
+// after it that ends first, when that one ends before it starts.
+template <class Emit>
+void real_time_violations(const Instance& in, const Problem& p, const std::vector<uint32_t>& order,
+                          Emit&& emit) {
+  Time min_end = Time::above_all();
+  uint32_t arg = kNone;
+  for (size_t i = order.size(); i-- > 1;) {
+    const uint32_t v = order[i], t = p.txn[v];
+    if (!in.timed[t]) continue;
+    if (min_end < in.times[t].start) emit(arg, v);
+    if (in.times[t].end < min_end) min_end = in.times[t].end, arg = v;
+  }
+}
+
+// Rearranges order (every node once) into a topological order of the edges that keeps nodes as
+// near their places as it can (Kahn's algorithm, earliest place first). On a cycle returns
+// false and marks in core the nodes of a strongly connected component on it.
+bool topological_near(uint32_t n, const std::vector<Problem::Edge>& edges, std::vector<uint32_t>& order,
+                      std::vector<char>& core) {
+  DigraphBuilder b(n);
+  b.reserve(edges.size());
+  for (uint32_t i = 0; i < edges.size(); ++i) b.add(edges[i].from, edges[i].to, i);
+  const Digraph g = b.build();
+  std::vector<uint32_t> place(n), indeg(n, 0);
+  for (uint32_t i = 0; i < n; ++i) place[order[i]] = i;
+  for (uint32_t u = 0; u < n; ++u)
+    for (uint32_t e = g.begin(u); e < g.end(u); ++e) ++indeg[g.targets[e]];
+  std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<uint32_t>> ready;  // places
+  for (uint32_t u = 0; u < n; ++u)
+    if (indeg[u] == 0) ready.push(place[u]);
+  const std::vector<uint32_t> old = order;
+  order.clear();
+  while (!ready.empty()) {
+    const uint32_t u = old[ready.top()];
+    ready.pop();
+    order.push_back(u);
+    for (uint32_t e = g.begin(u); e < g.end(u); ++e)
+      if (--indeg[g.targets[e]] == 0) ready.push(place[g.targets[e]]);
+  }
+  if (order.size() == n) return true;
+  uint32_t count = 0;
+  const std::vector<uint32_t> comp = strongly_connected_components(g, count);
+  std::vector<uint32_t> size(count, 0);
+  for (uint32_t u = 0; u < n; ++u) ++size[comp[u]];
+  uint32_t best = kNone;
+  for (uint32_t c = 0; c < count; ++c)
+    if (size[c] >= 2 && (best == kNone || size[c] < size[best])) best = c;
+  core.assign(n, 0);
+  for (uint32_t u = 0; u < n; ++u) core[u] = best != kNone && comp[u] == best;
+  return false;
+}
+
+}  // namespace
+
+SolveResult lazy_solve(const Problem& p, const Instance* real_time, std::vector<uint32_t> order,
+                       const CheckBudget& budget, LazyStats& stats) {
+  SolveResult res;
+  const uint32_t n = p.n;
+  // The known edges: chains, write-read, real time (in p.fixed, or added as the candidates
+  // break it when real_time is given); reads of the initial value add theirs (the reader before
+  // every writer) as the candidates break them.
+  Saturation sat;
+  for (uint32_t c = 0; c < p.k; ++c)
+    for (uint32_t v = p.chain_begin[c]; v < p.chain_begin[c + 1]; ++v)
+      sat.edges.push_back({v == p.chain_begin[c] ? 0u : v - 1, v, EdgeType::SO});
+  sat.reader.resize(p.reads.size());
+  for (uint32_t v = 1; v < n; ++v)
+    for (uint32_t i = p.rbeg[v]; i < p.rbeg[v + 1]; ++i) {
+      sat.reader[i] = v;
+      sat.edges.push_back({p.reads[i].writer, v, EdgeType::WR, p.reads[i].key, p.reads[i].op});
+    }
+  for (const Problem::Edge& e : p.fixed) sat.edges.push_back(e);
+  FlatMap64 seen(1024);
+  std::vector<uint32_t> pos(n);
+  std::vector<char> core;
+  while (true) {
+    ++stats.rounds;
+    if (budget.expired()) {
+      res.verdict = Verdict::Unknown;
+      res.reason = "budget ran out in the lazy polygraph";
+      return res;
+    }
+    // The known edges hold in every order checked: the candidate is made a topological order of
+    // them, nearest its own (the solver's orders are already).
+    if (stats.rounds == 1 && !topological_near(n, sat.edges, order, core)) {
+      res.verdict = Verdict::Fail;  // the known edges alone close a cycle
+      res.core_nodes = std::move(core);
+      return res;
+    }
+    const size_t known = sat.edges.size();
+    for (uint32_t i = 0; i < n; ++i) pos[order[i]] = i;
+    size_t added = 0;
+    const auto fresh = [&](uint64_t key) {
+      const uint32_t id = static_cast<uint32_t>(seen.size());
+      return seen.insert(key, id) == id;
+    };
+    violations(
+        p, order, pos, sat.reader,
+        [&](uint32_t i, uint32_t t2) {
+          const Problem::Read& r = p.reads[i];
+          if (t2 == sat.reader[i] || !fresh((uint64_t(i) << 32) | t2)) return;
+          ++added;
+          if (r.writer == 0)  // the initial value: its reader precedes every writer
+            sat.edges.push_back({sat.reader[i], t2, EdgeType::RW, r.key, 0, r.op});
+          else
+            sat.open.push_back({i, t2});
+        },
+        [&](uint32_t w1, uint32_t w2) {
+          if (w1 == w2 || !fresh((uint64_t(w1) << 32) | w2 | kConflictFlag)) return;
+          ++added;
+          sat.open.push_back({w1, w2 | kConflictFlag});
+        });
+    if (real_time)
+      real_time_violations(*real_time, p, order, [&](uint32_t from, uint32_t to) {
+        ++added;
+        sat.edges.push_back({from, to, EdgeType::RT});
+      });
+    stats.constraints = sat.open.size();
+    if (added == 0) {
+      // Nothing is violated: the order is a solution (verified apart all the same).
+      if (verify_order(p, {}, order)) {
+        res.verdict = Verdict::Pass;
+        res.order = std::move(order);
+      } else {
+        res.verdict = Verdict::Unknown;
+        res.reason = "internal error: the lazy polygraph's order does not verify";
+      }
+      return res;
+    }
+    if (sat.edges.size() > known && !topological_near(n, sat.edges, order, core)) {
+      res.verdict = Verdict::Fail;
+      res.core_nodes = std::move(core);
+      return res;
+    }
+    sat.order = order;
+    SolveResult s = solve(p, sat, budget);
+    stats.vars = s.vars;
+    stats.conflicts += s.conflicts;
+    if (s.verdict != Verdict::Pass) return s;
+    order = std::move(s.order);
+  }
+}
+
+}  // namespace isoscope::strong
