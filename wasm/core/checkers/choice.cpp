@@ -3,8 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <unordered_map>
 
 #include "checkers/causal/causal.h"
@@ -383,10 +381,6 @@ LevelResult Chooser::run() {
     apply();
     ++tried_;
     LevelResult r = check(work_, budget_);
-    if (std::getenv("ISOSCOPE_CHOICE_DEBUG"))
-      std::fprintf(stderr, "choice %zu: %s, %zu anomalies, %zu nogoods (last %zu literals) %s\n", tried_, verdict_name(r.verdict),
-                   r.anomalies.size(), nogoods_.size(), nogoods_.empty() ? 0 : nogoods_.back().size(),
-                   r.anomalies.empty() ? "" : r.anomalies[0].explanation.substr(0, 300).c_str());
     if (r.verdict != Verdict::Fail) {
       r.ms = 0;
       return r;  // a pass (with its commit order), or unknown
