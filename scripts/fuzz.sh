@@ -2,7 +2,8 @@
 # `npm run fuzz -- [--minutes N | --seconds N] [--jobs J] [--build-only] [TARGET ...]`: builds the
 # libFuzzer targets and the native tests with ASan + UBSan (clang-14; build-fuzz/; --build-only
 # stops there, for the test run), seeds each target from the test fixtures, the shared
-# corpus when it is there, and generated histories, and runs each for the given time (default 10
+# corpus when it is there, generated histories and tests/fuzz/make-seeds.mjs (with the
+# dictionary tests/fuzz/isoscope.dict), and runs each for the given time (default 10
 # minutes), J at a time (default 2). Prints executions per second and coverage per target;
 # exits 1 when any target finds a crash (kept in build-fuzz/findings/<target>/).
 set -euo pipefail
@@ -20,7 +21,7 @@ while [ $# -gt 0 ]; do
     *) TARGETS+=("$1"); shift ;;
   esac
 done
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(isoscope plume awdit-test dbcop-bincode dbcop-json dbcop-text cobra elle archive check)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(isoscope plume awdit-test dbcop-bincode dbcop-json dbcop-text cobra elle archive check unrecognised folder)
 
 if [ ! -f build-fuzz/build.ninja ]; then
   CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DISOSCOPE_FUZZ=ON >/dev/null
@@ -42,14 +43,28 @@ if [ ! -d "$seeds" ]; then
   done
   build-fuzz/isoscope generate --sessions 3 --txns 4 --list-append --seed 2 "$seeds/gen-lists.json" >/dev/null
   (cd "$seeds" && gzip -k -f gen.isoscope && python3 -c "import zipfile; z=zipfile.ZipFile('gen.zip','w',zipfile.ZIP_DEFLATED); z.write('gen.plume'); z.close()")
+  # Every text seed with CR-only and CRLF line endings too (issue 22, class 2: a comment ran to
+  # an LF that a CR-only file never has); the text targets also check that endings never matter.
+  for f in "$seeds"/*; do
+    if grep -Iq . "$f" && grep -q . "$f" && ! grep -q $'\r' "$f"; then
+      tr '\n' '\r' <"$f" >"$f.cr"
+      sed 's/$/\r/' "$f" >"$f.crlf"
+    fi
+  done
 fi
+
+# What found issue 22's crashes, regenerated every run (cheap): long runs of one construct, EDN
+# discards and tags, CR-only line endings, inputs no detector recognises, folders.
+rm -rf build-fuzz/seeds-generated
+node tests/fuzz/make-seeds.mjs build-fuzz/seeds-generated >/dev/null
 
 status=0
 run_target() {
   local t=$1 dir=build-fuzz/findings/$1
   mkdir -p "$dir" "build-fuzz/corpora/$t"
   build-fuzz/fuzz_"$t" -max_total_time="$SECONDS_EACH" -rss_limit_mb=2560 -timeout=20 -max_len=65536 \
-    -print_final_stats=1 -artifact_prefix="$dir/" "build-fuzz/corpora/$t" "$seeds" >"$dir/log" 2>&1 || true
+    -dict=tests/fuzz/isoscope.dict -print_final_stats=1 -artifact_prefix="$dir/" \
+    "build-fuzz/corpora/$t" "$seeds" build-fuzz/seeds-generated >"$dir/log" 2>&1 || true
 }
 running=0
 for t in "${TARGETS[@]}"; do

@@ -5,7 +5,7 @@
 // <body>.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { seriousViolations, setup, waitChecked } from './_helpers.mjs';
+import { dropFiles, seriousViolations, setup, waitChecked } from './_helpers.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -28,6 +28,39 @@ for (const theme of ['light', 'dark']) {
     await page.click('#tab-history');
     await page.waitForSelector('.hv-cell');
     await seriousViolations(page, 'history');
+    await page.context().close();
+  });
+}
+
+// The other views (issue 23), in both themes: the History of a history with aborted transactions,
+// the Timeline, the Share dialog, an error with its format choice, and a set of histories.
+for (const theme of ['light', 'dark']) {
+  test(`axe: every other view, ${theme} theme`, async () => {
+    const page = await env.page({ colorScheme: theme, bypassCSP: true });
+    await page.goto(`${env.server.url}?example=aborted-read.json`);
+    await waitChecked(page);
+    await page.click('#tab-history');
+    await page.waitForSelector('.hv-cell.st-aborted');
+    await seriousViolations(page, 'history with aborted transactions');
+    await page.goto(`${env.server.url}?example=stale-read-realtime.json`);
+    await waitChecked(page);
+    await page.click('#tab-timeline');
+    await page.waitForSelector('.tl-canvas[data-view]');
+    await seriousViolations(page, 'timeline');
+    await page.click('#share');
+    await page.waitForSelector('#share-dialog .share-option');
+    await seriousViolations(page, 'share dialog');
+    await page.keyboard.press('Escape');
+    await page.goto(env.server.url);
+    await page.waitForSelector('#dropzone');
+    await dropFiles(page, [{ name: 'notes.txt', content: 'hello, this is not a history\n' }]);
+    await page.waitForSelector('#load-error select');
+    await seriousViolations(page, 'error with a format choice');
+    const edn = '{:type :ok, :f :txn, :value [[:r :x []] [:append :y 1]], :process 0}\n';
+    await dropFiles(page, [{ name: 'a.edn', content: edn }, { name: 'b.edn', content: edn }]);
+    await page.waitForSelector('#set-table');
+    await waitChecked(page);
+    await seriousViolations(page, 'a set of histories');
     await page.context().close();
   });
 }

@@ -83,3 +83,31 @@ test('embed.js from another origin checks a history and opens it in the app', as
     await bundle.close();
   }
 });
+
+// A dark documentation page: the element follows prefers-color-scheme, and its theme attribute
+// overrides it either way; a history it may not fetch (another origin, no CORS) is an error in
+// the box, not a blank box.
+test('the embed is dark on a dark page, follows its theme attribute, and says why a fetch fails', async () => {
+  const page = await env.page({ colorScheme: 'dark' });
+  await page.goto(env.server.url + 'plain.html');
+  await page.waitForSelector('isoscope-check[data-state="done"]', { timeout: 60_000 });
+  const background = () => page.$eval('isoscope-check', (el) => getComputedStyle(el.shadowRoot.querySelector('.box')).backgroundColor);
+  const luminance = (rgb) => { const [r, g, b] = rgb.match(/\d+/g).map(Number); return (r + g + b) / 3; };
+  assert.ok(luminance(await background()) < 60, `dark page, box ${await background()}`);
+  await page.$eval('isoscope-check', (el) => el.setAttribute('theme', 'light'));
+  assert.ok(luminance(await background()) > 200, `theme=light, box ${await background()}`);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.$eval('isoscope-check', (el) => el.setAttribute('theme', 'dark'));
+  assert.ok(luminance(await background()) < 60, `theme=dark on a light page, box ${await background()}`);
+
+  const elsewhere = await startServer(dist, {});  // another origin, without CORS
+  try {
+    await page.$eval('isoscope-check', (el, src) => el.setAttribute('src', src), `${elsewhere.url}examples/serial.json`);
+    await page.waitForFunction(() => document.querySelector('isoscope-check').shadowRoot.querySelector('[role="alert"]'));
+    const text = await page.$eval('isoscope-check', (el) => el.shadowRoot.querySelector('[role="alert"]').textContent);
+    assert.match(text, /Could not fetch .*serial\.json: .*CORS/);
+  } finally {
+    await elsewhere.close();
+  }
+  await page.context().close();
+});

@@ -38,6 +38,21 @@ test('390 x 844: landing, results, anomaly and History fit the screen; every act
   await page.tap('#ladder .level[data-level="SER"]');
   await page.waitForSelector('#diagram[data-ready="true"]');
   assert.deepEqual(await overflow(page), { width: 390, out: [] }, 'anomaly');
+  // the panel header keeps the verdict pill on screen and the description readable; the anomaly
+  // starts within the first 1,000 px of the page
+  const layout = await page.evaluate(() => {
+    const box = (sel) => document.querySelector(sel).getBoundingClientRect();
+    return { pill: [box('.level-head .pill').left, box('.level-head .pill').right], desc: box('.level-head p').width, anomaly: box('#explanation').top + scrollY };
+  });
+  assert.ok(layout.pill[0] >= 0 && layout.pill[1] <= 390, `the pill is off-screen: ${layout.pill}`);
+  assert.ok(layout.desc > 250, `the description is a column ${layout.desc} px wide`);
+  assert.ok(layout.anomaly < 1000, `the anomaly starts ${layout.anomaly} px down`);
+  // the diagram's text is not shrunk to fit a phone: part of it at a readable size, panned to the rest
+  const scale = await page.$eval('#diagram svg', (svg) => {
+    const vb = svg.viewBox.baseVal, r = svg.getBoundingClientRect();
+    return Math.min(r.width / vb.width, r.height / vb.height);
+  });
+  assert.ok(scale >= 0.8, `the diagram is drawn at ${scale.toFixed(2)}x`);
   await page.tap('#tab-history');
   await page.waitForSelector('.hv-cell');
   assert.deepEqual(await overflow(page), { width: 390, out: [] }, 'history');

@@ -5,7 +5,7 @@
 // from and who read it; search finds a transaction by number.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateHistory, observeLongTasks, seriousViolations, setup, shot, waitChecked } from './_helpers.mjs';
+import { dropFiles, generateHistory, observeLongTasks, seriousViolations, setup, shot, waitChecked } from './_helpers.mjs';
 
 const TXNS = Number(process.env.ISOSCOPE_TIMELINE_TXNS ?? 200_000);
 const SESSIONS = 100;
@@ -92,4 +92,48 @@ test('a passing LIN check shows its linearization on the timeline', async () => 
   } finally {
     await lin.close();
   }
+});
+
+// The Timeline's words and controls (issue 23): a legend, "zoom to the anomaly", search by key
+// kept apart from search by number, and a Jepsen history's nanoseconds on the axis in units.
+test('legend, zoom to the anomaly, key search and an axis in units', async () => {
+  const page = await env.page();
+  await page.goto(`${env.server.url}?src=/small.json&levels=SI,SER`);
+  await waitChecked(page);
+  await page.click('#ladder .level[data-level="SER"]');
+  await page.click('#tab-timeline');
+  await page.waitForSelector('.tl-canvas[data-view]');
+  assert.match(await page.textContent('#timeline-legend'), /committed.*aborted.*unknown outcome.*in the anomaly/);
+  const span = async () => { const [a, b] = (await page.$eval('.tl-canvas', (c) => c.dataset.view)).split(',').map(Number); return b - a; };
+  const whole = await span();
+  await page.click('#timeline-anomaly');
+  await page.waitForFunction((w) => { const [a, b] = document.querySelector('.tl-canvas').dataset.view.split(',').map(Number); return b - a < w; }, whole);
+  assert.ok(await span() < whole);
+  // k3 finds the transactions touching key 3, and only by key; T3 finds transaction 3
+  await page.fill('#timeline-search', 'k3');
+  await page.press('#timeline-search', 'Enter');
+  await page.waitForSelector('#search-result');
+  assert.match(await page.textContent('#search-result'), /for k3 \(key\)/);
+  await page.fill('#timeline-search', 'T3');
+  await page.press('#timeline-search', 'Enter');
+  await page.waitForFunction(() => /for T3 \(number\)/.test(document.querySelector('#search-result')?.textContent ?? ''));
+  const fits = await page.$eval('#timeline-search', (i) => i.scrollWidth <= i.clientWidth + 1);
+  assert.ok(fits, 'the placeholder is cut');
+  await page.context().close();
+
+  // Elle times are nanoseconds: the axis says s, ms or µs
+  const edn = Array.from({ length: 6 }, (_, i) => [
+    `{:type :invoke, :f :txn, :value [[:append :x ${i}]], :process ${i % 2}, :time ${2_000_000_000 + i * 300_000_000}}`,
+    `{:type :ok, :f :txn, :value [[:append :x ${i}]], :process ${i % 2}, :time ${2_100_000_000 + i * 300_000_000}}`]).flat().join('\n');
+  const other = await env.page();
+  await other.goto(env.server.url);
+  await other.waitForSelector('#dropzone');
+  await dropFiles(other, [{ name: 'jepsen.edn', content: edn }]);
+  await waitChecked(other);
+  await other.click('#tab-timeline');
+  await other.waitForSelector('.tl-canvas[data-ticks]');
+  const ticks = (await other.$eval('.tl-canvas', (c) => c.dataset.ticks)).split('|');
+  assert.ok(ticks.length >= 2 && ticks.every((t) => / (s|ms|µs|ns)$/.test(t)), ticks.join(' '));
+  await other.click('.tl-canvas', { position: { x: 400, y: 26 + 11 } }).catch(() => {});
+  await other.context().close();
 });

@@ -186,6 +186,38 @@ TEST(Counterexample, KeepsInitialValueIdsAndTimes) {
   EXPECT_EQ(out.find("\"a2\""), std::string::npos) << out;
 }
 
+// A counterexample keeps each transaction's number, session and position in the original history
+// (History::origin), through the canonical JSON and back, and its explanation names them so: the
+// recipient finds them in their own history. A counterexample of a counterexample keeps them too.
+TEST(Counterexample, KeepsTheOriginalIdentities) {
+  const std::string text = R"({"format": "isoscope/1", "initial": 5, "sessions": [
+    [[["w", "q", 1]], {"id": "a1", "ops": [["r", "x", 5], ["r", "y", 5], ["w", "x", 6]]}],
+    [[["w", "p", 1]], [["w", "p", 2]], {"id": "b1", "ops": [["r", "x", 5], ["r", "y", 5], ["w", "y", 6]]}]]})";
+  Expected<History> h = parse(text);
+  ASSERT_TRUE(h.ok()) << h.error().to_string();
+  const RoundTrip rt = round_trip(*h);
+  ASSERT_EQ(rt.reread, Verdict::Fail);
+  const std::string out = write_isoscope_json(rt.c.history);
+  EXPECT_NE(out.find(R"("origin": {"transactions": 5, "txns": [[2, 0, 1], [5, 1, 2]]})"), std::string::npos) << out;
+  Expected<History> back = parse(out);
+  ASSERT_TRUE(back.ok()) << back.error().to_string();
+  EXPECT_EQ(back->origin_txns, 5u);
+  EXPECT_EQ(back->txn_name(2), "T5 (session 1 #2, id b1)");
+  const LevelResult r = checker_for(Level::SER)(*back, CheckBudget{});
+  ASSERT_EQ(r.verdict, Verdict::Fail);
+  EXPECT_NE(r.anomalies.at(0).explanation.find("T5 (session 1 #2, id b1)"), std::string::npos) << r.anomalies[0].explanation;
+  EXPECT_EQ(r.anomalies.at(0).explanation.find("T1 "), std::string::npos) << r.anomalies[0].explanation;
+  const Counterexample again = make_counterexample(*back, Level::SER, r.anomalies.at(0), CheckBudget{});
+  EXPECT_EQ(again.history.origin_txns, 5u);
+  EXPECT_EQ(again.history.shown(2).txn, 5u);
+  // an origin that does not match the transactions is an error, not a silent renaming
+  std::string bad = out;
+  bad.replace(bad.find("[5, 1, 2]"), 9, "[5, 1, 2], [9, 9, 9]");
+  Expected<History> wrong = parse(bad);
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_NE(wrong.error().message.find("one entry per transaction"), std::string::npos) << wrong.error().message;
+}
+
 // The witness tells the whole story: a fractured read lists the reader that saw half of the
 // writer, and a lost update carries the two conflicting anti-dependencies that close its cycle.
 TEST(Counterexample, WitnessesShowTheObserverAndTheConflict) {

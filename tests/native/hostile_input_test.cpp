@@ -206,6 +206,17 @@ TEST(HostileInput, FolderErrorsComeFromTheReaderItsLayoutNames) {
   fs::remove(d / "T3.log");
   std::ofstream(d / ".DS_Store") << "x";
   expect_cobra_error("one log");
+
+  // A dbcop folder: history.bincode names the reader, and its error names the file.
+  const fs::path b = fresh_dir("bincode");
+  std::string bincode = slurp(fs::path(ISOSCOPE_FIXTURES) / "formats" / "dbcop-bincode" / "history.bincode");
+  bincode.resize(bincode.size() / 2);
+  std::ofstream(b / "history.bincode", std::ios::binary) << bincode;
+  std::ofstream(b / "README.txt") << "a dbcop run\n";
+  CommandResult r = run_cli("check " + shell_quote(b.string()));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "history.bincode: byte ")) << r.err;
+  EXPECT_FALSE(contains(r.err, "got furthest")) << r.err;
 }
 
 // Class 15: pipes, sockets and devices (also behind a link named like a log) in a folder are

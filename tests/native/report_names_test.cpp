@@ -8,6 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
 
 #include "checkers/check.h"
 #include "checkers/cycle_names.h"
@@ -109,13 +112,37 @@ TEST(ReportNames, RecordedHistoriesNameOnlyWhatPassingLevelsAllow) {
   const std::filesystem::path dir = std::filesystem::path(ISOSCOPE_FIXTURES) / "db";
   size_t n = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir)) {
-    if (e.path().extension() != ".json") continue;
+    if (e.path().extension() != ".json" || e.path().filename() == "manifest.json") continue;
     Expected<History> h = read_path(e.path().string());
     ASSERT_TRUE(static_cast<bool>(h)) << e.path();
     expect_names_hold(*h, check_history(*h, {}), e.path().filename().string());
     ++n;
   }
   EXPECT_GE(n, 3u);
+}
+
+// The gallery's recorded histories get the verdicts their manifest states.
+TEST(ReportNames, RecordedHistoriesGetTheirManifestVerdicts) {
+  const std::filesystem::path dir = std::filesystem::path(ISOSCOPE_FIXTURES) / "db";
+  std::ifstream in(dir / "manifest.json");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  const std::regex entry("\\{\"file\": \"([^\"]+)\"[^{]*\"expect\": \\{([^}]*)\\}");
+  const std::regex verdict("\"([A-Z]+)\": \"([a-z/]+)\"");
+  size_t n = 0;
+  for (std::sregex_iterator it(text.begin(), text.end(), entry), end; it != end; ++it, ++n) {
+    Expected<History> h = read_path((dir / (*it)[1].str()).string());
+    ASSERT_TRUE(static_cast<bool>(h)) << (*it)[1];
+    const CheckReport r = check_history(*h, {});
+    const std::string expect = (*it)[2].str();
+    for (std::sregex_iterator v(expect.begin(), expect.end(), verdict); v != end; ++v) {
+      Level l;
+      ASSERT_TRUE(parse_level((*v)[1].str(), l));
+      EXPECT_EQ(verdict_name(r.results[static_cast<int>(l)].verdict), (*v)[2].str()) << (*it)[1] << " " << (*v)[1];
+    }
+  }
+  EXPECT_EQ(n, 4u);
 }
 
 TEST(ReportNames, AThreeTransactionAntiDependencyCycleIsG2) {

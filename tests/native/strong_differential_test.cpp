@@ -81,8 +81,9 @@ struct Tally {
       if (ablate) {
         // Ablations: each pruning step off; 4: the session-antichain search instead of the
         // solver; 5: no forced edges, so the solver meets every open constraint; 6: no
-        // candidate order; 7: the lazy polygraph instead of saturation.
-        for (int a = 0; a < 8; ++a) {
+        // candidate order; 7: the lazy polygraph instead of saturation; 8: saturation stops
+        // after three rounds whenever a round forces little (as on large problems).
+        for (int a = 0; a < 9; ++a) {
           StrongOptions o;
           o.saturate = a != 0;
           o.decompose = a != 1;
@@ -92,6 +93,7 @@ struct Tally {
           o.force = a != 5;
           o.candidate = a != 6;
           if (a == 7) o.lazy_above = o.lazy_untimed_above = 0;
+          if (a == 8) o.candidate = false, o.long_tail_reach = 0;
           o.minimize = false;
           StrongReport q = check_strong(h, l, budget, o);
           if (q.result.verdict != want && ++ablation <= 5)

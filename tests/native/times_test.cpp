@@ -5,6 +5,8 @@
 // times is tested with such a history, and `convert` keeps the times exactly.
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -292,4 +294,126 @@ TEST(Times, StaleReadAtEpochNanosecondsFailsLin) {
                                                        text.substr(text.find(kT2Start) + kT2Start.size()));
   ASSERT_TRUE(overlap.ok()) << overlap.error().to_string();
   EXPECT_EQ(verdict(*overlap, Level::LIN), Verdict::Pass);
+}
+
+// One rule for every format (issue 22, class 8): a transaction that ends before it starts is an
+// input error naming its place. Elle and Cobra used to accept it ("T1 < T1 because T1 ends before
+// T1 starts") while isoscope JSON refused it, and `convert` then wrote files its reader refused.
+TEST(Times, AnEndBeforeItsStartIsALocatedErrorInEveryFormat) {
+  struct Case {
+    const char* name;
+    std::string content;
+    const char* format;
+    int64_t line;
+  };
+  const Case cases[] = {
+      {"h.json", "{\"sessions\": [\n[{\"ops\": [[\"w\", \"x\", 1]], \"start\": 20, \"end\": 10}]]}", "", 2},
+      {"h.edn",
+       "{:type :invoke, :f :txn, :value [[:w :x 1]], :process 0, :time 20}\n"
+       "{:type :ok, :f :txn, :value [[:w :x 1]], :process 0, :time 10}\n", "elle", 2},
+      {"h.json",
+       "[{\"type\": \"invoke\", \"f\": \"txn\", \"value\": [[\"w\", \"x\", 1]], \"process\": 0, \"time\": 1.5},\n"
+       " {\"type\": \"ok\", \"f\": \"txn\", \"value\": [[\"w\", \"x\", 1]], \"process\": 0, \"time\": 1.25}]\n", "elle", 2},
+      // Epoch nanoseconds 1 ns backwards: as doubles these were equal and passed.
+      {"h.edn",
+       "{:type :invoke, :f :txn, :value [[:w :x 1]], :process 0, :time 1700000000000000101}\n"
+       "{:type :ok, :f :txn, :value [[:w :x 1]], :process 0, :time 1700000000000000100}\n", "elle", 2},
+  };
+  for (const Case& c : cases) {
+    Expected<History> h = read_one(c.name, c.content, c.format);
+    ASSERT_FALSE(h.ok()) << c.content;
+    EXPECT_EQ(h.error().line, c.line) << h.error().to_string();
+    EXPECT_NE(h.error().message.find("before it starts"), std::string::npos) << h.error().to_string();
+  }
+  // Cobra: the commit's timestamp before the start's, reported at the commit's timestamp.
+  std::string log;
+  log += 'S'; be64(log, 0x100); be64(log, 1000);
+  log += 'W'; be64(log, 77); be64(log, 5); be64(log, 0xabc);
+  log += 'C'; be64(log, 0x100); be64(log, 999);
+  Expected<History> h = read_files({{"logs/T0.log", log}});
+  ASSERT_FALSE(h.ok());
+  EXPECT_EQ(h.error().file, "logs/T0.log");
+  EXPECT_EQ(h.error().offset, 17 + 25 + 9);
+  EXPECT_NE(h.error().message.find("before it starts (at 1000)"), std::string::npos) << h.error().message;
+  // start == end is an instant: fine everywhere.
+  EXPECT_TRUE(read_one("h.json", R"({"sessions": [[{"ops": [["w", "x", 1]], "start": 5, "end": 5}]]})").ok());
+  EXPECT_TRUE(read_one("h.edn", "{:type :invoke, :f :txn, :value [[:w :x 1]], :process 0, :time 5}\n"
+                                "{:type :ok, :f :txn, :value [[:w :x 1]], :process 0, :time 5}\n", "elle").ok());
+}
+
+// Infinite and NaN times are refused by every reader that could hold them, with a place.
+TEST(Times, InfiniteOrNanTimesAreLocatedErrors) {
+  const std::pair<const char*, std::string> cases[] = {
+      {"h.edn", "{:type :invoke, :f :txn, :value [[:w :x 1]], :process 0, :time 1}\n"
+                "{:type :ok, :f :txn, :value [[:w :x 1]], :process 0, :time ##Inf}\n"},
+      {"h.edn", "{:type :invoke, :f :txn, :value [[:w :x 1]], :process 0, :time 1}\n"
+                "{:type :ok, :f :txn, :value [[:w :x 1]], :process 0, :time ##NaN}\n"},
+      {"h.edn", "{:type :invoke, :f :txn, :value [[:w :x 1]], :process 0, :time 1}\n"
+                "{:type :ok, :f :txn, :value [[:w :x 1]], :process 0, :time 1e999}\n"},
+      {"h.json", "[{\"type\": \"invoke\", \"f\": \"txn\", \"value\": [[\"w\", \"x\", 1]], \"process\": 0, \"time\": 1},\n"
+                 " {\"type\": \"ok\", \"f\": \"txn\", \"value\": [[\"w\", \"x\", 1]], \"process\": 0, \"time\": 1e999}]"},
+      {"h.json", "{\"sessions\": [\n[{\"ops\": [[\"w\", \"x\", 1]], \"start\": 1, \"end\": 1e999}]]}"},
+      {"h.json", "{\"sessions\": [\n[{\"ops\": [[\"w\", \"x\", 1]], \"start\": 1, \"end\": Infinity}]]}"},
+      {"h.json", "{\"sessions\": [\n[{\"ops\": [[\"w\", \"x\", 1]], \"start\": NaN, \"end\": 1}]]}"},
+  };
+  for (const auto& [name, content] : cases) {
+    Expected<History> h = read_one(name, content, std::string(name) == "h.edn" || content[0] == '[' ? "elle" : "");
+    ASSERT_FALSE(h.ok()) << content;
+    EXPECT_EQ(h.error().line, 2) << h.error().to_string();
+  }
+}
+
+// `convert` never writes what `check` refuses: every format's fixture, and the timed histories
+// above, written as isoscope JSON (and plume where it can) read back with the same verdicts.
+TEST(Times, ConvertNeverWritesWhatCheckRefuses) {
+  const std::string dir = std::string(ISOSCOPE_FIXTURES) + "/formats";
+  std::vector<Expected<History>> inputs;
+  for (const char* f : {"cobra", "dbcop-bincode", "lost-update.awdit.txt", "lost-update.dbcop.json",
+                        "lost-update.dbcop.txt", "lost-update.edn", "lost-update.json", "lost-update.plume.txt"})
+    inputs.push_back(read_path(dir + "/" + f));
+  inputs.push_back(read_path(std::string(ISOSCOPE_FIXTURES) + "/elle/nemesis.edn"));
+  inputs.push_back(read_one("h.json", stale_isoscope_json()));
+  inputs.push_back(read_one("history.edn", stale_elle_edn()));
+  inputs.push_back(read_files(stale_cobra()));
+  std::set<std::string> formats;
+  for (const Expected<History>& a : inputs) {
+    ASSERT_TRUE(a.ok()) << a.error().to_string();
+    formats.insert(a->format);
+    const CheckReport want = check_history(*a, CheckOptions{});
+    std::vector<std::pair<std::string, std::string>> outputs = {{"isoscope", write_isoscope_json(*a)}};
+    if (!plume_cannot_express(*a)) outputs.push_back({"plume", *write_plume(*a)});
+    for (const auto& [format, text] : outputs) {
+      Expected<History> b = read_one("out", text, format);
+      ASSERT_TRUE(b.ok()) << a->format << " -> " << format << ": " << b.error().to_string() << "\n" << text;
+      const CheckReport got = check_history(*b, CheckOptions{});
+      for (int l = 0; l < kNumLevels; ++l)
+        if (format == "isoscope" || static_cast<Level>(l) != Level::SSER)  // plume drops times
+          EXPECT_EQ(got.results[l].verdict, want.results[l].verdict)
+              << a->format << " -> " << format << " " << level_name(static_cast<Level>(l));
+    }
+  }
+  EXPECT_EQ(formats.size(), 8u);  // every reader
+  // A history built with an end before its start (no reader makes one) is not written.
+  HistoryBuilder hb;
+  hb.begin_session();
+  hb.begin_txn();
+  hb.write(hb.keys().intern_int(1), hb.values().intern_int(1));
+  hb.set_time(Time::integer(2), Time::integer(1));
+  Expected<History> bad = hb.finish("built");
+  ASSERT_TRUE(bad.ok());
+  TextOut out;
+  std::unique_ptr<HistoryWriter> w = make_writer("isoscope", out);
+  write_history(*bad, *w);
+  ASSERT_TRUE(w->error().has_value());
+  EXPECT_NE(w->error()->message.find("before it starts"), std::string::npos);
+}
+
+TEST(Times, CliConvertRefusesAnEndBeforeItsStart) {
+  const std::string in = temp_file("backwards.edn",
+                                   "{:type :invoke, :f :txn, :value [[:w :x 1]], :process 0, :time 20}\n"
+                                   "{:type :ok, :f :txn, :value [[:w :x 1]], :process 0, :time 10}\n");
+  CommandResult r = run_cli("convert --to isoscope " + shell_quote(in) + " -");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_NE(r.err.find("line 2"), std::string::npos) << r.err;
 }

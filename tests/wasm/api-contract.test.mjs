@@ -47,6 +47,7 @@ function envelope(json, what) {
 const calls = {
   load: () => mod.load(['h.json'], [enc.encode('{"initial": 0, "sessions": [[ [["w",1,1],["w",2,1]] ], [ [["r",2,0],["r",1,1]] ]]}')], ''),
   levels: () => mod.levels(),
+  histories: () => mod.histories(['a/h.json', 'b/h.json'], [enc.encode('{"sessions": []}'), enc.encode('{"sessions": []}')]),
   checkLevel: () => mod.checkLevel('SER', 0, 5),
   check: () => mod.check('RC,SER', 0, 5),
   transactions: () => mod.transactions(0, 2),
@@ -66,7 +67,7 @@ test('every function answers the one envelope, before any history is loaded', ()
   for (const name of bound) {
     if (name === 'load') continue;
     const r = envelope(calls[name](), name);
-    const needsHistory = !['formats', 'anomalyKinds', 'memoryBytes'].includes(name);
+    const needsHistory = !['formats', 'anomalyKinds', 'memoryBytes', 'histories'].includes(name);
     assert.equal(r.ok, !needsHistory, `${name} before load`);
     if (needsHistory) assert.match(r.error.message, /no history is loaded/);
   }
@@ -83,6 +84,8 @@ test('every function answers the one envelope with a history loaded', () => {
   assert.equal(typeof value(mod.memoryBytes()), 'number');
   assert.equal(typeof value(mod.convert('plume')), 'string');
   assert.ok(value(mod.formats()).some((f) => f.name === 'elle' && f.title));
+  assert.deepEqual(value(calls.histories()), [{ name: 'a', files: [0] }, { name: 'b', files: [1] }]);
+  assert.deepEqual(value(mod.histories(['h.json'], [enc.encode('{"sessions": []}')])), []);
 });
 
 test('bad arguments are error answers, and the module stays usable', () => {

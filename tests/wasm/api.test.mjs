@@ -53,6 +53,28 @@ test('checkLevel decides one level at a time and applies the lattice', needsCorp
   assert.deepEqual(levels.map((l) => l.level), ['RC', 'RR', 'RA', 'CC', 'PC', 'SI', 'SER', 'SSER', 'WCC', 'CCv', 'CM', 'LIN']);
 });
 
+test('the lattice both ways: in the core\'s order, a passing SSER decides SER, SI and PC', () => {
+  // A serial history with timestamps: every level holds.
+  const sessions = [0, 1, 2].map((s) => [0, 1, 2].map((i) => {
+    const t = 3 * i + s, v = t + 1;
+    return { ops: [['r', 'x', t === 0 ? 0 : t], ['w', 'x', v]], start: 10 * t, end: 10 * t + 5 };
+  }));
+  assert.equal(load(JSON.stringify({ initial: 0, sessions })).ok, true);
+  const levels = value(mod.levels());
+  const order = levels.filter((l) => l.applies && ['RC', 'RR', 'RA', 'CC', 'PC', 'SI', 'SER', 'SSER'].includes(l.level))
+    .sort((a, b) => a.order - b.order).map((l) => l.level);
+  assert.deepEqual(order, ['RC', 'RR', 'RA', 'CC', 'SSER', 'SER', 'SI', 'PC']);
+  const got = Object.fromEntries(order.map((l) => [l, value(mod.checkLevel(l, 0, 5))]));
+  for (const l of order) assert.equal(got[l].verdict, 'pass', l);
+  assert.equal(got.SSER.implied_by, undefined);
+  for (const l of ['SER', 'SI', 'PC']) {
+    assert.equal(got[l].implied_by, 'SSER', l);
+    assert.equal(got[l].reason, 'implied by the SSER pass', l);
+  }
+  const all = value(mod.check('', 0, 5));
+  assert.equal(all.levels.SER.implied_by, 'SSER');
+});
+
 test('history view data: transactions and sessions', () => {
   load('{"initial": 0, "sessions": [[ {"id": "a", "ops": [["w","x",1]], "start": 1, "end": 2} ], [ [["r","x",1]] ]]}');
   assert.deepEqual(value(mod.sessions()), [{ first: 1, count: 1 }, { first: 2, count: 1 }]);

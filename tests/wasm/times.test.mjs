@@ -77,3 +77,24 @@ test('transactions() and timeline() write times as exact decimals', () => {
   const tl = mod.timeline();
   assert.ok(tl.includes(`${t1e}, ${t2e}`), tl);
 });
+
+// One rule for every format (issue 22, class 8): an end before its start, or a time that is not
+// finite, is refused with its place; nothing is loaded that convert could not write back.
+test('an end before its start or a non-finite time is a located error in every format', () => {
+  const cases = [
+    ['h.json', '{"sessions": [\n[{"ops": [["w", "x", 1]], "start": 20, "end": 10}]]}', ''],
+    ['h.edn', '{:type :invoke, :f :txn, :value [[:w :x 1]], :process 0, :time 20}\n{:type :ok, :f :txn, :value [[:w :x 1]], :process 0, :time 10}', 'elle'],
+    ['h.edn', '{:type :invoke, :f :txn, :value [[:w :x 1]], :process 0, :time 1}\n{:type :ok, :f :txn, :value [[:w :x 1]], :process 0, :time ##Inf}', 'elle'],
+    ['h.json', '[{"type": "invoke", "f": "txn", "value": [["w", "x", 1]], "process": 0, "time": 2},\n{"type": "ok", "f": "txn", "value": [["w", "x", 1]], "process": 0, "time": 1}]', 'elle'],
+    ['h.json', '{"sessions": [\n[{"ops": [["w", "x", 1]], "start": 1, "end": 1e999}]]}', ''],
+  ];
+  for (const [name, text, format] of cases) {
+    const r = JSON.parse(mod.load([name], [enc.encode(text)], format));
+    assert.equal(r.ok, false, text);
+    assert.equal(r.error.line, 2, r.error.text);
+  }
+  const r = JSON.parse(mod.load(['logs/T0.log'], [concat(record('S', 0x100, 1000), record('W', 77, 5, 0xabc), record('C', 0x100, 999))], ''));
+  assert.equal(r.ok, false);
+  assert.equal(r.error.offset, 17 + 25 + 9);
+  assert.match(r.error.message, /before it starts/);
+});

@@ -11,7 +11,9 @@
 
 #include "checkers/check.h"
 #include "checkers/counterexample.h"
+#include "formats/archive.h"
 #include "formats/formats.h"
+#include "formats/history_set.h"
 #include "util/memory.h"
 #include "util/json.h"
 #include "report/result_json.h"
@@ -84,6 +86,36 @@ std::string load_with_options(val names, val blobs, std::string format, val opti
 
 std::string load(val names, val blobs, std::string format) {
   return load_with_options(names, blobs, std::move(format), val::undefined());
+}
+
+// histories(names, heads) -> [{"name", "files": [i, ...]}, ...]: the histories of a set
+// (formats/history_set.h), each to be loaded on its own; [] for one history. heads: the files'
+// first bytes (64 KB is plenty: formats are told by names and first bytes).
+std::string histories(val names, val heads) {
+  const unsigned n = names["length"].as<unsigned>();
+  if (heads["length"].as<unsigned>() != n) return failure("names and heads differ in length");
+  std::vector<std::string> storage(n);
+  std::vector<InputFile> files;
+  files.reserve(n);
+  for (unsigned i = 0; i < n; ++i) {
+    val blob = heads[i];
+    const size_t len = std::min<size_t>(blob["length"].as<size_t>(), 1 << 16);
+    storage[i].resize(len);
+    val(emscripten::typed_memory_view(len, reinterpret_cast<unsigned char*>(storage[i].data())))
+        .call<void>("set", blob.call<val>("subarray", 0, static_cast<double>(len)));
+    files.push_back({names[i].as<std::string>(), storage[i]});
+  }
+  JsonWriter j;
+  j.begin_array();
+  for (const InputFile& f : files)
+    if (archive_kind(f.bytes) != ArchiveKind::None) return ok("[]");  // an archive loads as one input
+  for (const HistoryPart& p : split_histories(files)) {
+    j.begin_object().member("name", p.name).key("files").begin_array();
+    for (uint32_t i : p.files) j.integer(i);
+    j.end_array().end_object();
+  }
+  j.end_array();
+  return ok(j.str());
 }
 
 // levels() -> [{"level":"RC","applies":true}, {"level":"SSER","applies":false,"reason":...}]
@@ -214,6 +246,7 @@ EMSCRIPTEN_BINDINGS(isoscope) {
   emscripten::function("load", &load);
   emscripten::function("load", &load_with_options);
   emscripten::function("levels", &levels);
+  emscripten::function("histories", &histories);
   emscripten::function("checkLevel", &check_level);
   emscripten::function("checkLevel", &check_level_quiet);
   emscripten::function("check", &check);

@@ -16,6 +16,7 @@
 #include "model/anomaly_kinds.h"
 #include "checkers/check.h"
 #include "formats/formats.h"
+#include "formats/history_set.h"
 #include "generate/db_sim.h"
 #include "generate/inject.h"
 #include "generate/list_append.h"
@@ -23,6 +24,7 @@
 #include "generate/random_history.h"
 #include "generate/text_sinks.h"
 #include "report/result_json.h"
+#include "util/json.h"
 #include "util/printable.h"
 
 namespace fs = std::filesystem;
@@ -125,6 +127,46 @@ std::string too_large_message(const std::string& name) {
          " bytes; pass --max-input-bytes N to read more";
 }
 
+// The files of a directory's subfolders, a few levels deep: a set of histories keeps one per
+// folder (dbcop's hist-00000/, Jepsen's store/TEST/TIME/, a folder of Cobra runs). Skipped as
+// at the top level: dot entries (.git, .DS_Store) and __MACOSX; a pipe, socket or device is an
+// error naming it.
+bool collect_nested(const std::string& dir, std::vector<std::string>& paths, std::string& error) {
+  constexpr int kMaxDepth = 3;
+  constexpr size_t kMaxFiles = 20000;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(dir, fs::directory_options::none, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    const fs::path& p = it->path();
+    const std::string base = p.filename().string();
+    std::error_code entry_ec;
+    const bool is_dir = it->is_directory(entry_ec);
+    if (skipped_in_folder(base)) {
+      if (is_dir) it.disable_recursion_pending();
+      continue;
+    }
+    if (is_dir) {
+      if (it.depth() + 1 >= kMaxDepth) it.disable_recursion_pending();
+      continue;
+    }
+    if (it.depth() == 0) continue;  // the top level is listed by the caller
+    if (!it->is_regular_file(entry_ec)) {
+      error = p.string() + ": not a regular file (a pipe, a socket, a device or a broken link)";
+      return false;
+    }
+    if (paths.size() >= kMaxFiles) {
+      error = dir + ": more than " + std::to_string(kMaxFiles) + " files in its folders";
+      return false;
+    }
+    paths.push_back(p.string());
+  }
+  if (ec) {
+    error = dir + ": cannot list its folders: " + ec.message();
+    return false;
+  }
+  return true;
+}
+
 bool load_input(const std::string& path, LoadedInput& input, std::string& error) {
   std::vector<std::string> names;
   if (path == "-") {
@@ -179,6 +221,7 @@ bool load_input(const std::string& path, LoadedInput& input, std::string& error)
         error = path + ": cannot list the directory: " + ec.message();
         return false;
       }
+      if (!collect_nested(path, paths, error)) return false;
       std::sort(paths.begin(), paths.end());
       if (paths.empty()) {
         error = path + ": the directory holds no files (expected Cobra *.log files or a dbcop history.bincode)";
@@ -254,6 +297,92 @@ long long peak_rss_bytes() {
   return static_cast<long long>(ru.ru_maxrss) * 1024;
 }
 
+// The worst of two exit statuses: an input error, then a failure, then unknown, then a pass.
+int worse(int a, int b) {
+  auto rank = [](int s) { return s == kExitInput ? 3 : s == kExitFail ? 2 : s == kExitUnknown ? 1 : 0; };
+  return rank(a) >= rank(b) ? a : b;
+}
+
+int exit_status(const CheckReport& report) {
+  bool any_fail = false, any_unknown = false;
+  for (int i = 0; i < kNumLevels; ++i) {
+    if (!report.requested[i]) continue;
+    any_fail |= report.results[i].verdict == Verdict::Fail;
+    any_unknown |= report.results[i].verdict == Verdict::Unknown;
+  }
+  return any_fail ? kExitFail : any_unknown ? kExitUnknown : kExitPass;
+}
+
+// A set of histories (formats/history_set.h): each is read and checked on its own. Text: a
+// table, one row per history (its size, a verdict per level, the time); --json: one object
+// {"histories": [...]}, each entry the result `check --json` gives for that history alone plus
+// its "history" name, or its "error". The exit status is the worst of them.
+int check_set(const std::string& path, const LoadedInput& input, const std::vector<HistoryPart>& parts,
+              const CheckOptions& opts, bool json) {
+  int status = kExitPass;
+  std::string out = json ? "{\"histories\": [\n" : "";
+  std::vector<std::vector<std::string>> rows;
+  std::vector<int> shown_levels;
+  for (size_t k = 0; k < parts.size(); ++k) {
+    const HistoryPart& part = parts[k];
+    std::vector<InputFile> files;
+    uint64_t bytes = 0;
+    for (uint32_t i : part.files) files.push_back(input.files[i]), bytes += input.files[i].bytes.size();
+    const double t0 = now_ms();
+    Expected<History> h = read_history(files, "");
+    const double parse_ms = now_ms() - t0;
+    if (json && k) out += ",\n";
+    if (!h) {
+      status = worse(status, kExitInput);
+      if (json) out += "{\"history\": " + json_quote(part.name) + ", \"error\": " + error_json(h.error()) + "}";
+      else rows.push_back({part.name, std::to_string(bytes), "error: " + h.error().to_string()});
+      continue;
+    }
+    CheckReport report = check_history(*h, opts);
+    status = worse(status, exit_status(report));
+    if (json) {
+      const std::string r = report_json(*h, report, parse_ms);
+      out += "{\"history\": " + json_quote(part.name) + ", " + r.substr(1, r.size() - 2);
+      continue;
+    }
+    double ms = parse_ms;
+    std::vector<std::string> row = {part.name, std::to_string(h->num_txns()) + " txns"};
+    for (int i = 0; i < kNumLevels; ++i) {
+      if (!report.requested[i]) continue;
+      if (std::find(shown_levels.begin(), shown_levels.end(), i) == shown_levels.end()) shown_levels.push_back(i);
+      ms += report.results[i].ms;
+    }
+    for (int i = 0; i < kNumLevels; ++i)
+      row.push_back(report.requested[i] ? verdict_name(report.results[i].verdict) : "");
+    char t[32];
+    std::snprintf(t, sizeof t, "%.1f ms", ms);
+    row.push_back(t);
+    rows.push_back(std::move(row));
+  }
+  if (json) {
+    out += "\n]}\n";
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return status;
+  }
+  std::sort(shown_levels.begin(), shown_levels.end());
+  std::printf("%s: %zu histories\n", path.c_str(), parts.size());
+  size_t name_w = 7;
+  for (const auto& r : rows) name_w = std::max(name_w, r[0].size());
+  std::printf("%-*s %12s", static_cast<int>(name_w), "history", "size");
+  for (int i : shown_levels) std::printf(" %-7s", level_name(static_cast<Level>(i)));
+  std::printf(" %10s\n", "time");
+  for (const auto& r : rows) {
+    std::printf("%-*s %12s", static_cast<int>(name_w), r[0].c_str(), r[1].c_str());
+    if (r.size() == 3) {  // could not be read
+      std::printf(" %s\n", r[2].c_str());
+      continue;
+    }
+    for (int i : shown_levels) std::printf(" %-7s", r[2 + i].c_str());
+    std::printf(" %10s\n", r.back().c_str());
+  }
+  return status;
+}
+
 int run_check(int argc, char** argv) {
   CheckOptions opts;
   std::string format, path;
@@ -311,6 +440,10 @@ int run_check(int argc, char** argv) {
   if (!load_input(path, input, error)) {
     complain(error);
     return kExitInput;
+  }
+  if (format.empty()) {
+    std::vector<HistoryPart> parts = split_histories(input.files);
+    if (parts.size() >= 2) return check_set(path, input, parts, opts, json);
   }
   const double t0 = now_ms();
   Expected<History> h = read_history(input.files, format);

@@ -34,7 +34,7 @@ const char* kRunUsage =
     "usage: isoscope run [TARGET] [--isolation read-uncommitted|read-committed|repeatable-read|serializable]\n"
     "                 [--list-append | --mt | --lwt] [--mix cobra|polysi|random|RO,WO,RMW] [--read-ratio R]\n"
     "                 [--sessions N] [--txns N] [--ops N|MIN-MAX] [--keys N] [--dist uniform|zipf|hotspot]\n"
-    "                 [--seed S] [--nemesis kill] [--nemesis-interval MS] [--out FILE]\n"
+    "                 [--seed S] [--duration SECONDS] [--nemesis kill] [--nemesis-interval MS] [--out FILE]\n"
     "                 [--level L[,L...]] [--json] [--budget-ms N] [--max-anomalies N]\n"
     "  TARGET: postgresql://USER[:PASSWORD]@HOST:PORT/DB, mariadb://... or mysql://... (?VAR=VALUE sets a\n"
     "          session variable on every connection), sqlite:PATH; none: a fresh SQLite file\n";
@@ -91,7 +91,7 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
   p.workload.key.keys = 8;
   std::string target_text, out_path, mix_text = "polysi", nemesis;
   Isolation iso = Isolation::Serializable;
-  bool have_target = false, json = false;
+  bool have_target = false, json = false, txns_given = false;
   CheckOptions opts;
   std::string command = "isoscope run";
   for (int i = 0; i < argc; ++i) {
@@ -130,6 +130,7 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
     } else if (a == "--txns") {
       if (!take(0, 1e8, true)) return usage("--txns needs a whole number of transactions per session");
       p.txns_per_session = static_cast<uint32_t>(d);
+      txns_given = true;
     } else if (a == "--ops") {
       const std::string r = v ? v : "";
       const size_t dash = r.find('-');
@@ -160,6 +161,10 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
       if (nemesis != "kill" && nemesis != "none") return usage("--nemesis needs kill or none");
       p.nemesis_kill = nemesis == "kill";
       ++i;
+    } else if (a == "--duration") {
+      if (!take(0.001, 1e7, false)) return usage("--duration needs a number of seconds");
+      p.duration_s = d;
+      if (!txns_given) p.txns_per_session = 4000000000u;
     } else if (a == "--nemesis-interval") {
       if (!take(1, 1e6, true)) return usage("--nemesis-interval needs milliseconds");
       p.nemesis_interval_ms = static_cast<uint32_t>(d);
@@ -277,7 +282,7 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
           ", \"started_at\": " + json_quote(iso_time_now()) +
           ", \"committed\": " + std::to_string(counts.committed.load()) + ", \"aborted\": " + std::to_string(counts.aborted.load()) +
           ", \"unknown\": " + std::to_string(counts.unknown.load()) + ", \"kills\": " + std::to_string(counts.kills.load()) +
-          ", \"seconds\": " + json_number(run.seconds) + ", \"interrupted\": " + (run.interrupted ? "true" : "false");
+          ", \"seconds\": " + json_number(run.seconds) + (p.duration_s > 0 ? ", \"duration\": " + json_number(p.duration_s) : std::string()) + ", \"interrupted\": " + (run.interrupted ? "true" : "false");
   if (commits_before >= 0)
     meta += ", \"commit_counter\": {\"name\": " + json_quote(counter_name) + ", \"before\": " + std::to_string(commits_before) +
             ", \"after\": " + std::to_string(commits_after) + "}";

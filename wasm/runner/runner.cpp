@@ -16,16 +16,18 @@ using Clock = std::chrono::steady_clock;
 
 class Session {
  public:
+  // stop: roll back the transaction in progress and end; finish: end after it.
   Session(Database& db, const RunParams& p, uint32_t index, Clock::time_point t0, std::atomic<bool>& stop,
-          std::atomic<int64_t>& next_value, RunCounts& counts, std::atomic<int64_t>& server_id)
+          std::atomic<bool>& finish, std::atomic<int64_t>& next_value, RunCounts& counts, std::atomic<int64_t>& server_id)
       : db_(db), p_(p), planner_(p.workload), rng_(p.seed * 0x9E3779B97F4A7C15ull + index + 1), t0_(t0),
-        stop_(stop), next_value_(next_value), counts_(counts), server_id_(server_id) {}
+        stop_(stop), finish_(finish), next_value_(next_value), counts_(counts), server_id_(server_id) {}
 
   // Runs the session's transactions; false with error_ set on a failure that ends the run.
   bool run() {
     if (!reconnect()) return false;
     TxnProgram program;
-    for (uint32_t i = 0; i < p_.txns_per_session && !stop_.load(std::memory_order_relaxed);) {
+    for (uint32_t i = 0; i < p_.txns_per_session && !stop_.load(std::memory_order_relaxed) &&
+                         !finish_.load(std::memory_order_relaxed);) {
       planner_.plan(rng_, program);
       switch (execute(program)) {
         case Next::Done: ++i; break;
@@ -164,6 +166,7 @@ class Session {
   Rng rng_;
   Clock::time_point t0_;
   std::atomic<bool>& stop_;
+  std::atomic<bool>& finish_;
   std::atomic<int64_t>& next_value_;
   RunCounts& counts_;
   std::atomic<int64_t>& server_id_;
@@ -183,25 +186,30 @@ RunResult run_sessions(Database& db, const RunParams& p, std::atomic<bool>& stop
   std::atomic<int64_t> next_value{1};
   std::atomic<uint32_t> running{p.sessions};
   std::atomic<bool> failed{false};
+  std::atomic<bool> stop_sessions{stop.load()};  // the caller's stop
+  std::atomic<bool> timed_out{false};            // the duration's end: sessions finish their transaction
   std::vector<std::atomic<int64_t>> server_ids(p.sessions);
   for (auto& id : server_ids) id.store(-1);
   std::vector<std::unique_ptr<Session>> sessions;
   for (uint32_t s = 0; s < p.sessions; ++s)
-    sessions.push_back(std::make_unique<Session>(db, p, s, t0, stop, next_value, counts, server_ids[s]));
+    sessions.push_back(std::make_unique<Session>(db, p, s, t0, stop_sessions, timed_out, next_value, counts, server_ids[s]));
   std::vector<std::thread> threads;
   for (uint32_t s = 0; s < p.sessions; ++s)
     threads.emplace_back([&, s] {
       if (!sessions[s]->run()) {
         failed = true;
-        stop = true;  // one failure ends the run; the others roll back and stop
+        stop_sessions = true;  // one failure ends the run; the others roll back and stop
       }
       running.fetch_sub(1);
     });
   Rng nemesis_rng(p.seed ^ 0x6E656D65736973ull);
   auto last_kill = Clock::now();
   while (running.load() > 0) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(p.nemesis_kill ? 20 : 200));
-    if (p.nemesis_kill && !stop.load() &&
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (stop.load()) stop_sessions = true;
+    if (p.duration_s > 0 && std::chrono::duration<double>(Clock::now() - t0).count() >= p.duration_s)
+      timed_out = true;
+    if (p.nemesis_kill && !stop_sessions.load() && !timed_out.load() &&
         Clock::now() - last_kill >= std::chrono::milliseconds(p.nemesis_interval_ms)) {
       last_kill = Clock::now();
       const int64_t id = server_ids[nemesis_rng.below(p.sessions)].load();
@@ -215,7 +223,7 @@ RunResult run_sessions(Database& db, const RunParams& p, std::atomic<bool>& stop
     if (result.error.empty() && !s->error().empty()) result.error = s->error();
     result.sessions.push_back(std::move(s->record()));
   }
-  result.interrupted = stop.load() || failed.load();
+  result.interrupted = stop_sessions.load() || failed.load();
   return result;
 }
 

@@ -28,6 +28,7 @@ struct RunParams {
   uint64_t seed = 1;
   bool nemesis_kill = false;
   uint32_t nemesis_interval_ms = 200;  // a kill every interval, of a random session
+  double duration_s = 0;  // > 0: the sessions stop after this long (a benchmark's fixed time)
 };
 
 struct RecordedOp {
@@ -53,7 +54,7 @@ struct RunCounts {
 
 struct RunResult {
   std::vector<RecordedSession> sessions;
-  bool interrupted = false;  // stopped before every session finished
+  bool interrupted = false;  // stopped (Ctrl-C, a failure) before every session finished
   std::string error;         // a failure that stopped the run (the history holds what ran)
   double seconds = 0;
 };

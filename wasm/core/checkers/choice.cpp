@@ -301,10 +301,10 @@ Anomaly Chooser::annotate(Anomaly a, const std::vector<std::pair<uint32_t, uint3
   for (size_t i = 0; i < reads.size() && i < 4; ++i) {
     const uint32_t op = reads[i];
     if (i) s += "; ", chosen += ", ";
-    s += h_.op_text(op) + " of " + short_name(h_.op_txn[op]) + " may read from " + candidates_text(h_, op);
+    s += h_.op_text(op) + " of " + short_name(h_, h_.op_txn[op]) + " may read from " + candidates_text(h_, op);
     auto v = std::find_if(vars_.begin(), vars_.end(), [&](const Var& x) { return x.op == op; });
     const uint32_t w = v != vars_.end() ? best_cur_[v - vars_.begin()] : work_.read_from[op];
-    chosen += h_.op_text(op) + " from " + short_name(h_.candidate_txn(w));
+    chosen += h_.op_text(op) + " from " + short_name(h_, h_.candidate_txn(w));
   }
   if (reads.size() > 4) s += "; and " + std::to_string(reads.size() - 4) + " more such reads";
   a.explanation = "Values written more than once: " + s + ". With any choice " +

@@ -49,7 +49,17 @@ History project_history(const History& h, const std::vector<char>& keep) {
     }
   }
   Expected<History> r = b.finish(h.format);
-  if (r.ok()) return std::move(*r);
+  if (r.ok()) {
+    // The kept transactions keep their identities (their number, session and position in h, or
+    // in h's own original when h is a counterexample already).
+    History& p = *r;
+    p.origin_txns = h.has_origin() ? h.origin_txns : h.num_txns();
+    p.origin.reserve(p.txns.size());
+    p.origin.push_back({});
+    for (uint32_t t = 1; t < h.txns.size(); ++t)
+      if (keep[t]) p.origin.push_back(h.shown(t));
+    return std::move(p);
+  }
   return History();  // cannot happen: a projection keeps the unique writes
 }
 

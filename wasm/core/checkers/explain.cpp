@@ -5,7 +5,9 @@
 
 namespace isoscope {
 
-std::string short_name(uint32_t t) { return t == kInitialTxn ? "T0 (initial)" : "T" + std::to_string(t); }
+std::string short_name(const History& h, uint32_t t) {
+  return t == kInitialTxn ? "T0 (initial)" : "T" + std::to_string(h.shown(t).txn);
+}
 
 std::string time_text(const Time& t) { return t.text(); }
 
@@ -23,7 +25,7 @@ std::string candidates_text(const History& h, uint32_t read_op) {
   std::string s;
   for (size_t i = 0; i < c.size(); ++i) {
     if (i) s += i + 1 == c.size() ? " or " : ", ";
-    s += c[i] == kReadsInitial ? std::string("the initial transaction") : short_name(h.op_txn[c[i]]);
+    s += c[i] == kReadsInitial ? std::string("the initial transaction") : short_name(h, h.op_txn[c[i]]);
   }
   return s;
 }

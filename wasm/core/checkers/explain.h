@@ -8,7 +8,7 @@
 
 namespace isoscope {
 
-std::string short_name(uint32_t txn);  // "T5", "T0 (initial)"
+std::string short_name(const History& h, uint32_t txn);  // "T5", "T0 (initial)" (numbered as in the original history)
 std::string time_text(const Time& t);  // exact: "1", "1.5", "1700000000000000100"
 
 // "the initial transaction precedes every transaction" / "T1 (...) precedes T2 (...) in session 0"

@@ -59,7 +59,7 @@ Anomaly ambiguous_read_anomaly(const History& h, ReadClass c, uint32_t t, uint32
       default: what = "a violation"; break;
     }
     if (!why.empty()) why += "; ";
-    why += "from " + (writer == kInitialTxn ? std::string("the initial transaction") : short_name(writer)) + " it is " + what;
+    why += "from " + (writer == kInitialTxn ? std::string("the initial transaction") : short_name(h, writer)) + " it is " + what;
   }
   a.txns.push_back(t);
   a.explanation = h.txn_name(t) + " reads " + h.op_text(r) + ", which " + candidates_text(h, r) +

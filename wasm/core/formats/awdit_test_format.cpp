@@ -25,8 +25,8 @@ inline Kind scan_line(const char*& p, const char* end, AwditLine& out, const cha
                       const char*& what) {
   const char* q = p;
   while (q < end && is_blank(*q)) ++q;
-  if (q >= end || *q == '\n') {
-    p = q < end ? q + 1 : q;
+  if (q >= end || fmt::is_newline(*q)) {
+    p = q < end ? fmt::past_newline(q, end) : q;
     return Kind::Empty;
   }
   Kind kind;
@@ -70,13 +70,13 @@ inline Kind scan_line(const char*& p, const char* end, AwditLine& out, const cha
     kind = Kind::Op;
   }
   while (q < end && is_blank(*q)) ++q;
-  if (q < end && *q != '\n') {
+  if (q < end && !fmt::is_newline(*q)) {
     err_at = q;
     what = kind == Kind::Op ? "expected the end of the line after the value"
                             : "expected the end of the line after the separator";
     return Kind::Error;
   }
-  p = q < end ? q + 1 : q;
+  p = q < end ? fmt::past_newline(q, end) : q;
   return kind;
 }
 
@@ -90,7 +90,7 @@ bool detect_awdit_test(std::span<const InputFile> files) {
   const char* end = p + s.size();
   if (s.size() > 4096) {
     end = p + 4096;
-    while (end > p && end[-1] != '\n') --end;
+    end = fmt::last_whole_line_end(p, end);
   }
   int ops = 0, lines = 0;
   while (p < end && lines < 16) {

@@ -269,6 +269,11 @@ Expected<History> read_cobra(std::span<const InputFile> files) {
           if (start_ts && r.has_ts) {
             Time end;
             if (!time_of(r, end)) return bad_time(r);
+            // One rule for every format (docs/formats.md, Times): no end before the start.
+            if (std::string why = interval_problem(start, end); !why.empty())
+              return fmt::binary_error(*logs[i], r.offset + 9,
+                                       "expected the commit timestamp of transaction " + fmt::hex64(r.a) +
+                                           " to be no earlier than its start's: " + why);
             b.set_time(start, end);
           }
           b.end_txn();

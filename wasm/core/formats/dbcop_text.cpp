@@ -31,7 +31,7 @@ struct Scanner {
       if (fmt::is_space(c) || c == ',' || c == ';') {
         ++p;
       } else if (c == '/' && p + 1 < end && p[1] == '/') {
-        while (p < end && *p != '\n') ++p;
+        p = fmt::find_newline(p, end);  // a comment ends at CR, LF or CRLF
       } else {
         return;
       }
@@ -43,7 +43,7 @@ struct Scanner {
     while (q < end && *q == '-') ++q;
     if (q - p < 3) return false;
     while (q < end && fmt::is_blank(*q)) ++q;
-    return q >= end || *q == '\n' || (*q == '/' && q + 1 < end && q[1] == '/');
+    return q >= end || fmt::is_newline(*q) || (*q == '/' && q + 1 < end && q[1] == '/');
   }
 };
 
@@ -57,7 +57,7 @@ bool detect_dbcop_text(std::span<const InputFile> files) {
   while (true) {
     sc.skip();
     if (sc.p < sc.end && sc.at_separator()) {
-      while (sc.p < sc.end && *sc.p != '\n') ++sc.p;
+      sc.p = fmt::find_newline(sc.p, sc.end);
       continue;
     }
     break;
@@ -91,7 +91,7 @@ Expected<History> read_dbcop_text(std::span<const InputFile> files) {
     sc.skip();
     if (sc.p >= sc.end) break;
     if (sc.at_separator()) {
-      while (sc.p < sc.end && *sc.p != '\n') ++sc.p;
+      sc.p = fmt::find_newline(sc.p, sc.end);
       in_session = false;
       continue;
     }

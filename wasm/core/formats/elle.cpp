@@ -16,6 +16,7 @@
 // One reader serves both syntaxes: in JSON mode ':' is a separator and "null" is nil.
 // The list prefix-compatibility check lives in checkers/list_order.cpp.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -69,7 +70,7 @@ class Reader {
       if (fmt::is_space(c) || c == ',' || (json_ && c == ':'))
         ++p_;
       else if (!json_ && c == ';')
-        while (p_ < end_ && *p_ != '\n') ++p_;
+        p_ = fmt::find_newline(p_, end_);  // a comment ends at CR, LF or CRLF
       else
         return;
     }
@@ -103,7 +104,7 @@ class Reader {
     // Tags (#inst "...", #jepsen.history.Op{...}) are dropped: a run of them is a loop too.
     while (true) {
       if (!skip_discards(depth)) return false;
-      if (json_ || end_ - p_ < 2 || p_[0] != '#' || !symbol_char(p_[1]) || p_[1] == '_') break;
+      if (json_ || end_ - p_ < 2 || p_[0] != '#' || !symbol_char(p_[1]) || p_[1] == '_' || p_[1] == '#') break;
       ++p_;
       while (p_ < end_ && symbol_char(*p_)) ++p_;
     }
@@ -150,6 +151,16 @@ class Reader {
           ++p_;
           n.type = NT::Set;
           return parse_children(n, '}', out, depth);
+        }
+        if (p_ < end_ && *p_ == '#') {  // EDN's symbolic values ##Inf, ##-Inf, ##NaN: floats
+          const char* s = p_ + 1;
+          while (p_ < end_ && symbol_char(*p_)) ++p_;
+          const std::string_view name(s, static_cast<size_t>(p_ - s));
+          if (name != "Inf" && name != "-Inf" && name != "NaN") return fail(start, "expected ##Inf, ##-Inf or ##NaN");
+          n.type = NT::Float;
+          n.d = name == "NaN" ? NAN : name == "Inf" ? INFINITY : -INFINITY;
+          n.text = std::string_view(start, static_cast<size_t>(p_ - start));
+          break;
         }
         // Discards and tags were consumed above: anything else after '#' is no EDN.
         return fail(p_, "expected a tag, '{' or '_' after '#'");
@@ -372,7 +383,10 @@ struct MicroOp {
   uint32_t list_begin = 0, list_size = 0;
 };
 struct PendingTxn {
-  int64_t process;
+  int64_t process = 0;
+  // No :process: a session of its own. A flag, not a reserved process id, so no :process value
+  // can ever merge with it.
+  bool anonymous = false;
   TxnStatus status = TxnStatus::Unknown;
   bool completed = false;
   Time start, end;  // where has_start / has_end
@@ -475,7 +489,7 @@ class Converter {
     if (!n) return true;
     if (n->type != NT::Int && n->type != NT::Float) return fail(*n, "expected :time to be a number");
     if (TimeParse p = parse_time(n->text, out); p != TimeParse::Ok)
-      return fail(*n, "expected :time to be a number that fits, found " + std::string(n->text.substr(0, 40)) +
+      return fail(*n, "expected :time to be a finite number within 64 bits, found " + std::string(n->text.substr(0, 40)) +
                           (n->text.size() > 40 ? "..." : "") + ", which " + time_parse_problem(p));
     has = true;
     return true;
@@ -498,8 +512,10 @@ class Converter {
     // Like Elle, an operation without :f is a transaction (its :value lists the micro-ops).
     if (f && !is_name(f, "txn"))
       return fail(*f, "expected :f :txn (only transactional histories are supported)");
-    // Without :process, an operation is a session of its own (no session order to follow).
-    const int64_t proc = process ? process->i : kNoProcess - static_cast<int64_t>(txns_.size());
+    // Without :process, an operation is a session of its own (no session order to follow, no
+    // invocation to pair with).
+    const bool anonymous = !process;
+    const int64_t proc = anonymous ? 0 : process->i;
     Time time;
     bool has_time = false;
     if (!time_of(field(m, "time"), time, has_time)) return false;
@@ -517,7 +533,7 @@ class Converter {
     else
       return fail(*type, "expected :type to be :invoke, :ok, :fail or :info");
 
-    auto pending = pending_.find(proc);
+    auto pending = anonymous ? pending_.end() : pending_.find(proc);
     if (invoke) {
       if (pending != pending_.end())
         return fail(m, "process " + std::to_string(proc) +
@@ -525,6 +541,7 @@ class Converter {
                            line_of(txns_[pending->second].line_offset) + ") has not completed");
       PendingTxn t;
       t.process = proc;
+      t.anonymous = anonymous;
       t.start = time;
       t.has_start = has_time;
       t.line_offset = m.offset;
@@ -534,7 +551,7 @@ class Converter {
       if (!value || !micro_ops(*value, false)) return value ? false : fail(m, "the operation lacks :value");
       t.op_end = static_cast<uint32_t>(ops_.size());
       t.unobserved = unobserved_;
-      pending_[proc] = static_cast<uint32_t>(txns_.size());
+      if (!anonymous) pending_[proc] = static_cast<uint32_t>(txns_.size());
       txns_.push_back(t);
       return true;
     }
@@ -547,6 +564,7 @@ class Converter {
       ti = static_cast<uint32_t>(txns_.size());
       PendingTxn t;
       t.process = proc;
+      t.anonymous = anonymous;
       t.line_offset = m.offset;
       txns_.push_back(t);
     }
@@ -555,6 +573,12 @@ class Converter {
     t.status = status;
     t.end = time;
     t.has_end = has_time;
+    // One rule for every format (docs/formats.md, Times): a transaction cannot end before it
+    // starts.
+    if (t.has_start && t.has_end)
+      if (std::string why = interval_problem(t.start, t.end); !why.empty())
+        return fail(*field(m, "time"), "expected the completion's :time to be no earlier than the invocation's (line " +
+                                           line_of(t.line_offset) + "): " + why);
     if (index && index->type == NT::Int) t.index = index->i;
     if (value && value->type != NT::Nil) {  // the completion's value replaces the invocation's
       uint32_t b0 = static_cast<uint32_t>(ops_.size());
@@ -572,21 +596,20 @@ class Converter {
   Expected<History> finish() {
     if (txns_.empty())
       return fmt::text_error(f_, f_.bytes.size(), "expected at least one :f :txn operation of a client process; found none");
-    // Sessions: processes in ascending order; transactions in invocation order.
+    // Sessions: processes in ascending order, then each operation without :process in file
+    // order; transactions in invocation order.
     std::vector<uint32_t> order(txns_.size());
     for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](uint32_t a, uint32_t c) { return txns_[a].process < txns_[c].process; });
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t c) {
+      const PendingTxn &x = txns_[a], &y = txns_[c];
+      return x.anonymous != y.anonymous ? y.anonymous : !x.anonymous && x.process < y.process;
+    });
     b.reserve(txns_.size(), ops_.size());
-    bool first = true;
-    int64_t cur = 0;
+    const PendingTxn* prev = nullptr;
     for (uint32_t ti : order) {
       const PendingTxn& t = txns_[ti];
-      if (first || t.process != cur) {
-        b.begin_session();
-        cur = t.process;
-        first = false;
-      }
+      if (!prev || t.anonymous || prev->anonymous || t.process != prev->process) b.begin_session();
+      prev = &t;
       b.begin_txn();
       b.set_status(t.status);
       if (t.index >= 0) b.set_label(std::to_string(t.index));
@@ -635,8 +658,6 @@ class Converter {
   std::unordered_map<int64_t, uint32_t> pending_;  // process -> its invoked, uncompleted txn
   size_t dropped_not_client_ = 0;  // operations of non-client processes (:nemesis)
   uint32_t unobserved_ = 0;  // nil reads micro_ops left out of the ops it just read
-  // Operations without :process get process ids from here down, one each.
-  static constexpr int64_t kNoProcess = INT64_MIN / 2;
 };
 
 bool looks_json(std::string_view s) {
@@ -670,7 +691,7 @@ bool detect_elle(std::span<const InputFile> files) {
     if (fmt::is_space(s[i]) || s[i] == ',') {
       ++i;
     } else if (s[i] == ';') {
-      while (i < s.size() && s[i] != '\n') ++i;
+      while (i < s.size() && !fmt::is_newline(s[i])) ++i;
     } else {
       break;
     }

@@ -52,14 +52,65 @@ class JsonHistoryReader {
         if (f.substr(0, 9) != "isoscope/")
           return fail_doc(doc, simdjson::INCORRECT_TYPE,
                           "\"format\" to be \"isoscope/1\", found \"" + std::string(f) + "\"");
+      } else if (name == "origin") {
+        if (!read_origin(doc, v)) return error_;
       }  // other members are ignored (On-Demand skips what is not read)
     }
     if (!doc.at_end()) return fail_doc(doc, simdjson::TRAILING_CONTENT, "the end of the document");
     if (!saw_sessions) return fail_at(0, simdjson::SUCCESS, "a \"sessions\" member holding an array of sessions");
-    return builder_.finish("isoscope", file_.name);
+    Expected<History> h = builder_.finish("isoscope", file_.name);
+    if (h.ok() && saw_origin_) {
+      if (origin_.size() != h->num_txns())
+        return fail_at(0, simdjson::SUCCESS, "\"origin\" to list one entry per transaction (" + std::to_string(h->num_txns()) +
+                                                 "), found " + std::to_string(origin_.size()));
+      h->origin.reserve(origin_.size() + 1);
+      h->origin.push_back({});
+      h->origin.insert(h->origin.end(), origin_.begin(), origin_.end());
+      h->origin_txns = origin_txns_;
+    }
+    return h;
   }
 
  private:
+  // "origin": {"transactions": N, "txns": [[number, session, position], ...]}: a counterexample's
+  // transactions' identities in the history it was cut from (History::origin).
+  bool read_origin(od::document& doc, od::value& v) {
+    const char* what = "\"origin\": {\"transactions\": n, \"txns\": [[number, session, position], ...]}";
+    od::object obj;
+    if (auto err = v.get_object().get(obj)) return fail_doc(doc, err, what), false;
+    for (auto field_result : obj) {
+      std::string_view name;
+      if (auto err = field_result.unescaped_key(false).get(name)) return fail_doc(doc, err, what), false;
+      od::value f;
+      if (auto err = field_result.value().get(f)) return fail_doc(doc, err, what), false;
+      if (name == "transactions") {
+        uint64_t n;
+        if (auto err = f.get_uint64().get(n)) return fail_doc(doc, err, what), false;
+        origin_txns_ = n;
+      } else if (name == "txns") {
+        od::array txns;
+        if (auto err = f.get_array().get(txns)) return fail_doc(doc, err, what), false;
+        for (auto entry_result : txns) {
+          od::array entry;
+          if (auto err = entry_result.get_array().get(entry)) return fail_doc(doc, err, what), false;
+          uint64_t parts[3];
+          size_t k = 0;
+          for (auto part : entry) {
+            uint64_t x;
+            if (k == 3) return fail_doc(doc, simdjson::INCORRECT_TYPE, what), false;
+            if (auto err = part.get_uint64().get(x)) return fail_doc(doc, err, what), false;
+            if (x > 0xfffffffeu) return fail_doc(doc, simdjson::NUMBER_OUT_OF_RANGE, what), false;
+            parts[k++] = x;
+          }
+          if (k != 3) return fail_doc(doc, simdjson::INCORRECT_TYPE, what), false;
+          origin_.push_back({static_cast<uint32_t>(parts[0]), static_cast<uint32_t>(parts[1]), static_cast<uint32_t>(parts[2])});
+        }
+      }
+    }
+    saw_origin_ = true;
+    return true;
+  }
+
   bool read_sessions(od::document& doc, od::value& v) {
     od::array sessions;
     if (auto err = v.get_array().get(sessions)) return fail_doc(doc, err, "an array of sessions"), false;
@@ -317,6 +368,9 @@ class JsonHistoryReader {
   HistoryBuilder builder_;
   InputError error_;
   std::vector<uint32_t> list_;
+  std::vector<TxnOrigin> origin_;
+  size_t origin_txns_ = 0;
+  bool saw_origin_ = false;
 };
 
 }  // namespace

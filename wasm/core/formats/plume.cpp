@@ -41,8 +41,8 @@ inline LineStatus scan_line(const char*& p, const char* end, PlumeLine& out, con
     p = q;
     return LineStatus::Empty;
   }
-  if (*q == '\n') {
-    p = q + 1;
+  if (fmt::is_newline(*q)) {
+    p = fmt::past_newline(q, end);
     return LineStatus::Empty;
   }
   char c = *q;
@@ -87,12 +87,12 @@ inline LineStatus scan_line(const char*& p, const char* end, PlumeLine& out, con
   }
   while (q < end && is_blank(*q)) ++q;
   if (q < end) {
-    if (*q != '\n') {
+    if (!fmt::is_newline(*q)) {
       err_at = q;
       what = "expected the end of the line after ')'";
       return LineStatus::Error;
     }
-    ++q;
+    q = fmt::past_newline(q, end);
   }
   p = q;
   return LineStatus::Ok;
@@ -138,16 +138,17 @@ ISOSCOPE_HOT bool vector_line(const char*& p, PlumeLine& out) {
   const unsigned s4 = static_cast<unsigned>(std::countr_zero(m | (uint64_t{1} << 62)));
   // Field lengths; "- 1 > 7" rejects 0 and more than 8 at once (unsigned wrap-around).
   const unsigned n1 = s1 - 2, n2 = s2 - s1 - 1, n3 = s3 - s2 - 1, n4 = s4 - s3 - 1;
+  const char nl = p[s4 + 1];  // LF, CR or CRLF (the byte after is readable: the fast zone)
   if ((c != 'r' && c != 'w') | (p[1] != '(') | (n1 - 1 > 7) | (n2 - 1 > 7) | (n3 - 1 > 7) |
       (n4 - 1 > 7) | (p[s1] != ',') | (p[s2] != ',') | (p[s3] != ',') | (p[s4] != ')') |
-      (p[s4 + 1] != '\n'))
+      ((nl != '\n') & (nl != '\r')))
     return false;
   out.write = c == 'w';
   out.key = static_cast<int64_t>(fmt::digits_value(fmt::load_u64(p + 2), n1));
   out.value = static_cast<int64_t>(fmt::digits_value(fmt::load_u64(p + s1 + 1), n2));
   out.session = static_cast<int64_t>(fmt::digits_value(fmt::load_u64(p + s2 + 1), n3));
   out.txn = static_cast<int64_t>(fmt::digits_value(fmt::load_u64(p + s3 + 1), n4));
-  p += s4 + 2;
+  p += s4 + 2 + (nl == '\r' && p[s4 + 2] == '\n');
   return true;
 }
 
@@ -178,8 +179,8 @@ inline bool scalar_line(const char*& p, PlumeLine& out) {
     if (*q != (i == 3 ? ')' : ',')) return false;
     ++q;
   }
-  if (*q != '\n') return false;
-  p = q + 1;
+  if (!fmt::is_newline(*q)) return false;
+  p = q + 1 + (*q == '\r' && q[1] == '\n');  // within the fast zone: q[1] is readable
   return true;
 }
 
@@ -236,7 +237,7 @@ bool detect_plume(std::span<const InputFile> files) {
   const char* end = p + s.size();
   if (s.size() > 4096) {  // look at the whole lines within the first 4 KB
     end = p + 4096;
-    while (end > p && end[-1] != '\n') --end;
+    end = fmt::last_whole_line_end(p, end);
   }
   int ok = 0;
   while (p < end && ok < 4) {  // the first few lines must all be operations

@@ -172,7 +172,23 @@ ISOSCOPE_HOT uint64_t nondigit_mask64(const char* p) {
 }
 
 inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-inline bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }  // not newline
+// Line ends: CR, LF and CRLF alike in every text format (a CR-only file is as good as another).
+inline bool is_newline(char c) { return c == '\n' || c == '\r'; }
+inline bool is_blank(char c) { return c == ' ' || c == '\t'; }  // white space within a line
+// p at a line end (is_newline): past it, a CRLF counting as one.
+inline const char* past_newline(const char* p, const char* end) {
+  return p + 1 + (*p == '\r' && p + 1 < end && p[1] == '\n');
+}
+// The line end at or after p (a CR or LF), or end.
+inline const char* find_newline(const char* p, const char* end) {
+  while (p < end && !is_newline(*p)) ++p;
+  return p;
+}
+// The end of the last whole line in [p, end): past its last CR or LF, or p when there is none.
+inline const char* last_whole_line_end(const char* p, const char* end) {
+  while (end > p && !is_newline(end[-1])) --end;
+  return end;
+}
 inline bool is_digit(char c) { return static_cast<unsigned>(c - '0') <= 9; }
 
 // The file's content after a UTF-8 byte order mark, if any.

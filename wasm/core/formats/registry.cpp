@@ -8,6 +8,7 @@
 
 #include "formats/archive.h"
 #include "formats/formats.h"
+#include "formats/not_history.h"
 #include "formats/reader_util.h"
 #include "util/memory.h"
 
@@ -75,12 +76,12 @@ const FormatInfo* layout_format(std::span<const InputFile> files) {
 }
 
 // No detector recognised the input. When the layout names a format, its reader's error is the
-// answer (it names the file). Otherwise every reader tries it, and the error of the one that got
-// furthest (by line, then byte: a binary reader's garbage numbers reach far in any text, so a
-// text reader's line wins) is reported with its location,
+// answer (it names the file). Otherwise every reader tries it, each after the memory estimate,
+// and the error of the one that got furthest (by line, then byte: a binary reader's garbage
+// numbers reach far in any text, so a text reader's line wins) is reported with its location,
 // followed by the others' reasons, so a valid file with one bad number says where, not just
 // "unrecognised". A reader that succeeds is named but not used: detection decides, or the
-// user's choice of format does. Each reader passes the memory estimate first.
+// user's choice of format does.
 InputError explain_unrecognised(std::span<const InputFile> files) {
   if (const FormatInfo* layout = layout_format(files)) {
     Expected<History> h = read_within_memory(*layout, files);
@@ -215,6 +216,13 @@ Expected<History> read_expanded(std::span<const InputFile> files, std::string_vi
     e.message = empty ? "the input is empty: expected a history" : "the input holds only white space: expected a history";
   } else {
     e = explain_unrecognised(files);
+    if (std::optional<std::string> what = not_a_history(files)) {  // formats/not_history.h
+      e.message = *what + ". What each reader found: " + e.message;
+      e.line = e.column = e.offset = -1;
+      e.file = files.size() == 1 ? files[0].name : std::string();
+      e.format_unrecognised = false;  // no format reads an image
+      e.readable_as.clear();
+    }
   }
   // Archives are expanded one level deep, so one inside another arrives here unread.
   for (const InputFile& f : files)

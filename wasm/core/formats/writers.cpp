@@ -64,10 +64,27 @@ class IsoscopeJsonWriter final : public HistoryWriter {
     }
     out_.put('}');
   }
-  void finish() override { out_.put(sessions_ ? "]\n]}\n" : "\n]}\n"); }
+  // "origin": {"transactions": 100002, "txns": [[number, session, position], ...]}, one entry
+  // per transaction in the order of "sessions" (docs/formats.md).
+  void origin(const History& h) override {
+    if (!h.has_origin()) return;
+    origin_ = ",\n \"origin\": {\"transactions\": " + std::to_string(h.origin_txns) + ", \"txns\": [";
+    for (size_t t = 1; t < h.txns.size(); ++t) {
+      const TxnOrigin& o = h.origin[t];
+      origin_ += (t > 1 ? ", [" : "[") + std::to_string(o.txn) + ", " + std::to_string(o.session) + ", " +
+                 std::to_string(o.index) + "]";
+    }
+    origin_ += "]}";
+  }
+  void finish() override {
+    out_.put(sessions_ ? "]\n]" : "\n]");
+    out_.put(origin_);
+    out_.put("}\n");
+  }
 
  private:
   TextOut& out_;
+  std::string origin_;
   size_t sessions_ = 0, txns_in_session_ = 0, ops_in_txn_ = 0;
 };
 
@@ -159,6 +176,7 @@ void write_history(const History& h, HistoryWriter& w) {
       w.end_txn(x.status, x.has_time() ? std::optional(h.times[t]) : std::nullopt);
     }
   }
+  w.origin(h);
   w.finish();
 }
 

@@ -43,6 +43,9 @@ class HistoryWriter {
   virtual void begin_txn(std::string_view label) = 0;  // "" when the transaction has none
   virtual void op(OpKind kind, std::string_view key_json, std::string_view value_json) = 0;
   virtual void end_txn(TxnStatus status, std::optional<Interval> times) = 0;
+  // A counterexample's transactions' identities in its original history (History::origin),
+  // before finish(); formats that cannot hold them ignore them.
+  virtual void origin(const History&) {}
   virtual void finish() = 0;
   // Set when the format cannot express what it was given (then the output is incomplete).
   const std::optional<InputError>& error() const { return error_; }

@@ -33,8 +33,9 @@ void locate_line(std::string_view text, InputError& e) {
   size_t end = std::min(static_cast<size_t>(e.offset), text.size());
   int64_t line = 1;
   size_t line_start = 0;
+  // CR, LF and CRLF each end one line (a CR right before an LF is part of that line end).
   for (size_t i = 0; i < end; ++i)
-    if (text[i] == '\n') {
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n'))) {
       ++line;
       line_start = i + 1;
     }
@@ -85,8 +86,9 @@ size_t Interner::memory_bytes() const {
 std::string History::txn_name(uint32_t t) const {
   if (t == kInitialTxn) return "the initial transaction";
   const Txn& x = txns[t];
-  std::string s = "T" + std::to_string(t) + " (session " + std::to_string(x.session) + " #" +
-                  std::to_string(x.index);
+  const TxnOrigin o = shown(t);
+  std::string s = "T" + std::to_string(o.txn) + " (session " + std::to_string(o.session) + " #" +
+                  std::to_string(o.index);
   if (x.label != kNone) {
     s += ", id ";
     s += labels[x.label];
@@ -118,7 +120,8 @@ size_t History::memory_bytes() const {
   return txns.capacity() * sizeof(Txn) + times.capacity() * sizeof(Interval) + session_begin.capacity() * 4 +
          ops.capacity() * sizeof(Op) + op_txn.capacity() * 4 + read_from.capacity() * 4 +
          lists.capacity() * sizeof(ListSpan) + list_values.capacity() * 4 + labels.memory_bytes() +
-         keys.memory_bytes() + values.memory_bytes() + ambiguous.memory_bytes();
+         keys.memory_bytes() + values.memory_bytes() + origin.capacity() * sizeof(TxnOrigin) +
+         ambiguous.memory_bytes();
 }
 
 // ---- builder --------------------------------------------------------------------------------

@@ -121,6 +121,13 @@ struct AmbiguousReads {
   }
 };
 
+// Where a transaction of a counterexample came from: its number, session and position in the
+// history the counterexample was cut from, so that whoever opens a shared counterexample can
+// find its transactions in their own history.
+struct TxnOrigin {
+  uint32_t txn = 0, session = 0, index = 0;
+};
+
 struct History {
   std::vector<Txn> txns;
   std::vector<uint32_t> session_begin;  // size = sessions + 1
@@ -159,6 +166,16 @@ struct History {
   };
   std::vector<Dropped> dropped;
   size_t dropped_events = 0;
+  // For a counterexample: per transaction (origin[0] for the initial one) its identity in the
+  // original history, which had origin_txns transactions. Empty: the history is its own origin.
+  std::vector<TxnOrigin> origin;
+  size_t origin_txns = 0;
+  bool has_origin() const { return !origin.empty(); }
+  // What reports call transaction t: its number, session and position in the original history.
+  TxnOrigin shown(uint32_t t) const {
+    if (has_origin()) return origin[t];
+    return {t, txns[t].session, txns[t].index};
+  }
 
   std::span<const Op> txn_ops(uint32_t t) const {
     return {ops.data() + txns[t].op_begin, txns[t].size()};

@@ -90,8 +90,15 @@ void write_input(JsonWriter& j, const History& h, double parse_ms) {
       .member("ambiguous_reads", h.ambiguous.size())
       .member("mini_transactions", is_mini_transaction_history(h))
       .member("parse_ms", round_ms(parse_ms))
-      .member("memory_bytes", h.memory_bytes())
-      .end_object();
+      .member("memory_bytes", h.memory_bytes());
+  if (h.has_origin()) {
+    // a counterexample: its transactions' number, session and position in the original history
+    j.key("origin").begin_object().member("transactions", h.origin_txns).key("txns").begin_array();
+    for (size_t t = 1; t < h.origin.size(); ++t)
+      j.begin_array().integer(h.origin[t].txn).integer(h.origin[t].session).integer(h.origin[t].index).end_array();
+    j.end_array().end_object();
+  }
+  j.end_object();
 }
 
 void write_level_result(JsonWriter& j, const History& h, const LevelResult& r) {

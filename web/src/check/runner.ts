@@ -3,11 +3,11 @@
 // Each worker parses its own copy of the history, and a wasm heap never shrinks: a 240 MB input
 // (10^7 operations) leaves a 2.1 GB heap behind. Inputs over SHARED_WORKER_BYTES therefore load
 // into the check worker alone, which then also serves the history view (between levels).
-import type { Counterexample, FoundTxn, InputStats, LevelInfo, LevelResult, Txn, SessionRange, WriteReaders } from '../core/types';
+import type { Counterexample, FoundTxn, HistoryPartJson, InputStats, LevelInfo, LevelResult, Txn, SessionRange, WriteReaders } from '../core/types';
 import type { TimelineData } from '../model/timeline';
 import { CancelledError, copyFiles, CoreWorker } from '../worker/client';
 import type { InFile } from '../worker/protocol';
-import type { LevelState } from '../model/levels';
+import { implies, inCheckOrder, type LevelState } from '../model/levels';
 
 /** Above this input size one worker holds the history (see the header). */
 export const SHARED_WORKER_BYTES = 100_000_000;
@@ -28,6 +28,20 @@ export class Checker {
   private running: { cancelled: boolean; current?: string; reason?: string } | null = null;
 
   constructor(private readonly useDataWorker = true) {}
+
+  /** Formats are told by names and first bytes: what histories() needs of each file. */
+  static readonly HEAD_BYTES = 1 << 16;
+  private probe: CoreWorker | null = null;
+  /**
+   * The histories of a set (dbcop's hist-00000/ folders, two EDN files, ...), each to be loaded
+   * on its own; [] when the files hold one history (formats/history_set.h decides).
+   */
+  async histories(files: InFile[]): Promise<HistoryPartJson[]> {
+    if (files.length < 2) return [];
+    if (!this.probe || this.probe.dead) this.probe = new CoreWorker('probe');
+    const heads = files.map((f) => ({ name: f.name, data: f.data.slice(0, Checker.HEAD_BYTES) }));
+    return this.probe.call<HistoryPartJson[]>({ op: 'histories', files: heads }, heads.map((f) => f.data));
+  }
 
   /** Parses the input in the data worker (or the check worker when there is none); a bad input rejects with a CoreFailure. */
   async load(files: InFile[], format = ''): Promise<InputStats> {
@@ -103,8 +117,15 @@ export class Checker {
       if (this.running === run) this.running = null;
       return;
     }
-    for (let i = 0; i < o.levels.length; i++) {
-      const level = o.levels[i];
+    // The core's order (weak levels first, then the strong ones strongest first): a strong
+    // level's pass then decides the weaker ones at once (the core reports them implied).
+    let levels = o.levels;
+    try {
+      levels = inCheckOrder(o.levels, await this.check!.call<LevelInfo[]>({ op: 'levels' }));
+    } catch { /* the order is an optimisation: keep the given one */ }
+    const unknownHere: string[] = [];
+    for (let i = 0; i < levels.length; i++) {
+      const level = levels[i];
       if (run.cancelled) { o.onUpdate(level, { verdict: 'unknown', reason: run.reason ?? 'cancelled' }); continue; }
       run.current = level;
       o.onUpdate(level, { verdict: 'running' });
@@ -118,16 +139,24 @@ export class Checker {
           new Promise<never>((_, rej) => { timer = window.setTimeout(() => rej(new Error('watchdog')), watchdogMs); }),
         ]);
         o.onUpdate(level, res);
+        if (res.verdict === 'unknown') unknownHere.push(level);
+        if (res.verdict === 'pass' && !res.implied_by) {
+          // A level left unknown earlier in this run holds after all (as the core reports it).
+          for (const weaker of unknownHere.filter((l) => implies(level, l)))
+            o.onUpdate(weaker, { verdict: 'pass', ms: 0, reason: `implied by the ${level} pass`, implied_by: level });
+        }
       } catch (e) {
         if (e instanceof CancelledError || run.cancelled) {
           o.onUpdate(level, { verdict: 'unknown', reason: run.reason ?? 'cancelled' });
         } else if ((e as Error).message === 'watchdog') {
           this.respawnCheck('time budget exceeded');
           o.onUpdate(level, { verdict: 'unknown', reason: 'time budget exceeded (the check was stopped)' });
+          unknownHere.push(level);
         } else {
           // the core crashed on this level (e.g. out of memory): report it, keep going
           this.respawnCheck('crashed');
           o.onUpdate(level, { verdict: 'unknown', reason: `the checker failed: ${(e as Error).message}` });
+          unknownHere.push(level);
           try { await this.ensureCheck(); } catch { /* reported on the next level */ }
         }
       } finally {

@@ -18,7 +18,15 @@ export interface InputStats {
   /** (key, value) pairs written more than once, and the reads of them (any writer may be theirs) */
   repeated_pairs?: number;
   ambiguous_reads?: number;
+  /** a counterexample: its transactions' identities in the history it was cut from */
+  origin?: Origin;
   [extra: string]: unknown;
+}
+
+/** A counterexample's origin: per transaction, [number, session, position] in the original history of `transactions`. */
+export interface Origin {
+  transactions: number;
+  txns: [number, number, number][];
 }
 
 export interface ParseError {
@@ -40,6 +48,8 @@ export interface LevelInfo {
   level: string;
   applies: boolean;
   reason?: string;
+  /** where the core decides this level in a whole check (0 first): the weak levels weakest first, then the strong ones strongest first */
+  order?: number;
 }
 
 export interface WitnessTxn {
@@ -76,11 +86,20 @@ export interface LevelResult {
   verdict: Verdict;
   ms?: number;
   reason?: string;
-  /** a failure decided by the lattice: the weaker level whose violation implies this one */
+  /** a verdict decided by the lattice: on a failure, the weaker level whose violation implies this one; on a pass, the stronger level whose pass implies it */
   implied_by?: string;
   commit_order?: number[];
   anomalies?: Anomaly[];
   anomalies_total?: number;  // before truncation to the reported ones
+  /** every kind found, most specific first (docs/result-json.md); absent from older results */
+  kinds?: KindCount[];
+}
+
+export interface KindCount {
+  kind: string;
+  count: number;
+  lower_bound: boolean;  // there may be more
+  example?: number;      // index into anomalies of its smallest example
 }
 
 /** What the core's counterexample() answers: a history of its own that fails the same level. */
@@ -89,6 +108,12 @@ export interface Counterexample {
   transactions: number;
   reproduces: boolean;  // re-checked: the level fails on it
   minimal: boolean;     // no transaction can be left out
+}
+
+/** One history of a set (folders of runs, several history files): its name and its files (indices). */
+export interface HistoryPartJson {
+  name: string;
+  files: number[];
 }
 
 export interface CheckResult {
@@ -151,6 +176,8 @@ export interface IsoscopeModule {
   load(names: string[], blobs: Uint8Array[], format: string): string;
   /** CoreResult<LevelInfo[]> */
   levels(): string;
+  /** CoreResult<HistoryPartJson[]> */
+  histories(names: string[], heads: Uint8Array[]): string;
   /** CoreResult<LevelResult>; onProgress(settled, open) from inside long levels (the strong solver). */
   checkLevel(level: string, budgetMs: number, maxAnomalies: number, onProgress?: (settled: number, open: number) => void): string;
   /** CoreResult<CheckResult> */

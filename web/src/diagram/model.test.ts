@@ -85,3 +85,11 @@ describe('the story around a cycle', () => {
     expect(wr).toEqual([expect.objectContaining({ from: 1, to: 2, key: 'x', fromOp: 0, toOp: 1, implicit: true })]);
   });
 });
+
+describe('edge labels', () => {
+  it('never cover a transaction box', () => {
+    const box = { x: 100, y: 100, w: 80, h: 60 };
+    const [l] = placeLabels([{ x: 100, y: 100, w: 40, h: 18 }], 2, [box]);
+    expect(Math.abs(l.y - 100) * 2).toBeGreaterThanOrEqual(18 + 60);
+  });
+});

@@ -2,11 +2,12 @@
 // edges anchored at operations, the lane layout after ELK, and DOT export.
 import type { Anomaly, Op, Txn, Value } from '../core/types';
 import { fmtOp } from '../model/ops';
+import { positionOf, sessionNumber, txnName } from '../model/names';
 
 export const EDGE_TYPES = ['SO', 'WR', 'WW', 'RW', 'RT', 'CO'] as const;
 
 export const NODE_W = 188;
-export const HEADER_H = 28;
+export const HEADER_H = 40;  // two lines: the user's id (or T-number), then number, session and position
 export const ROW_H = 20;
 export const PAD_B = 8;
 export const MAX_ROWS = 14;
@@ -18,8 +19,8 @@ export interface DNode {
   txn: number;
   session: number;
   index: number;
-  label: string; // "T5"
-  sub: string; // "s0 #3 · t7"
+  label: string; // the user's id when it has one, else "T5"
+  sub: string; // "T5 · session 0 · #3"
   status: string;
   rows: Row[];
   opRow: Map<number, number>; // op position -> row
@@ -133,8 +134,9 @@ export function buildDiagram(a0: Anomaly, txns: Map<number, Txn>): Diagram {
     const id = w.id ?? t?.id;
     return {
       i, txn: w.txn ?? -1, session: w.session, index: w.index,
-      label: w.txn !== undefined ? `T${w.txn}` : `s${w.session}#${w.index}`,
-      sub: w.session < 0 ? 'initial state' : [`session ${w.session} \u00b7 #${w.index}`, id ? clip(String(id), 16) : ''].filter(Boolean).join(' \u00b7 '),
+      label: w.session < 0 ? 'T0' : id !== undefined && id !== '' ? clip(String(id), 24) : w.txn !== undefined ? txnName(w.txn) : `s${sessionNumber(w.session)}#${w.index}`,
+      sub: clip(w.session < 0 ? 'initial state'
+        : [id !== undefined && id !== '' && w.txn !== undefined ? txnName(w.txn) : '', `session ${sessionNumber(w.session)}`, `#${positionOf(w.txn, w.index)}`].filter(Boolean).join(' \u00b7 '), 32),
       status: t?.status ?? 'committed',
       rows, opRow,
       w: NODE_W, h: HEADER_H + Math.max(1, rows.length) * ROW_H + PAD_B, x: 0, y: 0,
@@ -223,7 +225,7 @@ export function toDot(d: Diagram, title = 'anomaly'): string {
   const lines = [`digraph "${dotEsc(title)}" {`, '  rankdir=LR;', '  node [shape=box, fontname="Helvetica", fontsize=10];', '  edge [fontname="Helvetica", fontsize=9];'];
   const sessions = [...new Set(d.nodes.map((n) => n.session))].sort((a, b) => a - b);
   for (const s of sessions) {
-    lines.push(`  subgraph "cluster_s${s}" {`, `    label="${s < 0 ? 'initial' : `session ${s}`}"; style=rounded; color="#cbd5e1";`);
+    lines.push(`  subgraph "cluster_s${s}" {`, `    label="${s < 0 ? 'initial' : `session ${sessionNumber(s)}`}"; style=rounded; color="#cbd5e1";`);
     for (const n of d.nodes.filter((x) => x.session === s)) {
       const body = [n.label + (n.status !== 'committed' ? ` (${n.status})` : ''), ...n.rows.map((r) => r.text)].join('\\l') + '\\l';
       lines.push(`    n${n.i} [label="${dotEsc(body).replace(/\\\\l/g, '\\l')}"];`);
@@ -246,12 +248,14 @@ export interface LabelBox { x: number; y: number; w: number; h: number }
  * spot above or below its anchor (the anchor first). Pure, O(n^2) for the few dozen labels a
  * witness has.
  */
-export function placeLabels(boxes: LabelBox[], gap = 2): LabelBox[] {
+export function placeLabels(boxes: LabelBox[], gap = 2, obstacles: LabelBox[] = []): LabelBox[] {
   const placed: LabelBox[] = [];
-  const hits = (b: LabelBox) => placed.some((p) => Math.abs(p.x - b.x) * 2 < p.w + b.w + gap && Math.abs(p.y - b.y) * 2 < p.h + b.h + gap);
+  // labels never cover each other, nor a transaction's box (its operations' text)
+  const over = (p: LabelBox, b: LabelBox) => Math.abs(p.x - b.x) * 2 < p.w + b.w + gap && Math.abs(p.y - b.y) * 2 < p.h + b.h + gap;
+  const hits = (b: LabelBox) => placed.some((p) => over(p, b)) || obstacles.some((o) => over(o, b));
   for (const b of boxes) {
     let at = b;
-    for (let step = 1; hits(at); step++) {
+    for (let step = 1; hits(at) && step < 400; step++) {
       const dy = Math.ceil(step / 2) * (b.h + gap) * (step % 2 ? 1 : -1);
       at = { ...b, y: b.y + dy };
     }

@@ -1,6 +1,7 @@
 // Draws a laid-out anomaly diagram as SVG with pan/zoom, and exports SVG/PNG/DOT.
-import { anchor, EDGE_TYPES, HEADER_H, LANE_LABEL_W, placeLabels, ROW_H, type DEdge, type Diagram, type LabelBox } from './model';
+import { anchor, EDGE_TYPES, HEADER_H, LANE_LABEL_W, placeLabels, ROW_H, type DEdge, type Diagram, type DNode, type LabelBox } from './model';
 import { s } from '../dom/dom';
+import { sessionNumber } from '../model/names';
 
 export interface Palette {
   bg: string; lane: string; laneText: string; node: string; nodeBorder: string; header: string; text: string; muted: string;
@@ -17,6 +18,18 @@ export function palette(): Palette {
     edge: Object.fromEntries(EDGE_TYPES.map((t) => [t, v(`--edge-${t.toLowerCase()}`, '#6b7280')])),
   };
 }
+
+/** Whether the cubic p c1 c2 q passes through a box other than a's and b's (sampled). */
+function crossesBoxes(d: Diagram, a: DNode, b: DNode, p: Pt, c1: Pt, c2: Pt, q: Pt): boolean {
+  for (let i = 1; i < 16; i++) {
+    const t = i / 16, u = 1 - t;
+    const x = u * u * u * p.x + 3 * u * u * t * c1.x + 3 * u * t * t * c2.x + t * t * t * q.x;
+    const y = u * u * u * p.y + 3 * u * u * t * c1.y + 3 * u * t * t * c2.y + t * t * t * q.y;
+    for (const n of d.nodes) if (n !== a && n !== b && x > n.x - 4 && x < n.x + n.w + 4 && y > n.y - 4 && y < n.y + n.h + 4) return true;
+  }
+  return false;
+}
+interface Pt { x: number; y: number }
 
 function edgePath(d: Diagram, e: DEdge, k: number, off: number) {
   const a = d.nodes[e.from];
@@ -39,6 +52,21 @@ function edgePath(d: Diagram, e: DEdge, k: number, off: number) {
   // midpoint of the cubic at t = .5
   const c1y = p.y + off * 1.6;
   const c2y = q.y + off * 1.6;
+  if (crossesBoxes(d, a, b, p, { x: c1, y: c1y }, { x: c2, y: c2y }, q)) {
+    // around the boxes: out of the source, along the gap above (or below) the lanes in between,
+    // into the target
+    const between = d.nodes.filter((n) => n.x + n.w > Math.min(p.x, q.x) && n.x < Math.max(p.x, q.x));
+    const pool = between.length ? between : d.nodes;
+    const top = Math.min(...pool.map((n) => n.y));
+    const bottom = Math.max(...pool.map((n) => n.y + n.h));
+    const above = Math.abs(p.y - top) + Math.abs(q.y - top) <= Math.abs(p.y - bottom) + Math.abs(q.y - bottom);
+    const yd = (above ? top - 14 - (k % 4) * 6 : bottom + 14 + (k % 4) * 6);
+    const ox = sa === 'r' ? p.x + 24 : p.x - 24, ix = sb === 'r' ? q.x + 24 : q.x - 24;
+    // turn into the gap just out of the source, run along it, turn down (or up) just before the target
+    const dir = ix >= ox ? 1 : -1, r = Math.min(20, Math.abs(ix - ox) / 2);
+    const path = `M${p.x},${p.y} C${ox},${p.y} ${ox},${yd} ${ox + dir * r},${yd} L${ix - dir * r},${yd} C${ix},${yd} ${ix},${q.y} ${q.x},${q.y}`;
+    return { path, lx: (ox + ix) / 2, ly: yd };
+  }
   const lx = 0.125 * p.x + 0.375 * c1 + 0.375 * c2 + 0.125 * q.x;
   const ly = 0.125 * p.y + 0.375 * c1y + 0.375 * c2y + 0.125 * q.y;
   return { path: `M${p.x},${p.y} C${c1},${c1y} ${c2},${c2y} ${q.x},${q.y}`, lx, ly };
@@ -61,15 +89,16 @@ export function renderSvg(d: Diagram, pal: Palette, title: string): SVGSVGElemen
   for (const lane of d.lanes) {
     root.append(s('rect', { x: 8, y: lane.y, width: W - 16, height: lane.h, rx: 10, fill: pal.lane }));
     root.append(s('text', { x: 24, y: lane.y + lane.h / 2, 'dominant-baseline': 'middle', fill: pal.laneText, 'font-size': 12, 'font-weight': 600, 'letter-spacing': '0.04em' },
-      lane.session < 0 ? 'INITIAL' : `SESSION ${lane.session}`));
+      lane.session < 0 ? 'INITIAL' : `SESSION ${sessionNumber(lane.session)}`));
   }
   for (const n of d.nodes) {
     const g = s('g', { class: 'dnode', 'data-txn': n.txn });
     const dashed = n.status !== 'committed';
     g.append(s('rect', { x: n.x, y: n.y, width: n.w, height: n.h, rx: 8, fill: pal.node, stroke: pal.nodeBorder, 'stroke-width': 1.2, 'stroke-dasharray': dashed ? '5 3' : null }));
     g.append(s('path', { d: `M${n.x},${n.y + 8} a8,8 0 0 1 8,-8 h${n.w - 16} a8,8 0 0 1 8,8 v${HEADER_H - 8} h${-n.w} z`, fill: pal.header }));
-    g.append(s('text', { x: n.x + 10, y: n.y + 18, fill: pal.text, 'font-size': 13, 'font-weight': 700 }, n.label));
-    g.append(s('text', { x: n.x + n.w - 10, y: n.y + 18, fill: pal.muted, 'font-size': 10.5, 'text-anchor': 'end' }, dashed ? n.status : n.sub));
+    // the user's id leads; number, session and position on a line of their own (never overprinted)
+    g.append(s('text', { x: n.x + 10, y: n.y + 17, fill: pal.text, 'font-size': 13, 'font-weight': 700 }, n.label));
+    g.append(s('text', { x: n.x + 10, y: n.y + 32, fill: pal.muted, 'font-size': 10.5 }, dashed ? `${n.sub} \u00b7 ${n.status}` : n.sub));
     n.rows.forEach((r, ri) => {
       g.append(s('text', { x: n.x + 12, y: n.y + HEADER_H + ri * ROW_H + 14, fill: r.kind === 'gap' ? pal.muted : pal.text, 'font-size': 12, 'font-family': 'JetBrains Mono, SFMono-Regular, Menlo, Consolas, monospace', 'font-style': r.kind === 'gap' ? 'italic' : null }, r.text));
     });
@@ -97,7 +126,8 @@ export function renderSvg(d: Diagram, pal: Palette, title: string): SVGSVGElemen
     pending.push({ text, col, box: { x: lx, y: ly, w: 8 + text.length * 6.6, h: 18 } });
   });
   // labels never overlap: each moves to the nearest free spot along its edge's vertical
-  placeLabels(pending.map((p) => p.box)).forEach(({ x, y, w, h }, i) => {
+  const boxes = d.nodes.map((n) => ({ x: n.x + n.w / 2, y: n.y + n.h / 2, w: n.w + 4, h: n.h + 4 }));
+  placeLabels(pending.map((p) => p.box), 2, boxes).forEach(({ x, y, w, h }, i) => {
     const { text, col } = pending[i];
     labels.append(s('g', {},
       s('rect', { x: x - w / 2, y: y - h / 2, width: w, height: h, rx: 9, fill: pal.bg, stroke: col, 'stroke-width': 1 }),
@@ -118,6 +148,14 @@ export function attachPanZoom(container: HTMLElement, svg: SVGSVGElement) {
   svg.style.width = '100%';
   svg.style.height = '100%';
   const apply = () => svg.setAttribute('viewBox', `${view.x} ${view.y} ${view.w} ${view.h}`);
+  // a narrow screen (a phone) does not shrink the text below MIN_SCALE: it shows part of the
+  // diagram at a readable size, from its top left, and pans (drag, arrows) to the rest
+  const MIN_SCALE = 0.85, SHRUNK = 0.6;
+  const cw = container.clientWidth, ch = container.clientHeight;
+  if (cw > 0 && ch > 0 && Math.min(cw / base.w, ch / base.h) < SHRUNK) {
+    view = { x: base.x, y: base.y, w: cw / MIN_SCALE, h: ch / MIN_SCALE };
+    apply();
+  }
   const zoom = (f: number, cx = 0.5, cy = 0.5) => {
     const nw = Math.min(Math.max(view.w * f, base.w / 20), base.w * 4);
     const k = nw / view.w;

@@ -24,6 +24,18 @@ const EXTRA = `
 .open-in-app { margin: 10px 6px 2px; font-size: 13px; }
 `;
 
+/**
+ * The shared stylesheet for a shadow root: its :root rules become :host rules. The theme follows
+ * the page's prefers-color-scheme unless the element's theme attribute says "light" or "dark"
+ * (`:host(...)`, since a bare :host takes no compound selector).
+ */
+export function hostStyles(sheet: string): string {
+  return sheet
+    .replace(/:root:not\(\[data-theme="?light"?\]\)/g, ':host(:not([theme="light"]))')
+    .replace(/:root\[data-theme="?dark"?\]/g, ':host([theme="dark"])')
+    .replace(/:root/g, ':host');
+}
+
 export class IsoscopeCheck extends HTMLElement {
   static observedAttributes = ['src', 'levels', 'format', 'budget'];
   private checker: Checker | null = null;
@@ -33,8 +45,7 @@ export class IsoscopeCheck extends HTMLElement {
   constructor() {
     super();
     const root = this.attachShadow({ mode: 'open' });
-    // :root rules of the shared stylesheet become :host rules here
-    root.append(h('style', {}, css.replace(/:root/g, ':host') + EXTRA));
+    root.append(h('style', {}, hostStyles(css) + EXTRA));
     this.box = h('div', { class: 'box', part: 'box' });
     root.append(this.box);
   }
@@ -76,7 +87,11 @@ export class IsoscopeCheck extends HTMLElement {
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       data = await res.arrayBuffer();
     } catch (e) {
-      if (gen === this.gen) this.status(`Could not fetch ${src}: ${(e as Error).message}`, true);
+      // a TypeError is the browser refusing the response: another origin without CORS, or no server
+      const why = e instanceof TypeError
+        ? 'the request was refused (a history on another site must be served with CORS: Access-Control-Allow-Origin)'
+        : (e as Error).message;
+      if (gen === this.gen) this.status(`Could not fetch ${src}: ${why}`, true);
       return;
     }
     if (gen !== this.gen) return;

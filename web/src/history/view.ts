@@ -3,6 +3,8 @@
 // pages from the data worker. Scroll extents are capped and scaled so 10^6 rows still work.
 import type { FoundTxn, SessionRange, Txn } from '../core/types';
 import { matchList, searchForm } from '../dom/search';
+import { positionOf, sessionNumber, txnName } from '../model/names';
+import { currentTimeUnit, formatSpan } from '../model/times';
 import { fmtOp } from '../model/ops';
 import { h, clear } from '../dom/dom';
 import { inverseScaledOffset, scaledOffset, sessionOf, TxnCache } from './cache';
@@ -95,7 +97,7 @@ export class HistoryView {
     // headers
     clear(this.head);
     for (let c = c0; c < c1; c++) {
-      const d = h('div', { class: 'hv-hcell' }, h('strong', {}, `Session ${c}`), h('span', { class: 'muted' }, ` ${this.ranges[c].count.toLocaleString('en-US')} txns`));
+      const d = h('div', { class: 'hv-hcell' }, h('strong', {}, `Session ${sessionNumber(c)}`), h('span', { class: 'muted' }, ` ${this.ranges[c].count.toLocaleString('en-US')} txns`));
       d.style.transform = `translate(${GUTTER + c * COL_W - x}px, 0)`;
       this.head.append(d);
     }
@@ -125,11 +127,11 @@ export class HistoryView {
     cell.setAttribute('aria-pressed', String(this.selected === id));
     cell.className = 'hv-cell' + (this.highlighted.has(id) ? ' hl' : '') + (this.selected === id ? ' sel' : '') + (t && t.status && t.status !== 'committed' ? ` st-${t.status}` : '');
     clear(cell);
-    cell.append(h('span', { class: 'hv-id' }, `T${id}`));
+    cell.append(h('span', { class: 'hv-id' }, txnName(id)));
     if (!t) { cell.append(h('span', { class: 'muted' }, '\u2026')); return; }
     const ops = t.ops.slice(0, 6).map(fmtOp).join('  ');
     cell.append(h('span', { class: 'hv-ops' }, ops + (t.ops.length > 6 ? `  +${t.ops.length - 6}` : '')));
-    cell.title = `T${id}${t.id ? ` (${t.id})` : ''} \u00b7 ${t.status ?? 'committed'} \u00b7 ${t.ops.length} ops`;
+    cell.title = `${txnName(id)}${t.id ? ` (${t.id})` : ''} \u00b7 ${t.status ?? 'committed'} \u00b7 ${t.ops.length} ops`;
   }
 
   setHighlight(txns: number[]) {
@@ -141,7 +143,7 @@ export class HistoryView {
   private matches: HTMLElement | null = null;
   private async search(query: string) {
     const found = await this.find(query);
-    this.matches = matchList(query, found, (t) => this.reveal(t));
+    this.matches = matchList(query, found, (t) => this.reveal(t), txnName);
     if (found.length) this.reveal(found[0].txn);
     else { clear(this.detail); this.detail.append(this.matches); }
   }
@@ -153,12 +155,12 @@ export class HistoryView {
     const t = await this.cache.fetch(id);
     clear(this.detail);
     if (this.matches) this.detail.append(this.matches);
-    if (!t) { this.detail.append(h('p', { class: 'muted' }, `T${id} is not available.`)); return; }
-    const ts = t.start !== undefined ? `${t.start} \u2192 ${t.end}` : null;
+    if (!t) { this.detail.append(h('p', { class: 'muted' }, `${txnName(id)} is not available.`)); return; }
+    const ts = t.start !== undefined ? formatSpan(t.start, t.end!, currentTimeUnit()) : null;
     this.detail.append(
-      h('h3', {}, `T${t.txn}`, t.id ? h('span', { class: 'muted' }, ` \u00b7 ${t.id}`) : null),
+      h('h3', {}, txnName(t.txn), t.id ? h('span', { class: 'muted' }, ` \u00b7 ${t.id}`) : null),
       h('dl', { class: 'kv' },
-        h('dt', {}, 'Session'), h('dd', {}, `${t.session} \u00b7 #${t.index}`),
+        h('dt', {}, 'Session'), h('dd', {}, `${sessionNumber(t.session)} \u00b7 #${positionOf(t.txn, t.index)}`),
         h('dt', {}, 'Status'), h('dd', {}, h('span', { class: `status st-${t.status ?? 'committed'}` }, t.status ?? 'committed')),
         ts ? [h('dt', {}, 'Time'), h('dd', {}, ts)] : null,
         h('dt', {}, 'Operations'), h('dd', {}, String(t.ops.length))),
@@ -168,7 +170,7 @@ export class HistoryView {
   }
 
   /** Scrolls so that transaction `id` is visible and selects it. */
-  reveal(id: number) {
+  reveal(id: number, also: number[] = []) {
     const c = sessionOf(this.ranges, id);
     if (c < 0) return;
     const r = id - this.ranges[c].first;
@@ -176,7 +178,12 @@ export class HistoryView {
     const vh = this.scroller.clientHeight || 500;
     const realW = this.ranges.length * COL_W;
     const realH = this.rows * ROW_H;
-    this.scroller.scrollLeft = inverseScaledOffset(Math.max(0, c * COL_W - vw / 3), vw, realW, Math.min(realW, MAX_EXTENT));
+    // the sessions of `also` (an anomaly's other transactions) whole in view when they fit,
+    // from the first one's left edge; else id's session a third in
+    const cols = [c, ...also.map((t) => sessionOf(this.ranges, t)).filter((x) => x >= 0)];
+    const lo = Math.min(...cols), hi = Math.max(...cols);
+    const left = (hi - lo + 1) * COL_W <= vw - GUTTER ? lo * COL_W : Math.max(0, c * COL_W - vw / 3);
+    this.scroller.scrollLeft = inverseScaledOffset(left, vw, realW, Math.min(realW, MAX_EXTENT));
     this.scroller.scrollTop = inverseScaledOffset(Math.max(0, r * ROW_H - vh / 3), vh, realH, Math.min(realH, MAX_EXTENT));
     this.select(id);
   }

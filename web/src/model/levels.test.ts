@@ -1,10 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { ladderGroups, strongestSatisfied, summarize, formatMs } from './levels';
+import { ladderGroups, strongestSatisfied, summarize, formatMs, implies, inCheckOrder } from './levels';
 import { describeKind, humanizeKind } from './anomalies';
 
 const known = ['RC', 'RR', 'RA', 'CC', 'PC', 'SI', 'SER', 'SSER'];
 
 describe('levels', () => {
+  it('knows which passes imply which (the chain, and CCv, CM => WCC; LIN apart)', () => {
+    expect(implies('SSER', 'PC')).toBe(true);
+    expect(implies('SER', 'RC')).toBe(true);
+    expect(implies('PC', 'SER')).toBe(false);
+    expect(implies('CCv', 'WCC')).toBe(true);
+    expect(implies('SSER', 'WCC')).toBe(false);
+    expect(implies('SSER', 'LIN')).toBe(false);
+    expect(implies('LIN', 'RC')).toBe(false);
+  });
+  it('runs the levels in the core\'s order', () => {
+    const infos = ['RC', 'RR', 'RA', 'CC', 'SSER', 'SER', 'SI', 'PC'].map((level, order) => ({ level, order }));
+    expect(inCheckOrder(['RC', 'PC', 'SI', 'SER', 'SSER'], infos)).toEqual(['RC', 'SSER', 'SER', 'SI', 'PC']);
+    expect(inCheckOrder(['PC', 'XYZ', 'RC'], infos)).toEqual(['RC', 'PC', 'XYZ']);
+  });
   it('orders the ladder strongest first and groups causal models', () => {
     const g = ladderGroups([...known, 'WCC', 'CCv', 'CM', 'LIN', 'XYZ']);
     expect(g[0].levels).toEqual(['SSER', 'SER', 'SI', 'PC', 'CC', 'RA', 'RR', 'RC']);
@@ -21,6 +35,10 @@ describe('levels', () => {
     expect(summarize({ RC: { verdict: 'fail' } } as any, known)).toBe('Satisfies no checked level; fails RC');
     expect(strongestSatisfied({ WCC: { verdict: 'pass' }, CM: { verdict: 'pass' } } as any, ['WCC', 'CM'])).toEqual(['CM']);
     expect(strongestSatisfied({ WCC: { verdict: 'pass' } } as any, ['WCC'])).toEqual(['WCC']);
+  });
+  it('mentions a failing LIN and causal model', () => {
+    expect(summarize({ WCC: { verdict: 'pass' }, CCv: { verdict: 'fail' }, LIN: { verdict: 'fail' } } as any, ['WCC', 'CCv', 'LIN'])).toBe('Satisfies WCC; fails CCv, LIN');
+    expect(summarize({ LIN: { verdict: 'fail' } } as any, ['LIN'])).toBe('Satisfies no checked level; fails LIN');
   });
   it('mentions unknown levels', () => {
     expect(summarize({ RC: { verdict: 'pass' }, SER: { verdict: 'unknown' } } as any, known)).toBe('Satisfies RC; unknown: SER');

@@ -52,6 +52,19 @@ export function strongestSatisfied(results: Record<string, LevelResult | undefin
   return out;
 }
 
+/** Whether a pass at `stronger` implies a pass at `weaker` (the chain, and CCv, CM => WCC). */
+export function implies(stronger: string, weaker: string): boolean {
+  const a = CHAIN.indexOf(stronger), b = CHAIN.indexOf(weaker);
+  if (a >= 0 && b >= 0) return a < b;
+  return weaker === 'WCC' && (stronger === 'CCv' || stronger === 'CM');
+}
+
+/** The levels to run in the order the core decides them best (levels() gives each its order). */
+export function inCheckOrder(levels: string[], infos: { level: string; order?: number }[]): string[] {
+  const rank = new Map(infos.map((i) => [i.level, i.order ?? Number.MAX_SAFE_INTEGER]));
+  return [...levels].sort((x, y) => (rank.get(x) ?? Number.MAX_SAFE_INTEGER) - (rank.get(y) ?? Number.MAX_SAFE_INTEGER));
+}
+
 export const VERDICT_LABEL: Record<Verdict | 'pending' | 'running', string> = {
   pass: 'Pass', fail: 'Fail', unknown: 'Unknown', 'n/a': 'N/A', pending: 'Queued', running: 'Checking\u2026',
 };
@@ -59,7 +72,8 @@ export const VERDICT_LABEL: Record<Verdict | 'pending' | 'running', string> = {
 /** One-line summary of a finished check, e.g. "Satisfies CC; fails PC, SI, SER". */
 export function summarize(results: Record<string, LevelResult | undefined>, known: string[]): string {
   const best = strongestSatisfied(results, known);
-  const fails = CHAIN.filter((l) => results[l]?.verdict === 'fail').reverse();
+  // every failing level, weakest first in each group: the chain, the causal models, LIN
+  const fails = [...[...CHAIN].reverse(), 'WCC', 'CM', 'CCv', ...LINEAR].filter((l) => results[l]?.verdict === 'fail');
   const unknown = known.filter((l) => results[l]?.verdict === 'unknown');
   const parts: string[] = [];
   if (best.length) parts.push(`Satisfies ${best.join(', ')}`);

@@ -7,10 +7,15 @@ export const MAX_LINK_CHARS = 512 * 1024;
 /** Largest history a link may expand to (guards against deflate bombs in hostile links). */
 export const MAX_INFLATED_BYTES = 64 * 1024 * 1024;
 
+/** Longest input name a link carries. */
+export const MAX_NAME_CHARS = 200;
+
 export interface ViewState {
   level?: string;
   anomaly?: number;
   tab?: string;
+  /** the input's name (a file, a folder), shown by whoever opens the link */
+  name?: string;
 }
 
 export interface SharePayload {
@@ -57,6 +62,7 @@ export function encodeView(v: ViewState): string {
   if (v.level) parts.push(`l=${encodeURIComponent(v.level)}`);
   if (v.anomaly !== undefined) parts.push(`a=${v.anomaly}`);
   if (v.tab) parts.push(`t=${encodeURIComponent(v.tab)}`);
+  if (v.name) parts.push(`n=${encodeURIComponent(v.name.slice(0, MAX_NAME_CHARS))}`);
   return parts.join('&');
 }
 
@@ -80,5 +86,8 @@ export function decodeFragment(fragment: string): SharePayload | null {
   if (params.has('a') && Number.isInteger(a) && a >= 0 && a < 1000) view.anomaly = a;
   const t = params.get('t');
   if (t && /^[a-z]{1,16}$/.test(t)) view.tab = t;
+  // shown with textContent only; control characters are dropped
+  const n = params.get('n')?.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, MAX_NAME_CHARS);
+  if (n) view.name = n;
   return { history, view, counterexample: params.get('c') === '1' };
 }

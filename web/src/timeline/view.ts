@@ -8,6 +8,8 @@ import { fmtOp } from '../model/ops';
 import { STATUS_ABORTED, STATUS_UNKNOWN, ticks, type TimelineModel } from '../model/timeline';
 import { clear, h } from '../dom/dom';
 import { matchList, searchForm } from '../dom/search';
+import { positionOf, sessionNumber, txnName } from '../model/names';
+import { currentTimeUnit, formatSpan, formatTime } from '../model/times';
 
 const LANE_H = 22;
 const LABEL_W = 92;
@@ -45,9 +47,15 @@ export class TimelineView {
     const form = h('div', { class: 'tl-tools' }, searchForm('timeline-search', (q) => void this.find(q)),
       this.button('Fit', () => this.fit(), 'timeline-fit'), this.button('+', () => this.zoom(0.5), 'timeline-zoom-in', 'Zoom in'),
       this.button('\u2212', () => this.zoom(2), 'timeline-zoom-out', 'Zoom out'),
+      (this.anomalyButton = this.button('Zoom to the anomaly', () => this.zoomToAnomaly(), 'timeline-anomaly')),
       h('span', { class: 'muted tl-count' }, `${model.timed.toLocaleString('en-US')} transactions with times`));
     this.detail = h('aside', { class: 'hv-detail tl-detail', 'aria-live': 'polite' }, h('p', { class: 'muted' }, 'Click a transaction to see its operations.'));
-    this.el = h('div', { class: 'tl' }, form, h('div', { class: 'tl-main' }, this.canvas, this.detail));
+    const key = (cls: string, label: string) => h('span', { class: 'tl-key' }, h('span', { class: `tl-swatch ${cls}`, 'aria-hidden': 'true' }), label);
+    const legend = h('div', { class: 'tl-legend', id: 'timeline-legend', 'aria-label': 'Legend' },
+      key('committed', 'committed'), key('aborted', 'aborted'), key('unknown', 'unknown outcome'), key('outlined', 'in the anomaly'),
+      h('span', { class: 'muted' }, 'Bars span start to end; lanes are sessions.'));
+    this.el = h('div', { class: 'tl' }, form, legend, h('div', { class: 'tl-main' }, this.canvas, this.detail));
+    this.anomalyButton.hidden = true;
     this.listen();
     new ResizeObserver(() => this.schedule()).observe(this.canvas);
   }
@@ -62,6 +70,26 @@ export class TimelineView {
   setOverlay(txns: number[], edges: OverlayEdge[]) {
     this.outlined = new Set(txns);
     this.edges = edges;
+    this.anomalyButton.hidden = this.outlined.size === 0;
+    this.schedule();
+  }
+
+  private anomalyButton: HTMLElement;
+  /** Frames the anomaly's transactions (a speck at the left edge of a long history otherwise). */
+  zoomToAnomaly() {
+    const { start, end, session } = this.model.data;
+    let a = Infinity, b = -Infinity, lo = Infinity, hi = -Infinity;
+    for (const t of this.outlined) {
+      const i = this.model.indexOf(t);
+      if (i < 0 || Number.isNaN(start[i])) continue;
+      a = Math.min(a, start[i]); b = Math.max(b, end[i]);
+      lo = Math.min(lo, session[i]); hi = Math.max(hi, session[i]);
+    }
+    if (!(b >= a)) return;
+    const pad = Math.max((b - a) * 0.25, 1e-9 * Math.max(1, Math.abs(a)), 1);
+    this.a = a - pad;
+    this.b = b + pad;
+    this.top = Math.max(0, Math.min((lo + hi) / 2 - this.visibleLanes / 2 + 0.5, Math.max(0, this.model.lanes.length - this.visibleLanes + 0.5)));
     this.schedule();
   }
 
@@ -106,7 +134,7 @@ export class TimelineView {
     const css = getComputedStyle(c);
     const v = (n: string, d: string) => css.getPropertyValue(n).trim() || d;
     const col = { bg: v('--surface', '#fff'), lane: v('--surface-2', '#f6f7f9'), text: v('--text', '#111'), muted: v('--muted', '#555'),
-      ok: v('--accent', '#4f46e5'), aborted: v('--fail', '#b42318'), unknown: v('--unknown', '#b54708'), hi: v('--text', '#111'), border: v('--border', '#ddd') };
+      ok: v('--accent', '#4f46e5'), aborted: v('--aborted', '#8d96a5'), unknown: v('--unknown', '#b54708'), hi: v('--text', '#111'), border: v('--border', '#ddd') };
     g.fillStyle = col.bg;
     g.fillRect(0, 0, W, H);
     // lanes in view
@@ -118,16 +146,17 @@ export class TimelineView {
       const y = this.laneY(s);
       if (s % 2) { g.fillStyle = col.lane; g.fillRect(LABEL_W, y, W - LABEL_W, LANE_H); }
       g.fillStyle = col.muted;
-      g.fillText(`session ${s}`, 6, y + LANE_H / 2);
+      g.fillText(`session ${sessionNumber(s)}`, 6, y + LANE_H / 2);
       for (const bar of this.model.bars(s, this.a, this.b, scale)) {
         g.fillStyle = bar.status === STATUS_ABORTED ? col.aborted : bar.status === STATUS_UNKNOWN ? col.unknown : col.ok;
         const x0 = LABEL_W + Math.max(bar.x0, -2), x1 = LABEL_W + Math.min(bar.x1, W);
         g.globalAlpha = bar.count > 1 ? 0.55 : 0.85;
         g.fillRect(x0, y + 4, Math.max(1, x1 - x0), LANE_H - 8);
         g.globalAlpha = 1;
-        if (bar.count === 1 && x1 - x0 > 34) {
+        // a linearization's numbers take the bars' place (they would overprint the names)
+        if (bar.count === 1 && x1 - x0 > 34 && !this.points.length) {
           g.fillStyle = col.bg;
-          g.fillText(`T${bar.txn}`, x0 + 4, y + LANE_H / 2, x1 - x0 - 6);
+          g.fillText(txnName(bar.txn), x0 + 4, y + LANE_H / 2, x1 - x0 - 6);
         }
       }
     }
@@ -151,13 +180,18 @@ export class TimelineView {
     g.fillStyle = col.muted;
     g.strokeStyle = col.border;
     g.lineWidth = 1;
-    for (const t of ticks(this.a, this.b, Math.max(2, Math.floor(this.plotWidth / 110)))) {
+    const marks = ticks(this.a, this.b, Math.max(2, Math.floor(this.plotWidth / 110)));
+    const step = marks.length > 1 ? marks[1] - marks[0] : Math.max(1e-9, this.b - this.a);
+    const labels: string[] = [];
+    for (const t of marks) {
       const x = this.x(t);
-      g.fillText(String(t), x + 3, AXIS_H / 2);
+      labels.push(formatTime(t, currentTimeUnit(), step));
+      g.fillText(labels[labels.length - 1], x + 3, AXIS_H / 2);
       g.beginPath(); g.moveTo(x + 0.5, AXIS_H - 6); g.lineTo(x + 0.5, H); g.globalAlpha = 0.35; g.stroke(); g.globalAlpha = 1;
     }
     g.beginPath(); g.moveTo(LABEL_W - 0.5, 0); g.lineTo(LABEL_W - 0.5, H); g.moveTo(0, AXIS_H - 0.5); g.lineTo(W, AXIS_H - 0.5); g.stroke();
     c.dataset.view = `${this.a},${this.b},${this.top}`; // for tests: what is on screen
+    c.dataset.ticks = labels.join('|');
   }
 
   private drawLinearization(g: CanvasRenderingContext2D, color: string, text: string) {
@@ -233,7 +267,7 @@ export class TimelineView {
   reveal(txn: number) {
     const i = this.model.indexOf(txn);
     const { start, end, session } = this.model.data;
-    if (i < 0 || i >= start.length || Number.isNaN(start[i])) { this.showNote(`T${txn} has no timestamps.`); return; }
+    if (i < 0 || i >= start.length || Number.isNaN(start[i])) { this.showNote(`${txnName(txn)} has no timestamps.`); return; }
     const span = Math.min(this.b - this.a, Math.max((end[i] - start[i]) * 12, 1e-9));
     const mid = (start[i] + end[i]) / 2;
     this.a = mid - span / 2;
@@ -247,7 +281,7 @@ export class TimelineView {
     if (found.length) this.reveal(found[0].txn);
     else clear(this.detail);
     // the matches stay listed under the selection's details
-    const list = matchList(query, found, (t) => this.reveal(t));
+    const list = matchList(query, found, (t) => this.reveal(t), txnName);
     this.matches = list;
     this.detail.prepend(list);
   }
@@ -311,19 +345,19 @@ export class TimelineView {
     if (this.selected !== txn) return;
     clear(this.detail);
     if (this.matches) this.detail.append(this.matches);
-    if (!t) { this.showNote(`T${txn} is not available.`); return; }
+    if (!t) { this.showNote(`${txnName(txn)} is not available.`); return; }
     const link = (other: number) => {
-      const b = h('button', { class: 'txlink', type: 'button' }, `T${other}`);
+      const b = h('button', { class: 'txlink', type: 'button' }, txnName(other));
       b.addEventListener('click', () => this.reveal(other));
       return b;
     };
     const readBy = new Map(readers.map((r) => [r.position, r.readers]));
     this.detail.append(
-      h('h3', {}, `T${t.txn}`, t.id ? h('span', { class: 'muted' }, ` \u00b7 ${t.id}`) : null),
+      h('h3', {}, txnName(t.txn), t.id ? h('span', { class: 'muted' }, ` \u00b7 ${t.id}`) : null),
       h('dl', { class: 'kv' },
-        h('dt', {}, 'Session'), h('dd', {}, `${t.session} \u00b7 #${t.index}`),
+        h('dt', {}, 'Session'), h('dd', {}, `${sessionNumber(t.session)} \u00b7 #${positionOf(t.txn, t.index)}`),
         h('dt', {}, 'Status'), h('dd', {}, t.status ?? 'committed'),
-        t.start !== undefined ? [h('dt', {}, 'Time'), h('dd', {}, `${t.start} \u2192 ${t.end}`)] : null),
+        t.start !== undefined ? [h('dt', {}, 'Time'), h('dd', {}, formatSpan(t.start, t.end!, currentTimeUnit()))] : null),
       h('ol', { class: 'ops tl-ops' }, t.ops.slice(0, 500).map((op, i) => {
         const from = t!.read_from?.[i];
         const by = readBy.get(i) ?? [];

@@ -7,6 +7,7 @@ import { layout } from '../diagram/layout';
 import { attachPanZoom, palette, pngBlob, renderSvg, svgText } from '../diagram/render';
 import { clear, download, h, toast } from '../dom/dom';
 import { icon } from '../dom/icons';
+import { txnName } from '../model/names';
 
 /** Witnesses larger than this are summarised with a download instead of drawn. */
 const MAX_DRAWN_TXNS = 200;
@@ -36,7 +37,7 @@ export class AnomalyView {
     const txLink = (i: number) => {
       const w = a.transactions[i];
       if (!w) return h('span', {}, '?');
-      const label = w.txn !== undefined ? `T${w.txn}` : `s${w.session}#${w.index}`;
+      const label = w.txn !== undefined ? txnName(w.txn) : `s${w.session}#${w.index}`;
       if (w.txn === 0) return h('span', { class: 'mono', title: 'the initial transaction' }, 'T0 (initial)');
       const b = h('button', { class: 'txlink', type: 'button', title: `Show ${label} in the history` }, label);
       b.addEventListener('click', () => this.host.showInHistory(a, w.txn));

@@ -7,13 +7,18 @@ import { finishedResults, formatCount, formatMs, LEVEL_DOCS, strongestSatisfied,
 import { describeInput, formatBytes, fromText, InputError, totalBytes } from '../load/input';
 import type { InFile } from '../worker/protocol';
 import { decodeFragment, type ViewState } from '../share/share';
-import { shareLink } from '../share/link';
+import type { ShareableAnomaly } from '../share/link';
+import { openShareDialog } from './share-dialog';
+import { keepLocally, keptLocally } from './local-input';
+import { ofOriginal, setOrigin } from '../model/names';
+import { setTimeUnit, timeUnitOf } from '../model/times';
 import { clear, h, toast } from '../dom/dom';
 import { pill, renderLadder } from './ladder';
 import { AnomalyView, type AnomalyHost } from './anomaly-view';
-import { formatSelect, installDropAndPaste, renderLanding, type InputSources } from './landing';
+import { exampleFiles, formatSelect, installDropAndPaste, renderLanding, type InputSources } from './landing';
 import { Navigation } from './navigation';
 import { RecordViews } from './record-views';
+import { HistorySet, type SetPart } from './history-set';
 import { icon } from '../dom/icons';
 
 /** Anomaly tabs per page, and the most anomalies one level reports on request. */
@@ -49,11 +54,15 @@ export class App {
   };
   private readonly sources: InputSources = {
     load: (get: () => Promise<InFile[]>, format = '', address = '') => {
-      const load = this.navigation.push('results', address);
+      // an input with no address (dropped, pasted) comes back from memory (Back, Forward) and,
+      // after a reload, from this browser's IndexedDB (?input=local; never sent anywhere)
+      const load = this.navigation.push('results', address || (this.embed ? '' : 'input=local'));
       void this.loadFrom(async () => {
         const files = await get();
-        // an input with no address (dropped, pasted) can only come back from memory
-        if (!address) this.navigation.keep(load, files, format);
+        if (!address) {
+          this.navigation.keep(load, files, format);
+          if (!this.embed) void keepLocally(files, format);
+        }
         return files;
       }, format);
     },
@@ -64,6 +73,9 @@ export class App {
     showLanding: () => this.showLanding(),
   }, !this.embed);
   private sharedCounterexample = false;
+  /** Sets of histories shown so far, checked: Back to one shows its table again at once. */
+  private sets = new WeakMap<InFile[], HistorySet>();
+  private set: HistorySet | null = null;
 
   constructor(root: HTMLElement) {
     this.anomalyView = new AnomalyView(this.anomalyHost);
@@ -133,10 +145,43 @@ export class App {
     await this.load(files, format, view);
   }
 
+  /**
+   * The level, anomaly and tab in view go into the address (level=, anomaly=, tab=), so a reload,
+   * Back and Forward come back to them. Not for share links (their fragment holds the view).
+   */
+  private syncUrl() {
+    if (this.embed || location.hash.includes('h=')) return;
+    const p = new URLSearchParams(location.search);
+    const set = (k: string, v: string | undefined) => (v ? p.set(k, v) : p.delete(k));
+    set('level', this.selected);
+    set('anomaly', this.anomalyIndex > 0 ? String(this.anomalyIndex) : undefined);
+    set('tab', this.tab !== 'anomaly' ? this.tab : undefined);
+    const q = p.toString();
+    history.replaceState(history.state, '', `${location.pathname}${q ? `?${q}` : ''}`);
+  }
+
+  /** The view the address names (level=, anomaly=, tab=), or null. */
+  private viewFromUrl(): ViewState | null {
+    const p = new URLSearchParams(location.search);
+    const level = p.get('level') ?? undefined;
+    if (!level || !/^[A-Za-z]{1,8}$/.test(level)) return null;
+    const a = Number(p.get('anomaly') ?? 0);
+    const tab = p.get('tab') ?? undefined;
+    return { level, anomaly: Number.isInteger(a) && a >= 0 && a < 1000 ? a : 0, tab: tab && /^[a-z]{1,16}$/.test(tab) ? tab : undefined };
+  }
+
   async load(files: InFile[], format = '', view: ViewState | null = null) {
     delete document.body.dataset.checked;
+    view ??= this.viewFromUrl();
+    this.set?.stop();
+    this.set = null;
+    // several histories (folders of runs, several files): a table, each checked on its own
+    if (!format && files.length > 1 && !this.embed) {
+      const parts = await this.checker.histories(files).catch(() => []);
+      if (parts.length >= 2) { this.showSet(files, parts); return; }
+    }
     this.files = files;
-    this.label = describeInput(files);
+    this.label = view?.name ?? describeInput(files);
     this.results = {};
     this.selected = undefined;
     this.anomalyIndex = 0;
@@ -147,6 +192,8 @@ export class App {
     this.main.append(h('div', { class: 'card loading', id: 'parsing' }, h('div', { class: 'spinner' }), `Parsing ${this.label} (${formatBytes(totalBytes(files))})\u2026`));
     try {
       this.input = await this.checker.load(files, format);
+      setOrigin(this.input.origin);
+      setTimeUnit(timeUnitOf(this.input.format));
       this.records = new RecordViews(this.checker, this.input.transactions);
     } catch (e) {
       if (e instanceof CoreFailure) this.showError(e.detail, 'This history could not be read', e.detail.format_unrecognised ? { files, readableAs: e.detail.readable_as } : undefined);
@@ -162,6 +209,26 @@ export class App {
     (this.els.share as HTMLButtonElement).disabled = false;
     this.renderResults();
     void this.runCheck();
+  }
+
+  private showSet(files: InFile[], parts: import('../core/types').HistoryPartJson[]) {
+    this.checker.dispose();
+    this.input = null;
+    (this.els.share as HTMLButtonElement).disabled = true;
+    let set = this.sets.get(files);
+    if (!set) {
+      set = new HistorySet(describeInput(files), files, parts, (p) => this.openPart(p));
+      this.sets.set(files, set);
+    }
+    this.set = set;
+    set.render(this.main, Math.round(this.budgetS * 1000));
+  }
+
+  /** One history of a set: its results, with Back to the set's table. */
+  private openPart(p: SetPart) {
+    const load = this.navigation.push('results');
+    this.navigation.keep(load, p.files, '');
+    void this.load(p.files, '', { name: p.name });
   }
 
   /** A located error on the landing page; for an unrecognised format, a choice of format to read the same files as. */
@@ -212,6 +279,8 @@ export class App {
           this.selected = level;
           this.anomalyIndex = 0;
           this.renderDetail();
+        } else if (this.selected === undefined && this.tab === 'anomaly' && st.verdict !== 'running' && st.verdict !== 'pending') {
+          this.renderDetail();  // the levels decided so far
         }
         this.renderLadderBox();
       },
@@ -260,14 +329,14 @@ export class App {
       h('div', { class: 'file' }, h('strong', { title: this.label }, this.label), h('span', { class: 'muted' }, formatBytes(totalBytes(this.files)), this.sharedCounterexample ? ' \u00b7 shared counterexample' : '')),
       h('span', { class: 'badge', id: 'format', title: 'Detected format' }, inp.format),
       h('div', { class: 'stats', id: 'stats' },
-        stat(formatCount(inp.sessions), 'sessions'), stat(formatCount(inp.transactions), 'transactions'),
+        stat(formatCount(inp.sessions), 'sessions'), stat(ofOriginal(inp.transactions) ?? formatCount(inp.transactions), 'transactions'),
         stat(formatCount(inp.operations), 'operations'), stat(formatCount(inp.keys), 'keys'),
         inp.parse_ms !== undefined ? stat(formatMs(inp.parse_ms), 'parse') : null,
         inp.dropped_events ? h('div', { class: 'stat', id: 'dropped', title: (inp.dropped ?? []).map((d) => `${d.count} ${d.reason}`).join('\n') },
           h('b', {}, formatCount(inp.dropped_events)), h('span', {}, 'left out')) : null,
         inp.ambiguous_reads ? h('div', { class: 'stat', id: 'ambiguous', title: `${formatCount(inp.repeated_pairs ?? 0)} (key, value) pairs are written more than once: a read of one may read from any of its writes, and a level holds when some choice satisfies it` },
           h('b', {}, formatCount(inp.ambiguous_reads)), h('span', {}, 'ambiguous reads')) : null),
-      this.embed ? null : h('div', { class: 'controls' }, h('label', { class: 'budget' }, 'Budget / level', budget, 's'), again, cancel));
+      this.embed ? null : h('div', { class: 'controls' }, h('label', { class: 'budget' }, h('span', { class: 'budget-text' }, 'Budget / level'), budget, 's'), again, cancel));
     this.els.ladder = h('nav', { class: 'card ladder', id: 'ladder', 'aria-label': 'Verdicts by isolation level' });
     this.els.panel = h('section', { class: 'card panel', id: 'panel' });
     this.main.append(bar, h('div', { class: 'results' }, this.els.ladder, this.els.panel));
@@ -301,7 +370,7 @@ export class App {
           : (vals.some((v) => v.verdict === 'unknown' && v.reason === 'cancelled') ? 'Cancelled \u2014 ' : '') + summarize(finishedResults(this.results), known)),
         h('span', { class: 'muted' }, running ? 'Levels run one at a time in a background worker.' : 'Select a level to see its verdict and anomalies.'),
         running ? progress : null),
-      renderLadder({ known, results: this.results, selected: this.selected, onSelect: (l) => { this.userPicked = true; this.selected = l; this.anomalyIndex = 0; this.tab = 'anomaly'; this.renderLadderBox(); this.renderDetail(); } }));
+      renderLadder({ known, results: this.results, selected: this.selected, onSelect: (l) => { this.userPicked = true; this.selected = l; this.anomalyIndex = 0; this.tab = 'anomaly'; this.renderLadderBox(); this.renderDetail(); this.syncUrl(); } }));
     if (focused) box.querySelector<HTMLElement>(`.level[data-level="${focused}"]`)?.focus();
   }
 
@@ -320,7 +389,7 @@ export class App {
     clear(panel);
     const mkTab = (id: Tab, label: string) => {
       const b = h('button', { class: 'tab', role: 'tab', type: 'button', id: `tab-${id}`, 'aria-selected': String(this.tab === id), 'aria-controls': `tp-${id}` }, label);
-      b.addEventListener('click', () => { this.tab = id; this.renderDetail(); });
+      b.addEventListener('click', () => { this.tab = id; this.renderDetail(); this.syncUrl(); });
       return b;
     };
     // the Timeline needs real time: shown for histories with timestamps
@@ -341,7 +410,11 @@ export class App {
     if (this.tab === 'timeline') { void this.records.renderTimeline(body, this.inView()); return; }
     const level = this.selected;
     if (!level) {
-      body.append(h('div', { class: 'empty' }, h('div', { class: 'spinner' }), h('strong', {}, 'Checking\u2026'), 'The first failing level will open here.'));
+      // the levels decided so far, while the others run
+      const decided = this.known().filter((l) => { const v = this.results[l]?.verdict; return v === 'pass' || v === 'fail' || v === 'unknown'; });
+      body.append(h('div', { class: 'empty' }, h('div', { class: 'spinner' }), h('strong', {}, 'Checking\u2026'), 'The first failing level will open here.',
+        decided.length ? h('ul', { class: 'decided', id: 'decided', 'aria-label': 'Levels decided so far' },
+          decided.map((l) => h('li', {}, h('span', { class: 'code' }, l), ' ', pill(this.results[l].verdict)))) : null));
       return;
     }
     const r = this.results[level] ?? { verdict: 'pending' as const };
@@ -353,7 +426,7 @@ export class App {
       again.addEventListener('click', () => void this.recheckLevel(level, 5));
     }
     body.append(h('div', { class: 'level-head' },
-      h('div', { style: 'flex:1' }, h('h2', { id: 'detail-title' }, `${level} \u00b7 ${doc?.name ?? level}`), h('p', {}, doc?.summary ?? '')),
+      h('div', { class: 'level-title' }, h('h2', { id: 'detail-title' }, `${level} \u00b7 ${doc?.name ?? level}`), h('p', {}, doc?.summary ?? '')),
       again, pill(r.verdict)));
     if (r.verdict === 'pass') body.append(h('div', { class: 'pass-banner' }, `No anomaly: the history satisfies ${doc?.name ?? level}${r.ms !== undefined ? ` (checked in ${formatMs(r.ms)})` : ''}.`));
     if (r.reason) body.append(h('p', { class: 'reason' }, `Reason: ${r.reason}`));
@@ -361,6 +434,11 @@ export class App {
     const anomalies = r.anomalies ?? [];
     if (r.verdict === 'fail' && anomalies.length === 0) body.append(h('p', { class: 'reason' }, 'The checker found a violation but reported no witness.'));
     if (anomalies.length === 0) return;
+    // Every kind found, with its count, most specific first.
+    if (r.verdict === 'fail' && r.kinds?.length) {
+      body.append(h('p', { class: 'muted', id: 'anomaly-kinds' }, `Found: ${r.kinds.map((k) =>
+        `${describeKind(k.kind).title} \u00d7 ${k.lower_bound ? 'at least ' : ''}${k.count}`).join(', ')}`));
+    }
     const idx = Math.min(this.anomalyIndex, anomalies.length - 1);
     const total = Math.max(r.anomalies_total ?? 0, anomalies.length);
     if (anomalies.length > 1 || total > anomalies.length) body.append(this.anomalyPager(level, anomalies, idx, total));
@@ -375,7 +453,7 @@ export class App {
     const page = Math.floor(idx / ANOMALY_PAGE);
     const first = page * ANOMALY_PAGE, last = Math.min(anomalies.length, first + ANOMALY_PAGE);
     const box = h('div', { class: 'anomalies', role: 'group', 'aria-label': 'Anomalies' });
-    const go = (i: number) => { this.anomalyIndex = i; this.renderDetail(); };
+    const go = (i: number) => { this.anomalyIndex = i; this.renderDetail(); this.syncUrl(); };
     if (anomalies.length > ANOMALY_PAGE) {
       const prev = h('button', { class: 'anomaly-tab', type: 'button', 'aria-label': 'Previous anomalies', disabled: page === 0 ? '' : null }, '\u2039');
       prev.addEventListener('click', () => go(first - ANOMALY_PAGE));
@@ -433,25 +511,27 @@ export class App {
   }
 
   // ---------- share ----------
+  /** Shares what the page shows: the Share dialog offers the links and copies the preferred one. */
   private async share() {
     if (!this.input) return;
     const level = this.selected;
-    try {
-      const made = await shareLink({
-        base: `${location.origin}${location.pathname}`,
-        transactions: this.input.transactions,
-        view: { level, anomaly: this.anomalyIndex, tab: this.tab },
-        hasAnomaly: !!(level && this.results[level]?.anomalies?.[this.anomalyIndex]),
-        wholeHistory: () => this.checker.convert('isoscope'),
-        counterexample: () => this.checker.counterexample(level!, this.anomalyIndex),
-      });
-      if ('refused' in made) { toast(made.refused, 'error'); return; }
-      this.els.share.dataset.link = made.link;
-      try { await navigator.clipboard.writeText(made.link); toast(made.note); } catch { toast('Could not use the clipboard; the link is in the address bar.'); }
-      history.replaceState(null, '', made.link);
-    } catch (e) {
-      toast(`Share failed: ${(e as Error).message}`, 'error');
-    }
+    const anomalyOf = (l: string, i: number): ShareableAnomaly | undefined => {
+      const a = this.results[l]?.anomalies?.[i];
+      return a ? { level: l, index: i, title: describeKind(a.kind).title } : undefined;
+    };
+    const others = this.known().map((l) => anomalyOf(l, 0)).filter((a): a is ShareableAnomaly => !!a);
+    await openShareDialog({
+      base: `${location.origin}${location.pathname}`,
+      name: this.label,
+      transactions: this.input.transactions,
+      view: { level, anomaly: this.anomalyIndex, tab: this.tab },
+      selected: level ? anomalyOf(level, this.anomalyIndex) : undefined,
+      wholeHistory: () => this.checker.convert('isoscope'),
+      counterexample: (l, i) => this.checker.counterexample(l, i),
+    }, others, (link) => {
+      this.els.share.dataset.link = link;
+      history.replaceState(null, '', link);
+    });
   }
 
   private openFromHash(): boolean {
@@ -461,6 +541,8 @@ export class App {
       const p = decodeFragment(location.hash);
       if (!p) return false;
       this.sharedCounterexample = !!p.counterexample;
+      // the canonical JSON under a .json name (formats are told by content and name); the
+      // page shows the original input's name
       void this.load(fromText(p.history, p.counterexample ? 'shared-counterexample.json' : 'shared-history.json'), '', p.view);
       if (p.view.tab === 'history' || p.view.tab === 'timeline') this.tab = p.view.tab;
       return true;
@@ -471,10 +553,21 @@ export class App {
   }
 
   private openFromParams(p: URLSearchParams): boolean {
+    if (p.get('input') === 'local' && !this.embed) {
+      void keptLocally().then((kept) => {
+        if (kept) void this.load(kept.files, kept.format);
+        else this.showError({ message: 'The input of this page is no longer kept in this browser: open it again.' }, 'Nothing to show');
+      });
+      return true;
+    }
     const src = p.get('src');
     const example = p.get('example');
     if (!src && !example) return false;
-    const url = src ?? `./examples/${example}`;
+    if (!src && example) {
+      void this.loadFrom(() => exampleFiles(example));
+      return true;
+    }
+    const url = src!;
     let u: URL;
     try { u = new URL(url, location.href); } catch { this.showError({ message: 'bad src URL' }, 'Cannot load'); return true; }
     if (u.origin !== location.origin) { this.showError({ message: `src must be on this origin (${location.origin})` }, 'Cannot load'); return true; }

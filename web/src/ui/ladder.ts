@@ -53,5 +53,16 @@ export function renderLadder(opts: {
       target.append(row);
     }
   });
+  // arrow keys move between the levels (and select, as a click does); Home and End to the ends
+  list.addEventListener('keydown', (e) => {
+    if (!['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(e.key)) return;
+    const rows = [...list.querySelectorAll<HTMLButtonElement>('button.level')].filter((b) => b.offsetParent !== null);
+    const at = rows.indexOf(document.activeElement as HTMLButtonElement);
+    if (at < 0 || !rows.length) return;
+    e.preventDefault();
+    const next = e.key === 'Home' ? 0 : e.key === 'End' ? rows.length - 1 : Math.max(0, Math.min(rows.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)));
+    rows[next].focus();
+    rows[next].click();
+  });
   return list;
 }

@@ -18,7 +18,25 @@ export function formatSelect(first: string, selected = ''): HTMLSelectElement {
     FORMATS.map((f) => h('option', { value: f.name, selected: f.name === selected }, `${f.name} \u2014 ${f.title}`))) as HTMLSelectElement;
 }
 
-interface ExampleInfo { file: string; title: string; note?: string; expect?: Record<string, string> }
+/** An example of the gallery: a file, or a folder (`files`), in `format`. */
+interface ExampleInfo { file: string; title: string; note?: string; expect?: Record<string, string>; format?: string; files?: string[] }
+
+/** The files of a bundled example (a folder example has several), fetched from ./examples/. */
+export async function exampleFiles(name: string): Promise<InFile[]> {
+  if (!/^[\w][\w.-]*$/.test(name)) throw new InputError(`no example named ${name}`);
+  let files = [name];
+  if (!name.includes('.')) {
+    const res = await fetch('./examples/index.json');
+    const ex = res.ok ? ((await res.json()) as ExampleInfo[]).find((e) => e.file === name) : undefined;
+    if (!ex?.files) throw new InputError(`no example named ${name}`);
+    files = ex.files;
+  }
+  return Promise.all(files.map(async (f) => {
+    const res = await fetch(`./examples/${f.split('/').map(encodeURIComponent).join('/')}`);
+    if (!res.ok) throw new InputError(`could not fetch example ${f}: HTTP ${res.status}`);
+    return { name: f, data: await res.arrayBuffer() };
+  }));
+}
 
 /** Builds the landing page into main; returns the slot where load errors go. */
 export function renderLanding(main: HTMLElement, sources: InputSources): HTMLElement {
@@ -40,11 +58,17 @@ export function renderLanding(main: HTMLElement, sources: InputSources): HTMLEle
     h('p', {}, 'Drop a history file, several files, a folder of Cobra logs or a .zip anywhere on this page. The format is detected automatically; nothing is uploaded.'),
     h('div', { class: 'actions' }, b1, b2, b3, pick, pickDir),
     h('div', { class: 'formats', 'aria-label': 'Supported formats' }, h('span', { class: 'formats-label' }, 'Formats'), FORMATS.map((f) => h('span', { class: 'chip', title: f.title }, f.name))),
-    h('p', { class: 'hint' }, 'Tip: press ', h('kbd', {}, 'Ctrl'), '+', h('kbd', {}, 'V'), ' anywhere to check a history from the clipboard.'));
+    h('p', { class: 'hint' }, 'Tip: press ', h('kbd', {}, 'Ctrl'), '+', h('kbd', {}, 'V'), ' anywhere to check a history from the clipboard.'),
+    h('p', { class: 'hint docs', id: 'docs-links' }, 'Reference: ',
+      h('a', { href: './docs/formats.md#semantics-shared-by-every-checker' }, 'the levels'), ' \u00b7 ',
+      h('a', { href: './docs/formats.md' }, 'the formats'), ' \u00b7 ',
+      h('a', { href: './docs/cli.md' }, 'the command line'), ' \u00b7 ',
+      h('a', { href: './docs/wasm-api.md' }, 'the WebAssembly API'), ' \u00b7 ',
+      h('a', { href: './embed/' }, 'embedding')));
   const errorSlot = h('div', { id: 'error-slot' });
   const gallery = h('section', { class: 'card gallery', 'aria-labelledby': 'ex-title' },
-    h('h2', { id: 'ex-title' }, 'Textbook anomalies'),
-    h('p', { class: 'sub' }, 'One small history per named anomaly, with the verdicts known from a brute-force checker.'),
+    h('h2', { id: 'ex-title' }, 'Examples'),
+    h('p', { class: 'sub' }, 'One small history per named anomaly, with the verdicts known from a brute-force checker; then one history in each format other tools write.'),
     h('div', { class: 'examples', id: 'examples' }, h('div', { class: 'loading muted' }, h('div', { class: 'spinner' }), 'Loading examples\u2026')));
   main.append(errorSlot, h('div', { class: 'hero' }, drop, gallery));
   void fillGallery(sources);
@@ -62,7 +86,7 @@ async function fillGallery(sources: InputSources) {
     for (const ex of list) {
       const exp = Object.entries(ex.expect ?? {});
       const b = h('button', { class: 'example', type: 'button', 'data-example': ex.file },
-        h('strong', {}, ex.title),
+        h('strong', {}, ex.title), ex.format && ex.format !== 'isoscope' ? h('span', { class: 'chip' }, ex.format) : null,
         h('span', { class: 'exp' }, exp.map(([l, v]) => h('span', { class: `mini ${v}` }, l))));
       b.addEventListener('click', () => openExample(ex, sources));
       box.append(b);
@@ -74,11 +98,7 @@ async function fillGallery(sources: InputSources) {
 }
 
 function openExample(ex: ExampleInfo, sources: InputSources) {
-  sources.load(async () => {
-    const res = await fetch(`./examples/${encodeURIComponent(ex.file)}`);
-    if (!res.ok) throw new InputError(`could not fetch example ${ex.file}`);
-    return [{ name: ex.file, data: await res.arrayBuffer() }];
-  }, '', `?example=${encodeURIComponent(ex.file)}`);
+  sources.load(() => exampleFiles(ex.file), '', `?example=${encodeURIComponent(ex.file)}`);
 }
 
 export function pasteDialog(sources: InputSources) {

@@ -14,9 +14,13 @@ export interface NavigationHost {
 
 export class Navigation {
   /** Inputs loaded through the page so far: an entry knows which one it showed. */
-  private loads = 0;
-  /** The latest input without an address, kept so that Back and Forward can show it again. */
-  private unaddressed: { load: number; files: InFile[]; format: string } | null = null;
+  private loads = Date.now();  // unique across reloads: entries of an earlier document keep theirs
+  /**
+   * The latest inputs without an address, kept so that Back and Forward can show them again (a
+   * set of histories and the one opened from it); they share the page's buffers, no copies.
+   */
+  private unaddressed = new Map<number, { files: InFile[]; format: string }>();
+  private static readonly KEPT = 8;
 
   constructor(private readonly host: NavigationHost, private readonly enabled: boolean) {
     if (enabled) window.addEventListener('popstate', () => this.route());
@@ -29,8 +33,8 @@ export class Navigation {
   push(page: 'landing' | 'results', address = ''): number {
     if (!this.enabled) return this.loads;
     const params = new URLSearchParams(location.search);
-    params.delete('example');
-    params.delete('src');
+    // a new input: its own view (level=, anomaly=, tab= belong to the last one)
+    for (const k of ['example', 'src', 'input', 'level', 'anomaly', 'tab']) params.delete(k);
     for (const [k, v] of new URLSearchParams(address)) params.set(k, v);
     const query = params.toString();
     const url = `${location.pathname}${query ? `?${query}` : ''}`;
@@ -42,16 +46,20 @@ export class Navigation {
 
   /** Keeps an input that has no address, for the entry `load`. */
   keep(load: number, files: InFile[], format: string) {
-    this.unaddressed = { load, files, format };
+    this.unaddressed.set(load, { files, format });
+    for (const k of this.unaddressed.keys()) if (this.unaddressed.size > Navigation.KEPT) this.unaddressed.delete(k);
   }
 
   /** Back and Forward: show what the address and the entry say. */
   private route() {
     if (location.hash.includes('h=')) return; // hashchange opens share links
-    if (this.host.openFromParams(new URLSearchParams(location.search))) return;
+    const params = new URLSearchParams(location.search);
+    if (params.get('input') !== 'local' && this.host.openFromParams(params)) return;
+    // an input kept in memory before the one on disk: ?input=local names only the latest kept
     const state = history.state as { page?: string; load?: number } | null;
-    const kept = this.unaddressed;
-    if (state?.page === 'results' && kept && state.load === kept.load) this.host.reopen(kept.files, kept.format);
-    else this.host.showLanding();
+    const kept = state?.load !== undefined ? this.unaddressed.get(state.load) : undefined;
+    if (state?.page === 'results' && kept) { this.host.reopen(kept.files, kept.format); return; }
+    if (this.host.openFromParams(params)) return;
+    this.host.showLanding();
   }
 }

@@ -4,6 +4,7 @@
 import type { Anomaly, FoundTxn } from '../core/types';
 import type { Checker } from '../check/runner';
 import { describeKind } from '../model/anomalies';
+import { txnByNumber } from '../model/names';
 import { TimelineModel } from '../model/timeline';
 import { HistoryView } from '../history/view';
 import { TimelineView } from '../timeline/view';
@@ -52,17 +53,36 @@ export class RecordViews {
 
   /** Highlights ids in the History and scrolls to txn, once the view is on the page. */
   revealInHistory(ids: number[], txn: number | undefined) {
-    const go = () => { this.history?.setHighlight(ids); if (txn !== undefined) this.history?.reveal(txn); };
+    const go = () => {
+      this.history?.setHighlight(ids);
+      if (txn !== undefined) this.history?.reveal(txn, ids);
+      this.history?.el.scrollIntoView({ block: 'nearest' });
+    };
     // the view appears asynchronously the first time
     const tick = (n: number) => (this.history?.el.isConnected ? go() : n > 0 && setTimeout(() => tick(n - 1), 50));
     tick(100);
   }
 
-  /** The search of both views: T12 (or 12) by number, else by label, then by key. */
+  /**
+   * The search of both views: `k7`, `key 7` or `key:7` find the transactions touching key 7;
+   * `T12` or `12` the transaction numbered 12 (and those labelled so); anything else a label,
+   * then a key.
+   */
   private async find(query: string): Promise<FoundTxn[]> {
-    const n = /^T?(\d+)$/i.exec(query);
-    const byNumber: FoundTxn[] = n && Number(n[1]) >= 1 && Number(n[1]) <= this.transactions ? [{ txn: Number(n[1]), match: 'number' }] : [];
-    return [...byNumber, ...(await this.checker.find(query))];
+    const key = /^(?:k|key[\s:=]*)\s*(\S.*)$/i.exec(query);
+    if (key && (/^key/i.test(query) || /^k\d/i.test(query))) {
+      // k7 is key 7, or a key named "k7"
+      const [a, b] = await Promise.all([this.checker.find(key[1]), this.checker.find(query)]);
+      const seen = new Set<number>();
+      return [...a, ...b].filter((f) => f.match === 'key' && !seen.has(f.txn) && seen.add(f.txn));
+    }
+    const n = /^(?:T|#)?(\d+)$/i.exec(query);
+    if (n) {
+      const t = txnByNumber(Number(n[1]));
+      const byNumber: FoundTxn[] = t !== undefined && t >= 1 && t <= this.transactions ? [{ txn: t, match: 'number' }] : [];
+      return [...byNumber, ...(await this.checker.find(query)).filter((f) => f.match === 'label')];
+    }
+    return this.checker.find(query);
   }
 
   /** A view built once per history: a spinner meanwhile, a reason if it fails. */

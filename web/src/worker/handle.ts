@@ -12,6 +12,7 @@ export function handleRequest(c: IsoscopeModule, m: Request, onProgress?: (p: Pr
   switch (m.op) {
     case 'load': return unwrap(c.load(m.files.map((f) => f.name), m.files.map((f) => new Uint8Array(f.data)), m.format));
     case 'levels': return unwrap(c.levels());
+    case 'histories': return unwrap(c.histories(m.files.map((f) => f.name), m.files.map((f) => new Uint8Array(f.data))));
     case 'checkLevel': return unwrap(c.checkLevel(m.level, m.budgetMs, m.maxAnomalies,
       onProgress && ((settled: number, open: number) => onProgress({ settled, open }))));
     case 'transactions': return unwrap(c.transactions(m.begin, m.end));

@@ -6,6 +6,7 @@ export interface InFile { name: string; data: ArrayBuffer }
 export type Request =
   | { op: 'load'; files: InFile[]; format: string }
   | { op: 'levels' }
+  | { op: 'histories'; files: InFile[] }
   | { op: 'checkLevel'; level: string; budgetMs: number; maxAnomalies: number }
   | { op: 'transactions'; begin: number; end: number }
   | { op: 'sessions' }

@@ -185,7 +185,7 @@ std::string Ctx::name(uint32_t op) const { return h.op_text(op) + " of " + h.txn
 
 std::string Ctx::short_name(uint32_t op) const {
   if (op == kNone) return "?";
-  return h.op_text(op) + "@T" + std::to_string(h.op_txn[op]);
+  return h.op_text(op) + "@T" + std::to_string(h.shown(h.op_txn[op]).txn);
 }
 
 AnomalyEdge Ctx::po_edge(uint32_t a, uint32_t b) const {

@@ -56,8 +56,7 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force) {
   if (n < 2) return {};
   for (uint32_t v = 1; v < n; ++v)
     if (p.part[v] != Part::Whole) return {};
-  // The readers of each node (CSR), for the known edges and the count of readers not yet placed
-  // of each (writer, key) (index into p.outs).
+  // Successors along the known edges (CSR) and the count of unplaced predecessors.
   std::vector<uint32_t> indeg(n, 0), sbeg(n + 1, 0), succ;
   for (uint32_t v = 1; v < n; ++v) {
     ++indeg[v], ++sbeg[p.chain_pred(v) + 1];
@@ -74,6 +73,7 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force) {
     }
     for (const Problem::Edge& e : p.fixed) succ[at[e.from]++] = e.to;
   }
+  // Readers still to run of each (writer, key) (index into p.outs), and the reads of each writer.
   std::vector<uint32_t> pending(p.outs.size());
   for (size_t i = 0; i < p.outs.size(); ++i) pending[i] = p.outs[i].count;
   auto out_index = [&](uint32_t w, uint32_t key) {
@@ -81,11 +81,7 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force) {
       if (p.outs[i].key == key) return i;
     return kNone;
   };
-  // The reads of each writer (CSR of read indexes), and for each read the last writer of its key
-  // before the reader in the reader's session: while that one has not run, a writer whose value
-  // the read sees must wait (the other write goes first, or it would fall between them).
-  std::vector<uint32_t> rwbeg(n + 1, 0), rw(p.reads.size()), prev_writer(p.reads.size(), kNone),
-      reader(p.reads.size());
+  std::vector<uint32_t> rwbeg(n + 1, 0), rw(p.reads.size()), reader(p.reads.size());
   for (uint32_t v = 1; v < n; ++v)
     for (uint32_t i = p.rbeg[v]; i < p.rbeg[v + 1]; ++i) reader[i] = v;
   for (const Problem::Read& r : p.reads) ++rwbeg[r.writer + 1];
@@ -93,44 +89,51 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force) {
   {
     std::vector<uint32_t> at(rwbeg.begin(), rwbeg.end() - 1);
     for (uint32_t i = 0; i < p.reads.size(); ++i) rw[at[p.reads[i].writer]++] = i;
-    std::vector<uint32_t> last(p.num_keys, kNone), stamp(p.num_keys, kNone);
-    for (uint32_t c = 0; c < p.k; ++c)
-      for (uint32_t v = p.chain_begin[c]; v < p.chain_begin[c + 1]; ++v) {
-        for (uint32_t i = p.rbeg[v]; i < p.rbeg[v + 1]; ++i) {
-          const uint32_t x = p.reads[i].key;
-          if (stamp[x] == c) prev_writer[i] = last[x];
-        }
-        for (uint32_t i = p.wbeg[v]; i < p.wbeg[v + 1]; ++i) stamp[p.wkeys[i]] = c, last[p.wkeys[i]] = v;
-      }
   }
+  auto writes = [&](uint32_t u, uint32_t x) {
+    for (uint32_t q = p.wbeg[u]; q < p.wbeg[u + 1]; ++q)
+      if (p.wkeys[q] == x) return true;
+    return false;
+  };
   std::vector<char> placed(n, 0), queued(n, 0);
-  std::vector<uint32_t> latest(p.num_keys, 0);
+  std::vector<uint32_t> latest(p.num_keys, 0), mark(n, 0), stack;
+  uint32_t epoch = 0;
+  // Whether another unplaced writer of x must run before r (it reaches r along the known edges,
+  // so it cannot come after v's write that r reads, nor between it and r): a backward search
+  // from r through the unplaced nodes, bounded (beyond the bound, assumed not).
+  auto writer_before = [&](uint32_t r, uint32_t x, uint32_t v) {
+    constexpr uint32_t kBound = 256;
+    ++epoch;
+    stack.assign(1, r);
+    mark[r] = epoch;
+    uint32_t seen = 0;
+    while (!stack.empty() && seen < kBound) {
+      const uint32_t w = stack.back();
+      stack.pop_back();
+      ++seen;
+      if (w != r && writes(w, x)) return true;
+      auto visit = [&](uint32_t u) {
+        if (u != v && !placed[u] && mark[u] != epoch) mark[u] = epoch, stack.push_back(u);
+      };
+      visit(p.chain_pred(w));
+      for (uint32_t i = p.rbeg[w]; i < p.rbeg[w + 1]; ++i) visit(p.reads[i].writer);
+      // w overwrites the current value of each key it writes: that value's readers go first.
+      for (uint32_t q = p.wbeg[w]; q < p.wbeg[w + 1]; ++q) {
+        const uint32_t y = p.wkeys[q], l = latest[y];
+        for (uint32_t j = rwbeg[l]; j < rwbeg[l + 1]; ++j)
+          if (p.reads[rw[j]].key == y) visit(reader[rw[j]]);
+      }
+    }
+    return false;
+  };
   // Whether v can run now without a violation: its reads see the latest writes, no value it
-  // overwrites has a reader still to run (other than v itself), and no reader of its values
-  // waits in its session for another write of the key. blocked_on: a key to wait on (v may run
+  // overwrites has a reader still to run (other than v itself), and no reader of its writes
+  // depends on another write of the key still to run. blocked_on: a key to wait on (v may run
   // once it changes), or kNone when v can never run cleanly.
   auto clean = [&](uint32_t v, uint32_t& blocked_on) {
     blocked_on = kNone;
     for (uint32_t i = p.rbeg[v]; i < p.rbeg[v + 1]; ++i)
       if (latest[p.reads[i].key] != p.reads[i].writer) return false;
-    for (uint32_t j = rwbeg[v]; j < rwbeg[v + 1]; ++j) {
-      const uint32_t x = p.reads[rw[j]].key, u = prev_writer[rw[j]];
-      if (u != kNone && u != v && !placed[u]) {
-        blocked_on = x;
-        return false;
-      }
-      // Likewise a writer of x that the reader reads something else from.
-      const uint32_t r = reader[rw[j]];
-      for (uint32_t i = p.rbeg[r]; i < p.rbeg[r + 1]; ++i) {
-        const uint32_t w = p.reads[i].writer;
-        if (w == v || placed[w]) continue;
-        for (uint32_t q = p.wbeg[w]; q < p.wbeg[w + 1]; ++q)
-          if (p.wkeys[q] == x) {
-            blocked_on = x;
-            return false;
-          }
-      }
-    }
     for (uint32_t i = p.wbeg[v]; i < p.wbeg[v + 1]; ++i) {
       const uint32_t x = p.wkeys[i], w = latest[x];
       const uint32_t oi = out_index(w, x);
@@ -143,27 +146,35 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force) {
         return false;
       }
     }
+    for (uint32_t j = rwbeg[v]; j < rwbeg[v + 1]; ++j)
+      if (writer_before(reader[rw[j]], p.reads[rw[j]].key, v)) {
+        blocked_on = p.reads[rw[j]].key;
+        return false;
+      }
     return true;
   };
-  std::deque<uint32_t> ready;           // known predecessors placed and clean
-  std::vector<std::vector<uint32_t>> waiting(p.num_keys);  // blocked on a key's readers
-  std::vector<uint32_t> blocked;  // known predecessors placed, not clean (in that order)
+  // Transactions that write nothing never stand in another's way: they run first.
+  std::deque<uint32_t> ready_readers, ready_writers;
+  std::vector<std::vector<uint32_t>> waiting(p.num_keys);  // blocked on a key
+  std::vector<uint32_t> blocked;  // known predecessors placed, in that order (the last resort)
   size_t next_blocked = 0;
   auto consider = [&](uint32_t v) {
     uint32_t key;
-    if (!queued[v]) blocked.push_back(v);
+    blocked.push_back(v);
     if (clean(v, key)) {
-      if (!queued[v]) queued[v] = 1, ready.push_back(v);
+      queued[v] = 1;
+      (p.wbeg[v] == p.wbeg[v + 1] ? ready_readers : ready_writers).push_back(v);
     } else if (key != kNone) {
       waiting[key].push_back(v);
     }  // else it reads an overwritten value: it can never run cleanly
   };
   std::vector<uint32_t> order;
   order.reserve(n);
+  std::vector<uint32_t> wake;
   auto place = [&](uint32_t v) {
     placed[v] = 1;
     order.push_back(v);
-    std::vector<uint32_t> wake;
+    wake.clear();
     for (uint32_t i = p.rbeg[v]; i < p.rbeg[v + 1]; ++i) {
       const uint32_t oi = out_index(p.reads[i].writer, p.reads[i].key);
       if (oi != kNone && --pending[oi] <= 1) wake.push_back(p.reads[i].key);
@@ -174,31 +185,28 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force) {
     }
     for (uint32_t e = sbeg[v]; e < sbeg[v + 1]; ++e)
       if (--indeg[succ[e]] == 0) consider(succ[e]);
-    for (uint32_t x : wake) {
+    for (size_t k = 0; k < wake.size(); ++k) {
       std::vector<uint32_t> w;
-      w.swap(waiting[x]);
+      w.swap(waiting[wake[k]]);
       for (uint32_t u : w)
         if (!placed[u] && !queued[u]) consider(u);
     }
   };
   place(0);
   while (order.size() < n) {
-    if (!ready.empty()) {
-      const uint32_t v = ready.front();
-      ready.pop_front();
+    std::deque<uint32_t>& q = !ready_readers.empty() ? ready_readers : ready_writers;
+    if (!q.empty()) {
+      const uint32_t v = q.front();
+      q.pop_front();
       if (placed[v]) continue;
-      // Still clean? (an earlier placement may have overwritten what it reads)
+      queued[v] = 0;
       uint32_t key;
-      if (!clean(v, key)) {
-        queued[v] = 0;
-        consider(v);
-        continue;
-      }
-      place(v);
+      if (clean(v, key)) place(v);  // still clean: an earlier placement may have changed that
+      else consider(v);
       continue;
     }
     // Nothing runs cleanly: run the transaction blocked longest anyway (a guess that violates;
-    // the lazy solver repairs it), or give up when asked for a clean replay only.
+    // the lazy polygraph repairs it), or give up when asked for a clean replay only.
     if (!force) return {};
     while (next_blocked < blocked.size() && placed[blocked[next_blocked]]) ++next_blocked;
     if (next_blocked == blocked.size()) return {};  // cannot happen: the known edges are acyclic

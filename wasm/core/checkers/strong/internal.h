@@ -113,7 +113,10 @@ struct Saturation {
 // cycle (off only in tests, so that the solver meets every open constraint).
 // Saturation's reachability tables hold at most this many entries (nodes x (sessions + 1)).
 constexpr size_t kMaxReachEntries = size_t(48) << 20;  // 48 M (192 MB)
-Saturation saturate(const Problem& p, bool polygraph, bool force, const CheckBudget& budget);
+// long_tail_reach: on problems larger than this (nodes x sessions), rounds stop once one forces
+// little (the solver takes the rest).
+Saturation saturate(const Problem& p, bool polygraph, bool force, const CheckBudget& budget,
+                    size_t long_tail_reach = size_t(1) << 20);
 
 struct SearchResult {
   Verdict verdict = Verdict::Unknown;

@@ -103,7 +103,7 @@ Decision decide(const Instance& in, Level level, const StrongOptions& opts,
       return d;
     }
   }
-  d.sat = saturate(d.problem, opts.saturate, opts.force, budget);
+  d.sat = saturate(d.problem, opts.saturate, opts.force, budget, opts.long_tail_reach);
   switch (d.sat.outcome) {
     case Saturation::Cycle: d.verdict = Verdict::Fail; return d;
     case Saturation::Unknown:

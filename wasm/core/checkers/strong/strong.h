@@ -51,6 +51,8 @@ struct StrongOptions {
                                          // saturation's reachability limit)
   bool saturate = true;     // polygraph pruning before the search
   bool force = true;        // saturation forces the edges whose alternative closes a cycle
+  size_t long_tail_reach = size_t(1) << 20;  // above this many nodes x sessions, saturation
+                                             // stops once a round forces little
   bool decompose = true;    // biconnected components of the communication graph
   bool reduce = true;       // partial-order reduction in the search
   bool solver = true;       // the polygraph solver decides what saturation leaves open (the

@@ -66,14 +66,14 @@ Anomaly cycle_anomaly(const Instance& in, const Problem& p, const Saturation& sa
       const Problem::Edge& P = sat.edges[ei];
       const uint32_t u = T(P.from), v = T(P.to);
       if (u == v) continue;  // read half -> write half
-      if (s.empty()) s = short_name(u);
+      if (s.empty()) s = short_name(h, u);
       context.push_back(u);
       context.push_back(v);
       const std::string X = P.key == kNone ? std::string() : " " + h.keys.display(P.key);
       const char* what = P.type == EdgeType::SO ? "session order" : P.type == EdgeType::WR ? "reads"
                          : P.type == EdgeType::RT ? "real time" : P.type == EdgeType::CO ? "write conflict"
-                         : P.type == EdgeType::WW ? "overwrites" : "anti-dependency on";
-      s += " -> " + short_name(v) + " (" + what + (P.type == EdgeType::SO || P.type == EdgeType::RT || P.type == EdgeType::CO ? "" : X) + ")";
+                         : P.type == EdgeType::WW ? (h.has_lists ? "writes after" : "overwrites") : "anti-dependency on";
+      s += " -> " + short_name(h, v) + " (" + what + (P.type == EdgeType::SO || P.type == EdgeType::RT || P.type == EdgeType::CO ? "" : X) + ")";
     }
     return s;
   };
@@ -109,7 +109,10 @@ Anomaly cycle_anomaly(const Instance& in, const Problem& p, const Saturation& sa
         // Forced: the alternative, Tn's write before t1's, would close a cycle with the known
         // orderings from t1 to Tn.
         const std::string path = t1 == kInitialTxn || E.basis == kNone ? std::string() : explain_path(E.a, E.to, E.basis);
-        ed.why = F + " reads " + h.read_text(E.b, t1) + ", which " + Tn + " overwrites" +
+        // a list is extended, not overwritten: the read's list misses Tn's append
+        const bool appends = ed.to_op != kNone && h.ops[ed.to_op].kind == OpKind::Append;
+        ed.why = F + " reads " + h.read_text(E.b, t1) + ", which " + Tn +
+                 (appends ? " extends (its append is not in that list)" : " overwrites") +
                  (t1 == kInitialTxn
                       ? std::string(": so " + F + " must commit before " + Tn)
                       : ", and " + h.txn_name(t1) + " must commit before " + Tn +
@@ -166,7 +169,7 @@ Anomaly cycle_anomaly(const Instance& in, const Problem& p, const Saturation& sa
     const AnomalyEdge& ed = a.edges[i];
     if (i) s += "; ";
     if (i + 1 == a.edges.size() && a.edges.size() > 1) s += "however ";
-    s += short_name(ed.from_txn) + " < " + short_name(ed.to_txn) + " because " + ed.why;
+    s += short_name(h, ed.from_txn) + " < " + short_name(h, ed.to_txn) + " because " + ed.why;
   }
   s += std::string(": a contradiction (a cycle in the order in which transactions must commit under ") +
        level_name(level) + ")";

@@ -322,9 +322,9 @@ void report_cycles(const History& h, const Digraph& g, const std::vector<CoWhy>&
               context.push_back(pt);
               via += via.empty() ? " (" : ", then ";
               if (ptag == kTagSO)
-                via += "session order to " + short_name(pt);
+                via += "session order to " + short_name(h, pt);
               else
-                via += short_name(pt) + " reads " + h.op_text(ptag & ~kTagWR);
+                via += short_name(h, pt) + " reads " + h.op_text(ptag & ~kTagWR);
               }
             if (!via.empty()) via += ")";
           }
@@ -352,7 +352,7 @@ void report_cycles(const History& h, const Digraph& g, const std::vector<CoWhy>&
       const AnomalyEdge& ed = a.edges[i];
       if (i) s += "; ";
       if (i + 1 == a.edges.size() && a.edges.size() > 1) s += "however ";
-      s += short_name(ed.from_txn) + " < " + short_name(ed.to_txn) + " because " + ed.why;
+      s += short_name(h, ed.from_txn) + " < " + short_name(h, ed.to_txn) + " because " + ed.why;
     }
     s += ": a contradiction (a cycle in the order in which transactions must commit)";
     a.explanation = std::move(s);

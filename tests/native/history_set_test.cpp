@@ -1,0 +1,109 @@
+// Sets of histories (formats/history_set.h): folders of runs, several history files; and
+// `isoscope check DIR` on them (a table, --json one result per history, the worst exit status).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "formats/history_set.h"
+#include "test_util.h"
+
+namespace fs = std::filesystem;
+using namespace isoscope;
+
+namespace {
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct Files {
+  std::vector<std::string> names, bytes;
+  void add(std::string name, std::string content) { names.push_back(std::move(name)), bytes.push_back(std::move(content)); }
+  std::vector<HistoryPart> split() const {
+    std::vector<InputFile> files;
+    for (size_t i = 0; i < names.size(); ++i) files.push_back({names[i], bytes[i]});
+    return split_histories(files);
+  }
+};
+
+const fs::path kFixtures = fs::path(ISOSCOPE_FIXTURES) / "formats";
+
+}  // namespace
+
+TEST(HistorySet, DbcopRunFoldersAreOneHistoryEach) {
+  Files f;
+  const std::string bincode = slurp(kFixtures / "dbcop-bincode" / "history.bincode");
+  for (int i = 0; i < 12; ++i) {
+    char dir[32];
+    std::snprintf(dir, sizeof dir, "runs/hist-%05d", i);
+    f.add(std::string(dir) + "/history.bincode", bincode);
+    f.add(std::string(dir) + "/notes.txt", "run notes\n");
+  }
+  const std::vector<HistoryPart> parts = f.split();
+  ASSERT_EQ(parts.size(), 12u);
+  EXPECT_EQ(parts[0].name, "hist-00000");
+  EXPECT_EQ(parts[11].name, "hist-00011");
+  EXPECT_EQ(parts[3].files.size(), 2u);  // the folder's every file
+}
+
+TEST(HistorySet, TwoEdnFilesAndJepsenTestFolders) {
+  const std::string edn = slurp(kFixtures / "lost-update.edn");
+  Files two;
+  two.add("a.edn", edn);
+  two.add("b.edn", edn);
+  ASSERT_EQ(two.split().size(), 2u);
+  Files store;
+  store.add("store/bank/20240101T000000/history.edn", edn);
+  store.add("store/bank/20240101T000000/results.edn", "{:valid? true}\n");
+  store.add("store/bank/20240102T000000/history.edn", edn);
+  const std::vector<HistoryPart> parts = store.split();
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[0].name, "20240101T000000");
+  EXPECT_EQ(parts[0].files.size(), 1u);
+}
+
+TEST(HistorySet, CobraRunsAndOneHistory) {
+  Files runs, one;
+  for (const char* run : {"run1", "run2", "run3"})
+    for (const char* log : {"T1.log", "T2.log", "T3.log"}) runs.add(std::string(run) + "/" + log, slurp(kFixtures / "cobra" / log));
+  for (const char* log : {"T1.log", "T2.log", "T3.log"}) one.add(std::string("logs/") + log, slurp(kFixtures / "cobra" / log));
+  one.add("logs/README.md", "# run 7\n");
+  const std::vector<HistoryPart> parts = runs.split();
+  ASSERT_EQ(parts.size(), 3u);
+  EXPECT_EQ(parts[1].name, "run2");
+  EXPECT_EQ(parts[1].files.size(), 3u);
+  EXPECT_TRUE(one.split().empty());  // one folder of logs is one history
+  Files mixed;  // different formats: read_history's error names each, no set
+  mixed.add("a.json", slurp(kFixtures / "lost-update.json"));
+  mixed.add("b.txt", slurp(kFixtures / "lost-update.plume.txt"));
+  EXPECT_TRUE(mixed.split().empty());
+}
+
+TEST(HistorySet, CheckDirPrintsATableAndTheWorstStatus) {
+  const fs::path dir = fs::temp_directory_path() / "isoscope-history-set";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "hist-00000");
+  fs::create_directories(dir / "hist-00001");
+  fs::copy_file(kFixtures / "lost-update.json", dir / "hist-00000" / "h.json");
+  std::ofstream(dir / "hist-00001" / "h.json") << R"({"sessions": [[ [["w","x",1]] ], [ [["r","x",1]] ]]})";
+  CommandResult r = run_cli("check --level RC,SER " + shell_quote(dir.string()));
+  EXPECT_EQ(r.status, 1) << r.out << r.err;  // the worst: one history fails SER
+  EXPECT_NE(r.out.find("2 histories"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("hist-00000"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("hist-00001"), std::string::npos) << r.out;
+  r = run_cli("check --json --level SER " + shell_quote(dir.string()));
+  EXPECT_NE(r.out.find("{\"histories\": ["), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("{\"history\": \"hist-00001\", \"input\""), std::string::npos) << r.out;
+  // a history that cannot be read makes the set an input error
+  std::ofstream(dir / "hist-00001" / "h.json") << R"({"sessions": [[ [["w","x",1]] ], [ [["r","x",)";
+  fs::create_directories(dir / "hist-00002");
+  fs::copy_file(kFixtures / "lost-update.json", dir / "hist-00002" / "h.json");
+  r = run_cli("check --level SER " + shell_quote(dir.string()));
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  fs::remove_all(dir);
+}
