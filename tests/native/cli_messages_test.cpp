@@ -59,10 +59,10 @@ TEST(CliMessages, EscapeSequencesFromTheInputNeverReachTheTerminal) {
   r = run_cli("check --json " + shell_quote(file));
   EXPECT_FALSE(has_terminal_controls(r.out));
   EXPECT_TRUE(contains(r.out, "\\u001b[2J")) << r.out;
-  // A duplicate write: the message quotes the key and the ids.
+  // A duplicate write refused by --unique-values: the message quotes the key and the ids.
   const std::string dup = std::string("{\"sessions\": [[{\"id\": \"") + id + "\", \"ops\": [[\"w\", \"" + key +
                           "\", 1]]}], [[[\"w\", \"" + key + "\", 1]]]]}";
-  r = run_cli("check " + shell_quote(temp_file("isoscope-esc-dup.json", dup)));
+  r = run_cli("check --unique-values " + shell_quote(temp_file("isoscope-esc-dup.json", dup)));
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(contains(r.err, "written with value 1 twice")) << r.err;
   EXPECT_FALSE(has_terminal_controls(r.err)) << r.err;

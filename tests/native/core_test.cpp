@@ -71,8 +71,10 @@ TEST(Model, UnknownTransactionsCommitWhenReadTransitively) {
   EXPECT_FALSE(h.txns[4].committed);
 }
 
-TEST(Model, DuplicateWriteIsAnInputErrorNamingBothPlaces) {
-  InputError e = parse_error(R"({"sessions": [[ [["w","x",1]] ], [ [["r","y",0], ["w","x",1]] ]]})");
+TEST(Model, DuplicateWriteIsAnInputErrorNamingBothPlacesWithUniqueValues) {
+  History h = parse_json(R"({"sessions": [[ [["w","x",1]] ], [ [["r","y",0], ["w","x",1]] ]]})");
+  ASSERT_TRUE(repeated_write_error(h).has_value());
+  InputError e = *repeated_write_error(h);
   EXPECT_NE(e.message.find("twice"), std::string::npos) << e.message;
   EXPECT_NE(e.message.find("session 0, transaction 0, operation 0"), std::string::npos) << e.message;
   EXPECT_NE(e.message.find("session 1, transaction 0, operation 1"), std::string::npos) << e.message;

@@ -227,8 +227,10 @@ TEST(Formats, PlumeErrorsNameLineAndColumn) {
   e = err_text("w(1,1,0,7)\nw(2,1,0,8)\nr(1,1,1,7)\n", "plume");
   EXPECT_EQ(e.line, 3);
   EXPECT_NE(e.message.find("line 1"), std::string::npos) << e.message;
-  // Duplicate writes: the builder names both places.
-  e = err_text("w(1,1,0,1)\nw(1,1,1,2)\n", "plume");
+  // Duplicate writes: ambiguous reads by default; with --unique-values an error naming both places.
+  History dup = ok_text("w(1,1,0,1)\nw(1,1,1,2)\n", "plume");
+  ASSERT_TRUE(repeated_write_error(dup, "bad.txt").has_value());
+  e = *repeated_write_error(dup, "bad.txt");
   EXPECT_EQ(e.file, "bad.txt");
   EXPECT_NE(e.message.find("twice"), std::string::npos) << e.message;
   // Empty.

@@ -1,6 +1,7 @@
 #include "reference.h"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 namespace isoscope {
@@ -15,9 +16,103 @@ uint32_t writer_of(const History& h, uint32_t r) {
   return h.op_txn[w];
 }
 
+// Reads-from choices. A (key, value) written more than once may be read from any of its writes
+// (and from the initial transaction when the value is the initial value): the reference finds
+// these itself, from the operations, and tries every combination.
+struct Choices {
+  std::vector<uint32_t> read;                // the ambiguous reads
+  std::vector<std::vector<uint32_t>> cands;  // their candidates (write ops, kReadsInitial)
+  double combinations = 1;
+};
+
+Choices find_choices(const History& h) {
+  Choices c;
+  for (uint32_t r = 0; r < h.ops.size(); ++r) {
+    if (h.ops[r].kind != OpKind::Read) continue;
+    std::vector<uint32_t> ws;
+    for (uint32_t w = 0; w < h.ops.size(); ++w)
+      if (h.ops[w].is_write() && h.ops[w].key == h.ops[r].key && h.ops[w].value == h.ops[r].value) ws.push_back(w);
+    if (ws.size() < 2) continue;
+    if (h.initial && *h.initial == h.ops[r].value) ws.push_back(kReadsInitial);
+    c.combinations *= static_cast<double>(ws.size());
+    c.read.push_back(r);
+    c.cands.push_back(std::move(ws));
+  }
+  return c;
+}
+
+// h with read r reading cands[r][pick[r]], and the effective status that follows: committed,
+// or unknown and read by a committed transaction (transitively).
+History with_choice(const History& h, const Choices& c, const std::vector<uint32_t>& pick) {
+  History x;
+  x.txns = h.txns;
+  x.session_begin = h.session_begin;
+  x.ops = h.ops;
+  x.op_txn = h.op_txn;
+  x.read_from = h.read_from;
+  x.initial = h.initial;
+  x.has_timestamps = h.has_timestamps;
+  x.times = h.times;
+  x.keys = h.keys;
+  for (size_t i = 0; i < c.read.size(); ++i) x.read_from[c.read[i]] = c.cands[i][pick[i]];
+  for (uint32_t t = 1; t < x.txns.size(); ++t) x.txns[t].committed = x.txns[t].status == TxnStatus::Committed;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t r = 0; r < x.ops.size(); ++r) {
+      const uint32_t w = x.read_from[r];
+      if (!x.ops[r].is_read() || !x.txns[x.op_txn[r]].committed || w == kReadsInitial || w == kThinAir || w == kNone)
+        continue;
+      Txn& wt = x.txns[x.op_txn[w]];
+      if (!wt.committed && wt.status == TxnStatus::Unknown) wt.committed = changed = true;
+    }
+  }
+  return x;
+}
+
+// Calls f on every choice until it returns true; whether one did. Unknown when too many.
+template <class F>
+std::optional<bool> any_choice(const History& h, F&& f) {
+  const Choices c = find_choices(h);
+  if (c.read.empty()) return f(h);
+  if (c.combinations > 20000) return std::nullopt;
+  std::vector<uint32_t> pick(c.read.size(), 0);
+  while (true) {
+    if (f(with_choice(h, c, pick))) return true;
+    size_t i = 0;
+    while (i < pick.size() && ++pick[i] == c.cands[i].size()) pick[i++] = 0;
+    if (i == pick.size()) return false;
+  }
+}
+
+bool read_consistent_resolved(const History& h);
+Verdict check_resolved(const History& h, Level l);
+
 }  // namespace
 
 bool reference_read_consistent(const History& h) {
+  return any_choice(h, [](const History& x) { return read_consistent_resolved(x); }).value_or(false);
+}
+
+Verdict reference_check(const History& h, Level l) {
+  switch (l) {
+    case Level::RC: case Level::RR: case Level::RA: case Level::CC:
+    case Level::PC: case Level::SI: case Level::SER: case Level::SSER: break;
+    default: return Verdict::Unknown;
+  }
+  if (l == Level::SSER && !h.has_timestamps) return Verdict::NotApplicable;
+  bool unknown = false;
+  const std::optional<bool> pass = any_choice(h, [&](const History& x) {
+    const Verdict v = check_resolved(x, l);
+    unknown |= v == Verdict::Unknown;
+    return v == Verdict::Pass;
+  });
+  if (!pass) return Verdict::Unknown;
+  return *pass ? Verdict::Pass : unknown ? Verdict::Unknown : Verdict::Fail;
+}
+
+namespace {
+
+bool read_consistent_resolved(const History& h) {
   for (uint32_t t = 1; t < h.txns.size(); ++t) {
     const Txn& tx = h.txns[t];
     if (!tx.committed) continue;
@@ -49,14 +144,8 @@ bool reference_read_consistent(const History& h) {
   return true;
 }
 
-Verdict reference_check(const History& h, Level l) {
-  switch (l) {
-    case Level::RC: case Level::RR: case Level::RA: case Level::CC:
-    case Level::PC: case Level::SI: case Level::SER: case Level::SSER: break;
-    default: return Verdict::Unknown;
-  }
-  if (l == Level::SSER && !h.has_timestamps) return Verdict::NotApplicable;
-  if (!reference_read_consistent(h)) return Verdict::Fail;
+Verdict check_resolved(const History& h, Level l) {
+  if (!read_consistent_resolved(h)) return Verdict::Fail;
 
   // Committed transactions: node 0 is the initial transaction.
   std::vector<uint32_t> txn = {kInitialTxn};
@@ -215,5 +304,7 @@ Verdict reference_check(const History& h, Level l) {
   }
   return Verdict::Fail;
 }
+
+}  // namespace
 
 }  // namespace isoscope

@@ -22,7 +22,11 @@ namespace isoscope {
 //     it, from one writer). wr relates a write to a read of another transaction (a read of the
 //     transaction's own write is settled by read consistency); the initial transaction writes
 //     every key and precedes every transaction in session order.
-// Pass iff some commit order satisfies the axiom(s). SSER is NotApplicable when no
+// Repeated values: a read of a (key, value) written more than once may read from any of its
+// writes (and from the initial transaction when the value is the initial value); the reference
+// finds those reads itself and tries every combination of choices (up to 20,000; Unknown
+// beyond), each with its own effective status of unknown transactions.
+// Pass iff some choice and some commit order satisfy the axiom(s). SSER is NotApplicable when no
 // transaction has timestamps. Returns Unknown for more than 12 committed transactions and for
 // levels outside RC, RR, RA, CC, PC, SI, SER, SSER.
 Verdict reference_check(const History& h, Level l);

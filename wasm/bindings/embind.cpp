@@ -74,8 +74,10 @@ std::string utf8_of(const val& s) {
   return out;
 }
 
-// load(names: string[], blobs: Uint8Array[], format: string) -> the input statistics
-std::string load(val names, val blobs, std::string format) {
+// load(names: string[], blobs: Uint8Array[], format: string, options?: {uniqueValues?: boolean})
+// -> the input statistics. uniqueValues: a (key, value) written more than once is an error (as
+// the command line's --unique-values) instead of ambiguous reads.
+std::string load_with_options(val names, val blobs, std::string format, val options) {
   g_loaded.reset();
   const unsigned n = names["length"].as<unsigned>();
   if (blobs["length"].as<unsigned>() != n) return failure("names and blobs differ in length");
@@ -112,10 +114,17 @@ std::string load(val names, val blobs, std::string format) {
   Expected<History> h = read_history(files, format, max_expanded);
   const double parse_ms = now_ms() - t0;
   if (!h) return failure(h.error());
+  if (!options.isUndefined() && !options.isNull() && options["uniqueValues"].isTrue())
+    if (const std::optional<InputError> e = repeated_write_error(*h, files.size() == 1 ? files[0].name : std::string()))
+      return failure(*e);
   g_loaded.emplace();
   g_loaded->history = std::move(*h);
   g_loaded->parse_ms = parse_ms;
   return ok(input_json(g_loaded->history, parse_ms));
+}
+
+std::string load(val names, val blobs, std::string format) {
+  return load_with_options(names, blobs, std::move(format), val::undefined());
 }
 
 // histories(names, heads) -> [{"name", "files": [i, ...]}, ...]: the histories of a set
@@ -278,6 +287,7 @@ std::string memory_bytes() { return ok(json_number(static_cast<double>(__builtin
 
 EMSCRIPTEN_BINDINGS(isoscope) {
   emscripten::function("load", &load);
+  emscripten::function("load", &load_with_options);
   emscripten::function("levels", &levels);
   emscripten::function("histories", &histories);
   emscripten::function("checkLevel", &check_level);

@@ -41,7 +41,7 @@ constexpr int kExitPass = 0, kExitFail = 1, kExitInput = 2, kExitUnknown = 3;
 const char* kUsage =
     "usage:\n"
     "  isoscope check [--level L[,L...]] [--format F] [--json] [--budget-ms N]\n"
-    "                 [--max-anomalies N] [--max-input-bytes N] PATH|-\n"
+    "                 [--max-anomalies N] [--max-input-bytes N] [--unique-values] PATH|-\n"
     "  isoscope --version\n"
     "  isoscope convert --to isoscope|plume [--format F] PATH|- OUT|-\n"
     "  isoscope anomalies [--json]   the anomaly vocabulary: every kind the checkers report\n"
@@ -50,7 +50,7 @@ const char* kUsage =
     "                 [--read-ratio R] [--dist uniform|zipf|hotspot] [--abort-ratio R]\n"
     "                 [--unknown-ratio R] [--timestamps] [--single-op] [--labels]\n"
     "                 [--target serial|level=L|inject=ANOMALY|random] [--seed S]\n"
-    "                 [--list-append]\n"
+    "                 [--list-append] [--value-range N]\n"
     "                 [--format isoscope|plume] OUT|-\n"
     "  isoscope generate --engine ser|si|rc [--mix cobra|polysi|random|RO,WO,RMW]\n"
     "                 [--inject ANOMALY] [--sessions N] [--txns N] [--ops N|MIN-MAX] ... OUT|-\n"
@@ -392,7 +392,7 @@ int check_set(const std::string& path, const LoadedInput& input, const std::vect
 int run_check(int argc, char** argv) {
   CheckOptions opts;
   std::string format, path;
-  bool json = false, have_path = false;
+  bool json = false, have_path = false, unique_values = false;
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
@@ -406,6 +406,8 @@ int run_check(int argc, char** argv) {
       g_max_input_bytes = static_cast<uint64_t>(n);
     } else if (a == "--json") {
       json = true;
+    } else if (a == "--unique-values") {
+      unique_values = true;
     } else if (a == "--level" || a == "--levels") {
       const char* v = next();
       if (!v) return usage_error("--level needs a value such as RC,SER");
@@ -456,6 +458,10 @@ int run_check(int argc, char** argv) {
     print_input_error(h.error());
     return kExitInput;
   }
+  if (const std::optional<InputError> e = unique_values ? repeated_write_error(*h, path) : std::nullopt) {
+    print_input_error(*e);
+    return kExitInput;
+  }
   CheckReport report = check_history(*h, opts);
   if (json) {
     // Peak resident memory of the whole run, for benchmarks (the wasm module reports its heap).
@@ -468,6 +474,10 @@ int run_check(int argc, char** argv) {
     std::string text = path + ": " + h->format + counts;
     for (const History::Dropped& d : h->dropped)
       text += "left out: " + std::to_string(d.count) + " " + d.reason + "\n";
+    if (h->repeated_pairs)
+      text += "repeated values: " + std::to_string(h->repeated_pairs) +
+              " (key, value) pairs written more than once; " + std::to_string(h->ambiguous.size()) +
+              " reads may read from more than one write\n";
     print_text(text + report_text(report));
   }
   bool any_fail = false, any_unknown = false;
@@ -628,6 +638,9 @@ int run_generate(int argc, char** argv) {
       p.timestamps = true;
     } else if (a == "--labels") {
       p.labels = true;
+    } else if (a == "--value-range") {
+      if (!take_whole(1, 4e9)) return usage_error("--value-range needs a whole number from 1 to 4000000000");
+      p.value_range = static_cast<uint32_t>(d);
     } else if (a == "--mt") {
       mt_engine = v ? v : "";
       ++i;
@@ -708,6 +721,8 @@ int run_generate(int argc, char** argv) {
     return usage_error("--target needs serial, level=L, inject=ANOMALY or random");
   }
 
+  if (p.value_range && (list_append || !mt_engine.empty() || lwt))
+    return usage_error("--value-range applies to the default and --engine workloads (list appends, --mt and --lwt keep unique values)");
   if (reg) {
     if (list_append || lwt || !mt_engine.empty() || !db_engine.empty() || target != "serial")
       return usage_error("--register runs alone (with --no-cas, --stale-ratio, --unknown-ratio, --sessions, --txns, --keys, --seed)");
@@ -759,6 +774,7 @@ int run_generate(int argc, char** argv) {
       q.abort_ratio = p.abort_ratio;
       q.inject = inject;
       q.labels = p.labels;
+      q.value_range = p.value_range;
       simulate_database(q, *sink);
     } else if (!mt_engine.empty() || lwt) {
       // Mini-transaction and lightweight-transaction workloads (MTC) share the key parameters.

@@ -76,6 +76,10 @@ bool level_applies(const History& h, Level l, std::string& reason) {
       }
       return true;
     case Level::LIN:
+      if (!h.ambiguous.empty()) {
+        reason = "applies only to histories whose reads each have one writer (this one has repeated values)";
+        return false;
+      }
       if (!lightweight_txns(h)) {
         reason = "applies only to timestamped lightweight transactions (read, insert, read&write of one key)";
         return false;

@@ -21,6 +21,16 @@ std::string reads_from_why(const History& h, uint32_t read_op, uint32_t writer_t
   return h.txn_name(h.op_txn[read_op]) + " reads " + h.read_text(read_op, writer_txn);
 }
 
+std::string candidates_text(const History& h, uint32_t read_op) {
+  const std::span<const uint32_t> c = h.ambiguous.candidates(read_op);
+  std::string s;
+  for (size_t i = 0; i < c.size(); ++i) {
+    if (i) s += i + 1 == c.size() ? " or " : ", ";
+    s += c[i] == kReadsInitial ? std::string("the initial transaction") : short_name(h, h.op_txn[c[i]]);
+  }
+  return s;
+}
+
 std::string real_time_why(const History& h, uint32_t from, uint32_t to) {
   return h.txn_name(from) + " ends (at " + time_text(h.times[from].end) + ") before " + h.txn_name(to) +
          " starts (at " + time_text(h.times[to].start) + ")";

@@ -15,6 +15,8 @@ std::string time_text(const Time& t);  // exact: "1", "1.5", "170000000000000010
 std::string session_order_why(const History& h, uint32_t from, uint32_t to);
 // "T2 (...) reads r(x, 1) from T1 (...)" / "... (the initial value)"
 std::string reads_from_why(const History& h, uint32_t read_op, uint32_t writer_txn);
+// An ambiguous read's candidate writers: "T3 or T7", "T3, T7 or the initial transaction".
+std::string candidates_text(const History& h, uint32_t read_op);
 // "T1 (...) ends (at 3) before T2 (...) starts (at 5)"
 std::string real_time_why(const History& h, uint32_t from, uint32_t to);
 

@@ -1,5 +1,7 @@
 #include "checkers/read_consistency.h"
 
+#include <algorithm>
+
 #include "model/anomaly_kinds.h"
 #include "checkers/explain.h"
 #include "checkers/list_order.h"
@@ -33,6 +35,39 @@ Anomaly read_anomaly(const History& h, const char* kind, uint32_t read_op, std::
   return a;
 }
 
+// A read whose every candidate writer breaks read consistency: one anomaly naming each.
+Anomaly ambiguous_read_anomaly(const History& h, ReadClass c, uint32_t t, uint32_t r, uint32_t mine,
+                               const std::vector<char>& is_last) {
+  static constexpr AnomalyKind kinds[] = {AnomalyKind::ThinAirRead, AnomalyKind::FutureRead,
+                                          AnomalyKind::NotMyLastWrite, AnomalyKind::NotMyOwnWrite,
+                                          AnomalyKind::AbortedRead, AnomalyKind::IntermediateRead};
+  Anomaly a;
+  a.kind = kind_name(kinds[static_cast<int>(c) - static_cast<int>(ReadClass::ThinAir)]);
+  a.ops.push_back(r);
+  std::string why;
+  for (uint32_t w : h.ambiguous.candidates(r)) {
+    const uint32_t writer = h.candidate_txn(w);
+    if (writer != t && std::find(a.txns.begin(), a.txns.end(), writer) == a.txns.end()) a.txns.push_back(writer);
+    if (w != kReadsInitial) a.ops.push_back(w);
+    const char* what = "";
+    switch (classify_candidate(h, is_last, t, r, w, mine)) {
+      case ReadClass::FutureRead: what = "a future read (the write comes later in the transaction)"; break;
+      case ReadClass::NotMyLastWrite: what = "not its last write before the read"; break;
+      case ReadClass::NotMyOwnWrite: what = "not its own earlier write"; break;
+      case ReadClass::AbortedRead: what = "an aborted read"; break;
+      case ReadClass::IntermediateRead: what = "an intermediate read (overwritten in the same transaction)"; break;
+      default: what = "a violation"; break;
+    }
+    if (!why.empty()) why += "; ";
+    why += "from " + (writer == kInitialTxn ? std::string("the initial transaction") : short_name(h, writer)) + " it is " + what;
+  }
+  a.txns.push_back(t);
+  a.explanation = h.txn_name(t) + " reads " + h.op_text(r) + ", which " + candidates_text(h, r) +
+                  " all write: whichever it reads from breaks read consistency (" + why + ")";
+  (void)mine;
+  return a;
+}
+
 }  // namespace
 
 std::vector<char> last_writes_in_txn(const History& h) {
@@ -52,9 +87,14 @@ std::vector<char> last_writes_in_txn(const History& h) {
 
 std::vector<Anomaly> check_read_consistency(const History& h) {
   std::vector<Anomaly> out;
-  classify_reads(h, last_writes_in_txn(h), [&](uint32_t t, uint32_t r, ReadClass c, uint32_t mine) {
+  const std::vector<char> is_last = last_writes_in_txn(h);
+  classify_reads(h, is_last, [&](uint32_t t, uint32_t r, ReadClass c, uint32_t mine) {
     if (is_consistent(c)) return;
     const uint32_t w = h.read_from[r];
+    if (w == kAmbiguous) {
+      out.push_back(ambiguous_read_anomaly(h, c, t, r, mine, is_last));
+      return;
+    }
     const uint32_t writer = w < kThinAir ? h.op_txn[w] : kNone;
     switch (c) {
       case ReadClass::ThinAir:

@@ -13,7 +13,8 @@ namespace {
 // checks decide SI, SER and SSER there; other histories go to the general search.
 template <LevelChecker mt, LevelChecker general>
 LevelResult mt_or_general(const History& h, const CheckBudget& budget) {
-  return is_mini_transaction_history(h) ? mt(h, budget) : general(h, budget);
+  // (Their linear-time checks rely on unique values.)
+  return h.ambiguous.empty() && is_mini_transaction_history(h) ? mt(h, budget) : general(h, budget);
 }
 // LIN: object histories (Jepsen registers, key-value stores) by the Wing & Gong search;
 // lightweight transactions by MTC's Alg. 2.

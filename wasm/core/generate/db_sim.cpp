@@ -127,7 +127,7 @@ class Simulator {
     Open& o = open_[s];
     GSession& gs = sessions_[s];
     if (op.kind == StepKind::Write) {
-      const int64_t value = next_value_++;
+      const int64_t value = p_.value_range ? 1 + static_cast<int64_t>(rng_.below(p_.value_range)) : next_value_++;
       o.writes.emplace_back(op.key, value);
       gs.ops.push_back({true, op.key, value});
     } else {

@@ -2,7 +2,7 @@
 // real isolation tests record, with verdicts known by construction.
 //
 // N client sessions run transactions against one simulated key-value store (integer keys,
-// initial value 0, every write a fresh value). Time is a clock of events: at each step one
+// initial value 0, every write a fresh value unless value_range is set). Time is a clock of events: at each step one
 // random session with work left takes its next step (begin, one operation, or commit), so with
 // many sessions every transaction overlaps many others. A transaction's start and end
 // timestamps are its begin and commit events. The engine decides what reads return and which
@@ -53,6 +53,10 @@ struct DbSimParams {
   double abort_ratio = 0;  // client-side aborts
   const InjectableAnomaly* inject = nullptr;
   bool labels = false;
+  // 0: every write a fresh value. N > 0: writes draw values from 1..N (repeated values: the
+  // reads become ambiguous, and the engine's levels still hold for the choice that happened;
+  // never 0, the initial value, which a single write would claim: docs/formats.md).
+  uint32_t value_range = 0;
 };
 
 void simulate_database(const DbSimParams& p, GenSink& sink);

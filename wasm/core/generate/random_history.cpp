@@ -185,7 +185,7 @@ void generate_history(const GenParams& p, GenSink& sink) {
         }
         ops.push_back({false, k, v});
       } else {
-        const int64_t v = next_value++;
+        const int64_t v = p.value_range ? static_cast<int64_t>(rng.below(p.value_range)) : next_value++;
         if (own_stamp[k] != id) touched.push_back(k);
         own_stamp[k] = id;
         own[k] = v;

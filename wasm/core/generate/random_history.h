@@ -2,7 +2,7 @@
 //
 // Transactions are executed one at a time in a random interleaving of the sessions against a
 // key-value store (integer keys 0..keys-1, initial value 0, every write a fresh value, so
-// writes are unique). The mode decides what a read returns:
+// writes are unique, unless value_range is set). The mode decides what a read returns:
 //   Serial  the current value (or the transaction's own last write): the committed
 //           transactions form a serial execution, so the history satisfies every level (and,
 //           with timestamps, SSER: real time follows the execution order).
@@ -49,6 +49,10 @@ struct GenParams {
   bool timestamps = false;  // start/end follow the execution order (intervals may overlap)
   uint32_t overlap = 0;     // max extra length of a transaction's interval, in execution steps
   bool labels = false;      // label transactions "s<session>t<index>"
+  // 0: every write a fresh value (unique writes). N > 0: writes draw values from 0..N-1, so a
+  // (key, value) is written many times and reads become ambiguous (History::ambiguous); the
+  // mode's verdicts still hold, since what was really read is one of the candidates.
+  uint32_t value_range = 0;
 };
 
 // Where a generated history goes: sessions one after the other, transactions in session order.

@@ -120,9 +120,9 @@ size_t History::memory_bytes() const {
   return txns.capacity() * sizeof(Txn) + times.capacity() * sizeof(Interval) + session_begin.capacity() * 4 +
          ops.capacity() * sizeof(Op) + op_txn.capacity() * 4 + read_from.capacity() * 4 +
          lists.capacity() * sizeof(ListSpan) + list_values.capacity() * 4 + labels.memory_bytes() +
-         keys.memory_bytes() +
-         values.memory_bytes() + origin.capacity() * sizeof(TxnOrigin) + registers.ops.capacity() * sizeof(RegOp) +
-         registers.micro.capacity() * sizeof(ObjMicro);
+         keys.memory_bytes() + values.memory_bytes() + origin.capacity() * sizeof(TxnOrigin) +
+         registers.ops.capacity() * sizeof(RegOp) + registers.micro.capacity() * sizeof(ObjMicro) +
+         ambiguous.memory_bytes();
 }
 
 // ---- builder --------------------------------------------------------------------------------
@@ -219,6 +219,48 @@ static std::string place(const History& h, uint32_t op) {
   return s + ", operation " + std::to_string(op - h.txns[t].op_begin);
 }
 
+// The slow path of finish() for histories that write some (key, value) more than once: every
+// read of such a pair becomes ambiguous, its candidates every write of the pair (and the
+// initial transaction when the value is the initial value). Only the repeated pairs are
+// indexed here; the fast path's single-writer resolution stands for the others.
+static void resolve_repeated(History& h) {
+  const uint32_t n_ops = static_cast<uint32_t>(h.ops.size());
+  struct W {
+    uint64_t kv;
+    uint32_t op;
+  };
+  std::vector<W> writes;
+  for (uint32_t i = 0; i < n_ops; ++i)
+    if (h.ops[i].is_write()) writes.push_back({(static_cast<uint64_t>(h.ops[i].key) << 32) | h.ops[i].value, i});
+  std::sort(writes.begin(), writes.end(), [](const W& a, const W& b) { return a.kv != b.kv ? a.kv < b.kv : a.op < b.op; });
+  // Groups of the pairs written more than once.
+  FlatMap64 group_of(64);
+  AmbiguousReads& A = h.ambiguous;
+  A.group_begin.push_back(0);
+  for (size_t i = 0; i < writes.size();) {
+    size_t j = i;
+    while (j < writes.size() && writes[j].kv == writes[i].kv) ++j;
+    if (j - i > 1) {
+      group_of.insert(writes[i].kv, static_cast<uint32_t>(A.group_begin.size() - 1));
+      for (size_t k = i; k < j; ++k) A.cands.push_back(writes[k].op);
+      const uint32_t value = static_cast<uint32_t>(writes[i].kv);
+      if (h.initial && *h.initial == value) A.cands.push_back(kReadsInitial);
+      A.group_begin.push_back(static_cast<uint32_t>(A.cands.size()));
+      ++h.repeated_pairs;
+    }
+    i = j;
+  }
+  for (uint32_t i = 0; i < n_ops; ++i) {
+    const Op& o = h.ops[i];
+    if (o.kind != OpKind::Read) continue;  // list reads: appends are never repeated
+    const uint32_t g = group_of.find((static_cast<uint64_t>(o.key) << 32) | o.value);
+    if (g == FlatMap64::kAbsent) continue;
+    h.read_from[i] = kAmbiguous;
+    A.op.push_back(i);
+    A.group.push_back(g);
+  }
+}
+
 Expected<History> HistoryBuilder::finish(std::string format, std::string_view file) {
   if (in_txn_) end_txn();
   History& h = h_;
@@ -250,16 +292,16 @@ Expected<History> HistoryBuilder::finish(std::string format, std::string_view fi
   }
   FlatMap64 writes(by_value ? 16 : n_writes + 16);
   auto kv_of = [](const Op& o) { return (static_cast<uint64_t>(o.key) << 32) | o.value; };
-  auto duplicate = [&](uint32_t prev, uint32_t i) {
-    const Op& o = h.ops[i];
-    InputError e;
-    e.file = file;
-    e.message = "key " + h.keys.display(o.key) + " is written with value " + h.values.display(o.value) +
-                " twice, at " + place(h, prev) + " and at " + place(h, i) +
-                "; every (key, value) must be written at most once";
-    e.duplicate_ops[0] = prev;
-    e.duplicate_ops[1] = i;
-    return e;
+  // A repeated pair is noted (the reads of it are resolved by the slow path below); a repeated
+  // append is an error: list orders are recovered from unique values.
+  bool repeated = false;
+  auto duplicate = [&](uint32_t prev, uint32_t i) -> bool {
+    if (!repeated) {
+      repeated = true;
+      h.first_repeat = i;
+      h.first_repeat_of = prev;
+    }
+    return h.ops[i].kind == OpKind::Append || h.ops[prev].kind == OpKind::Append;
   };
   constexpr uint32_t kAhead = 16;  // prefetch distance: the index is accessed at random
   for (uint32_t i = 0; i < n_ops; ++i) {
@@ -275,11 +317,14 @@ Expected<History> HistoryBuilder::finish(std::string format, std::string_view fi
         slot = {i, o.key};
         continue;
       }
-      if (slot.key == o.key) return duplicate(slot.op, i);
+      if (slot.key == o.key) {
+        if (duplicate(slot.op, i)) return *repeated_write_error(h, file);
+        continue;
+      }
       // Same value on another key: falls through to the hash map.
     }
     uint32_t prev = writes.insert(kv_of(o), i);
-    if (prev != i) return duplicate(prev, i);
+    if (prev != i && duplicate(prev, i)) return *repeated_write_error(h, file);
   }
   auto find_write = [&](const Op& o) -> uint32_t {
     if (by_value && !(o.value & Interner::kInterned) && o.value <= max_direct) {
@@ -316,6 +361,12 @@ Expected<History> HistoryBuilder::finish(std::string format, std::string_view fi
     else
       h.read_from[i] = kThinAir;
   }
+  if (repeated) resolve_repeated(h);
+  compute_effective_status(h);
+  return std::move(h_);
+}
+
+void compute_effective_status(History& h) {
   // Effective status: committed, or unknown and read (transitively) by a committed txn.
   std::vector<uint32_t> work;
   bool any_unknown = false;
@@ -340,7 +391,25 @@ Expected<History> HistoryBuilder::finish(std::string format, std::string_view fi
       }
     }
   }
-  return std::move(h_);
+}
+
+std::optional<InputError> repeated_write_error(const History& h, std::string_view file) {
+  if (h.first_repeat == kNone) return std::nullopt;
+  const Op& o = h.ops[h.first_repeat];
+  InputError e;
+  e.file = file;
+  e.message = "key " + h.keys.display(o.key) + " is written with value " + h.values.display(o.value) +
+              " twice, at " + place(h, h.first_repeat_of) + " and at " + place(h, h.first_repeat) +
+              (o.kind == OpKind::Append ? "; every appended (key, value) must be unique (a list's order is read from its values)"
+                                        : "; every (key, value) must be written at most once (--unique-values)");
+  e.duplicate_ops[0] = h.first_repeat_of;
+  e.duplicate_ops[1] = h.first_repeat;
+  return e;
+}
+
+uint32_t AmbiguousReads::index_of(uint32_t read_op) const {
+  auto it = std::lower_bound(op.begin(), op.end(), read_op);
+  return it != op.end() && *it == read_op ? static_cast<uint32_t>(it - op.begin()) : kNone;
 }
 
 }  // namespace isoscope

@@ -8,12 +8,16 @@
 //   ops                every operation, transaction after transaction, in program order;
 //                      transaction t holds ops [txns[t].op_begin, txns[t].op_end)
 //   keys / values      interned: an op stores a KeyId and a ValueId
-//   read_from[op]      for a read, the write op it reads (resolved once by the unique-writes
-//                      index), kReadsInitial, or kThinAir; kNone for writes
+//   read_from[op]      for a read, the write op it reads (resolved once by the writes index),
+//                      kReadsInitial, kThinAir, or kAmbiguous; kNone for writes
+//   ambiguous          the reads of a (key, value) written more than once (kAmbiguous in
+//                      read_from) and their candidate writers; empty for unique-value histories
 //
-// Semantics are those of docs/formats.md: unique (key, value) writes, reads of the
-// initial value come from txns[0], unknown transactions count as committed exactly when a
-// committed transaction reads one of their writes (transitively).
+// Semantics are those of docs/formats.md: a read reads from the write of its (key, value), or
+// from any of them when the pair is written more than once (the checkers decide whether SOME
+// choice satisfies a level); reads of the initial value come from txns[0]; unknown
+// transactions count as committed exactly when a committed transaction reads one of their
+// writes (transitively; for ambiguous reads, under the choice being checked).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -32,7 +36,8 @@ namespace isoscope {
 constexpr uint32_t kNone = 0xFFFFFFFFu;
 constexpr uint32_t kInitialTxn = 0;
 constexpr uint32_t kReadsInitial = 0xFFFFFFFEu;  // read_from: the initial transaction's write
-constexpr uint32_t kThinAir = 0xFFFFFFFDu;       // read_from: nobody wrote this value
+constexpr uint32_t kAmbiguous = 0xFFFFFFFDu;     // read_from: several candidates (History::ambiguous)
+constexpr uint32_t kThinAir = 0xFFFFFFFCu;       // read_from: nobody wrote this value
 
 enum class OpKind : uint8_t {
   Read,      // ["r", k, v]
@@ -93,6 +98,31 @@ class LabelPool {
   std::vector<size_t> end_;  // label i is chars_[end_[i-1], end_[i])
 };
 
+// The reads whose (key, value) is written more than once, with their candidate writers. Reads
+// of one (key, value) share one candidate group, so a value written w times and read r times
+// costs O(w + r), not O(w * r).
+struct AmbiguousReads {
+  std::vector<uint32_t> op;           // the ambiguous read ops, ascending
+  std::vector<uint32_t> group;        // op[i]'s candidate group
+  std::vector<uint32_t> group_begin;  // group g: cands[group_begin[g], group_begin[g + 1])
+  std::vector<uint32_t> cands;        // write ops (ascending), then kReadsInitial if it is one
+  size_t size() const { return op.size(); }
+  bool empty() const { return op.empty(); }
+  // The index of read_op in op, or kNone.
+  uint32_t index_of(uint32_t read_op) const;
+  std::span<const uint32_t> candidates_at(uint32_t i) const {
+    const uint32_t g = group[i];
+    return {cands.data() + group_begin[g], group_begin[g + 1] - group_begin[g]};
+  }
+  std::span<const uint32_t> candidates(uint32_t read_op) const {
+    const uint32_t i = index_of(read_op);
+    return i == kNone ? std::span<const uint32_t>{} : candidates_at(i);
+  }
+  size_t memory_bytes() const {
+    return (op.capacity() + group.capacity() + group_begin.capacity() + cands.capacity()) * 4;
+  }
+};
+
 // Where a transaction of a counterexample came from: its number, session and position in the
 // history the counterexample was cut from, so that whoever opens a shared counterexample can
 // find its transactions in their own history.
@@ -106,6 +136,11 @@ struct History {
   std::vector<Op> ops;
   std::vector<uint32_t> op_txn;     // owning transaction of each op
   std::vector<uint32_t> read_from;  // see header comment
+  AmbiguousReads ambiguous;         // see header comment
+  // (key, value) pairs written more than once, and the first such second write met with the
+  // write it repeats (for --unique-values' error; kNone when every pair is written once).
+  size_t repeated_pairs = 0;
+  uint32_t first_repeat = kNone, first_repeat_of = kNone;
   // Real time per transaction, exact (model/time.h): times[t] where txns[t].has_time(); empty
   // when no transaction carries times (most histories: no cost).
   std::vector<Interval> times;
@@ -150,13 +185,16 @@ struct History {
   std::span<const Op> txn_ops(uint32_t t) const {
     return {ops.data() + txns[t].op_begin, txns[t].size()};
   }
-  // Writer transaction of a read op: a txn id, kInitialTxn, or kThinAir.
+  // Writer transaction of a read op: a txn id, kInitialTxn, or kThinAir (also for an ambiguous
+  // read, which has no single writer: see ambiguous).
   uint32_t writer_txn(uint32_t read_op) const {
     uint32_t w = read_from[read_op];
     if (w == kReadsInitial) return kInitialTxn;
-    if (w == kThinAir || w == kNone) return kThinAir;
+    if (w >= kThinAir) return kThinAir;
     return op_txn[w];
   }
+  // Transaction of a candidate (a write op or kReadsInitial).
+  uint32_t candidate_txn(uint32_t cand) const { return cand == kReadsInitial ? kInitialTxn : op_txn[cand]; }
   // "T3 (session 1, #2, id t7)" style name used in explanations.
   std::string txn_name(uint32_t t) const;
   // The last write of transaction t to key (an op id), or kNone (also for the initial
@@ -184,6 +222,14 @@ struct OpLocator {
   int64_t offset[2] = {-1, -1};
 };
 void set_op_locator(OpLocator* locator);
+
+// --unique-values: the error of a history that writes some (key, value) more than once, naming
+// both places, or nullopt.
+std::optional<InputError> repeated_write_error(const History& h, std::string_view file = {});
+
+// Recomputes the effective status of every transaction from read_from (committed, or unknown
+// and read transitively by a committed transaction). Ambiguous reads count for no writer.
+void compute_effective_status(History& h);
 
 // Builds a History transaction by transaction. Every importer drives one of these, so the
 // semantics (initial transaction, unique writes, unknown status) live in one place.
@@ -244,9 +290,10 @@ class HistoryBuilder {
   size_t txns_in_current_session() const;
   size_t num_ops() const { return h_.ops.size(); }
 
-  // Resolves reads through the unique-writes index and the effective status of unknown
-  // transactions. A (key, value) written twice is an InputError naming both places (and
-  // `file`, the input the history was read from).
+  // Resolves reads through the writes index and the effective status of unknown transactions.
+  // A (key, value) written more than once makes its reads ambiguous (History::ambiguous),
+  // except for appends: a list's order is recovered from its values, so an append repeated is
+  // an InputError naming both places (and `file`, the input the history was read from).
   Expected<History> finish(std::string format, std::string_view file = {});
 
  private:

@@ -86,6 +86,8 @@ void write_input(JsonWriter& j, const History& h, double parse_ms) {
       .member("dropped_events", h.dropped_events)
       .key("dropped").raw(dropped_json(h))
       .member("lists", h.has_lists)
+      .member("repeated_pairs", h.repeated_pairs)
+      .member("ambiguous_reads", h.ambiguous.size())
       .member("mini_transactions", is_mini_transaction_history(h))
       .member("parse_ms", round_ms(parse_ms))
       .member("memory_bytes", h.memory_bytes());
@@ -195,12 +197,17 @@ std::string transactions_json(const History& h, uint32_t begin, uint32_t end) {
     for (uint32_t i = x.op_begin; i < x.op_end; ++i)
       j.begin_array().string(op_kind_name(h.ops[i].kind)).raw(h.keys.json(h.ops[i].key)).raw(op_value_json(h, i)).end_array();
     // per operation: the transaction a read reads from (0: the initial one; -1: no writer,
-    // a thin-air read), null for a write
+    // a thin-air read; an array: its candidates, a value written more than once), null for a
+    // write
     j.end_array().key("read_from").begin_array();
     for (uint32_t i = x.op_begin; i < x.op_end; ++i) {
       const uint32_t w = h.ops[i].is_read() ? h.read_from[i] : kNone;
       if (!h.ops[i].is_read() || !h.registers.empty()) j.null();  // object histories resolve no reads-from
-      else if (w == kReadsInitial) j.integer(0);
+      else if (w == kAmbiguous) {
+        j.begin_array();
+        for (uint32_t c : h.ambiguous.candidates(i)) j.integer(h.candidate_txn(c));
+        j.end_array();
+      } else if (w == kReadsInitial) j.integer(0);
       else if (w < kThinAir) j.integer(h.op_txn[w]);
       else j.integer(-1);
     }

@@ -15,6 +15,9 @@ export interface InputStats {
   /** what the reader read but left out, by reason (nothing is dropped silently) */
   dropped_events?: number;
   dropped?: { reason: string; count: number }[];
+  /** (key, value) pairs written more than once, and the reads of them (any writer may be theirs) */
+  repeated_pairs?: number;
+  ambiguous_reads?: number;
   /** a counterexample: its transactions' identities in the history it was cut from */
   origin?: Origin;
   [extra: string]: unknown;
@@ -130,8 +133,9 @@ export interface Txn {
   start?: number;
   end?: number;
   ops: Op[];
-  /** per operation: the transaction a read reads from (0: initial, -1: none), null for a write */
-  read_from?: (number | null)[];
+  /** per operation: the transaction a read reads from (0: initial, -1: none; an array: its
+   *  candidates, a value written more than once), null for a write */
+  read_from?: (number | number[] | null)[];
 }
 
 /** timeline(): transaction first + i at index i; null times where a transaction has none. */

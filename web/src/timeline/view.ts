@@ -363,6 +363,7 @@ export class TimelineView {
         const by = readBy.get(i) ?? [];
         return h('li', {}, fmtOp(op),
           from === undefined || from === null ? null
+            : Array.isArray(from) ? h('span', { class: 'muted' }, ' \u00b7 written by ', ...from.flatMap((w, k) => [k ? (k + 1 === from.length ? ' or ' : ', ') : '', w === 0 ? 'the initial transaction' : link(w)]))
             : from === 0 ? h('span', { class: 'muted' }, ' \u00b7 the initial value')
             : from < 0 ? h('span', { class: 'muted' }, ' \u00b7 written by no one')
             : h('span', { class: 'muted' }, ' \u00b7 written by ', link(from)),

@@ -333,7 +333,9 @@ export class App {
         stat(formatCount(inp.operations), 'operations'), stat(formatCount(inp.keys), 'keys'),
         inp.parse_ms !== undefined ? stat(formatMs(inp.parse_ms), 'parse') : null,
         inp.dropped_events ? h('div', { class: 'stat', id: 'dropped', title: (inp.dropped ?? []).map((d) => `${d.count} ${d.reason}`).join('\n') },
-          h('b', {}, formatCount(inp.dropped_events)), h('span', {}, 'left out')) : null),
+          h('b', {}, formatCount(inp.dropped_events)), h('span', {}, 'left out')) : null,
+        inp.ambiguous_reads ? h('div', { class: 'stat', id: 'ambiguous', title: `${formatCount(inp.repeated_pairs ?? 0)} (key, value) pairs are written more than once: a read of one may read from any of its writes, and a level holds when some choice satisfies it` },
+          h('b', {}, formatCount(inp.ambiguous_reads)), h('span', {}, 'ambiguous reads')) : null),
       this.embed ? null : h('div', { class: 'controls' }, h('label', { class: 'budget' }, h('span', { class: 'budget-text' }, 'Budget / level'), budget, 's'), again, cancel));
     this.els.ladder = h('nav', { class: 'card ladder', id: 'ladder', 'aria-label': 'Verdicts by isolation level' });
     this.els.panel = h('section', { class: 'card panel', id: 'panel' });

@@ -297,6 +297,12 @@ struct Lin {
 }  // namespace
 
 LevelResult check_lin(const History& h, const CheckBudget& budget) {
+  if (!h.ambiguous.empty()) {
+    LevelResult r;
+    r.verdict = Verdict::NotApplicable;
+    r.reason = "applies only to histories whose reads each have one writer (this one has repeated values)";
+    return r;
+  }
   LevelResult r;
   if (!is_lightweight_history(h)) {
     r.verdict = Verdict::NotApplicable;

@@ -1,6 +1,7 @@
 // Orchestration of the strong checkers: CC first, then saturation, search, witnesses.
 #include "checkers/strong/strong.h"
 
+#include "checkers/choice.h"
 #include "checkers/shrink.h"
 
 #include <algorithm>
@@ -169,6 +170,11 @@ StrongReport check_strong(const History& h, Level level, const CheckBudget& budg
   if (level == Level::SSER && !h.has_timestamps) {
     res.verdict = Verdict::NotApplicable;
     res.reason = "no timestamps";
+    return rep;
+  }
+  if (!h.ambiguous.empty()) {  // reads with several candidate writers: checkers/choice.h
+    res = check_with_choices(h, level, budget);
+    res.ms = now_ms() - t0;
     return rep;
   }
   // Every strong level implies CC (and read consistency): its violations are ours. Within one

@@ -26,6 +26,7 @@
 
 #include "checkers/weak/common.h"
 #include "checkers/weak/weak.h"
+#include "checkers/choice.h"
 
 namespace isoscope {
 
@@ -255,6 +256,7 @@ size_t cc_clock_bytes_estimate(const History& h) {
 }
 
 LevelResult check_cc(const History& h, const CheckBudget& budget, CcClocks clocks) {
+  if (!h.ambiguous.empty()) return check_with_choices(h, Level::CC, budget);
   ++g_cc_runs;
   weak::Reads R = weak::collect_reads(h);
   LevelResult res = weak::begin_result(h);

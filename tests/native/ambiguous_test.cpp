@@ -1,0 +1,237 @@
+// Repeated values: a (key, value) written more than once makes its reads ambiguous, and a level
+// holds when SOME choice of reads-from satisfies it (checkers/choice.h). The model's candidate
+// table, --unique-values, and every level against the brute-force reference (which finds the
+// candidates itself and enumerates every choice) on many small random histories whose writes
+// draw values from a tiny range.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+#include "checkers/check.h"
+#include "formats/formats.h"
+#include "generate/random_history.h"
+#include "reference.h"
+#include "strong_witness.h"
+#include "test_util.h"
+
+using namespace isoscope;
+
+namespace {
+
+History parse(const std::string& json) {
+  InputFile f{"t.json", json};
+  Expected<History> h = read_history(std::span<const InputFile>(&f, 1));
+  EXPECT_TRUE(h.ok()) << (h ? "" : h.error().to_string());
+  return h ? std::move(*h) : History{};
+}
+
+constexpr std::array<Level, 8> kLevels = {Level::RC, Level::RR, Level::RA, Level::CC,
+                                          Level::PC, Level::SI, Level::SER, Level::SSER};
+
+// Small random histories whose writes draw from 1 to 3 values (and 0 is the initial value).
+GenParams small_params(Rng& rng, uint64_t seed) {
+  GenParams p;
+  p.seed = seed;
+  p.sessions = 1 + rng.below(3);
+  const uint32_t max_tps = std::max<uint32_t>(1, 6 / p.sessions);
+  p.txns_per_session = 1 + rng.below(max_tps);
+  if (p.sessions * p.txns_per_session < 2) p.txns_per_session = 2;
+  p.min_ops = 1;
+  p.max_ops = 2 + rng.below(2);
+  p.keys = 1 + rng.below(2);
+  p.read_ratio = 0.3 + 0.4 * rng.uniform();
+  p.value_range = 1 + rng.below(3);
+  const uint32_t m = rng.below(20);
+  p.mode = m < 4 ? GenMode::Serial : m < 10 ? GenMode::Causal : GenMode::Random;
+  p.causal_stale_ratio = m >= 6 && m < 10 ? 0.3 : 0.0;
+  p.sync_ratio = 0.3 + 0.7 * rng.uniform();
+  p.stale_ratio = 0.05 + 0.45 * rng.uniform();
+  p.wild_ratio = rng.chance(0.6) ? 0.0 : 0.1 * rng.uniform();
+  p.thin_air_ratio = rng.chance(0.9) ? 0.0 : 0.02;
+  p.abort_ratio = rng.chance(0.75) ? 0.0 : 0.15;
+  p.unknown_ratio = rng.chance(0.8) ? 0.0 : 0.15;
+  p.timestamps = rng.chance(0.5);
+  p.overlap = rng.below(3);
+  return p;
+}
+
+}  // namespace
+
+TEST(Ambiguous, RepeatedPairsMakeTheirReadsAmbiguous) {
+  // x = 5 written by T1 and T2; T3 reads it: T1 or T2. y = 0 written once: read from it.
+  History h = parse(R"({"initial": 0, "sessions": [[[["w","x",5],["w","y",0]]], [[["w","x",5]]],
+                        [[["r","x",5],["r","y",0],["r","z",0]]]]})");
+  ASSERT_EQ(h.ambiguous.size(), 1u);
+  EXPECT_EQ(h.repeated_pairs, 1u);
+  const uint32_t r = h.ambiguous.op[0];
+  EXPECT_EQ(h.op_text(r), "r(x, 5)");
+  EXPECT_EQ(h.read_from[r], kAmbiguous);
+  ASSERT_EQ(h.ambiguous.candidates(r).size(), 2u);
+  EXPECT_EQ(h.candidate_txn(h.ambiguous.candidates(r)[0]), 1u);
+  EXPECT_EQ(h.candidate_txn(h.ambiguous.candidates(r)[1]), 2u);
+  EXPECT_EQ(h.writer_txn(r + 1), 1u);             // y = 0: its one write, not the initial value
+  EXPECT_EQ(h.read_from[r + 2], kReadsInitial);  // z = 0: the initial value
+  ASSERT_TRUE(repeated_write_error(h).has_value());
+  EXPECT_NE(repeated_write_error(h)->message.find("written with value 5 twice"), std::string::npos);
+}
+
+TEST(Ambiguous, TheInitialValueIsACandidateOfARepeatedPair) {
+  History h = parse(R"({"initial": 0, "sessions": [[[["w","x",0]]], [[["w","x",0]]], [[["r","x",0]]]]})");
+  ASSERT_EQ(h.ambiguous.size(), 1u);
+  const auto c = h.ambiguous.candidates(h.ambiguous.op[0]);
+  ASSERT_EQ(c.size(), 3u);
+  EXPECT_EQ(c[2], kReadsInitial);
+}
+
+TEST(Ambiguous, UniqueValueHistoriesHaveNoTable) {
+  GenParams p;
+  p.sessions = 5;
+  p.txns_per_session = 50;
+  Expected<History> h = generate_history(p);
+  ASSERT_TRUE(h.ok());
+  EXPECT_TRUE(h->ambiguous.empty());
+  EXPECT_EQ(h->repeated_pairs, 0u);
+  EXPECT_FALSE(repeated_write_error(*h).has_value());
+}
+
+TEST(Ambiguous, RepeatedAppendsStayAnError) {
+  InputFile f{"t.json", R"({"sessions": [[[["append","x",1]]], [[["append","x",1]]]]})"};
+  Expected<History> h = read_history(std::span<const InputFile>(&f, 1));
+  ASSERT_FALSE(h.ok());
+  EXPECT_NE(h.error().message.find("appended"), std::string::npos) << h.error().message;
+}
+
+TEST(Ambiguous, AReadIsInconsistentOnlyWhenEveryCandidateIs) {
+  // T1 aborted and T2 committed both write x = 5: reading it is fine (from T2).
+  History ok = parse(R"({"initial": 0, "sessions": [[{"status":"aborted","ops":[["w","x",5]]}], [[["w","x",5]]],
+                         [[["r","x",5]]]]})");
+  EXPECT_EQ(checker_for(Level::RC)(ok, {}).verdict, Verdict::Pass);
+  // Both aborted: an aborted read whichever it reads, and the anomaly names both.
+  History bad = parse(R"({"initial": 0, "sessions": [[{"status":"aborted","ops":[["w","x",5]]}],
+                          [{"status":"aborted","ops":[["w","x",5]]}], [[["r","x",5]]]]})");
+  const LevelResult r = checker_for(Level::RC)(bad, {});
+  ASSERT_EQ(r.verdict, Verdict::Fail);
+  ASSERT_FALSE(r.anomalies.empty());
+  EXPECT_EQ(r.anomalies[0].kind, "AbortedRead");
+  EXPECT_NE(r.anomalies[0].explanation.find("T1 or T2"), std::string::npos) << r.anomalies[0].explanation;
+}
+
+TEST(Ambiguous, SomeChoiceSatisfiesTheLevel) {
+  // T3 reads x = 1 and y = 2. Read from T1 (x = 1, y = 1 ... ) it would be a fractured read;
+  // T2 writes both x = 1 and y = 2: reading both from T2 is serializable.
+  History h = parse(R"({"initial": 0, "sessions": [[[["w","x",1],["w","y",1]]], [[["w","x",1],["w","y",2]]],
+                        [[["r","x",1],["r","y",2]]]]})");
+  for (Level l : kLevels) {
+    if (l == Level::SSER) continue;
+    const LevelResult r = checker_for(l)(h, {});
+    EXPECT_EQ(r.verdict, Verdict::Pass) << level_name(l);
+    EXPECT_EQ(reference_check(h, l), Verdict::Pass) << level_name(l);
+  }
+}
+
+TEST(Ambiguous, AViolationWithEveryChoiceNamesTheChoice) {
+  // T1 reads x = 5, written by T2 (later in T1's own session) and by T3 (which reads T1's y):
+  // either choice closes a cycle of so and wr, so every level fails.
+  History h = parse(R"({"initial": 0, "sessions": [[[["r","x",5],["w","y",1]], [["w","x",5]]],
+                        [[["w","x",5],["r","y",1]]]]})");
+  for (Level l : {Level::RC, Level::CC, Level::SER}) {
+    EXPECT_EQ(reference_check(h, l), Verdict::Fail) << level_name(l);
+    const LevelResult r = checker_for(l)(h, {});
+    ASSERT_EQ(r.verdict, Verdict::Fail) << level_name(l);
+    ASSERT_EQ(r.anomalies.size(), 1u);
+    EXPECT_NE(r.anomalies[0].explanation.find("r(x, 5) of T1 may read from T2 or T3"), std::string::npos)
+        << r.anomalies[0].explanation;
+  }
+  // Lost update, or not: T3 and T4 read x = 5 and overwrite it, but T1 and T2 both write it,
+  // so T3 can read T1's and T4 T2's (T1 T3 T2 T4 is serial).
+  History lu = parse(R"({"initial": 0, "sessions": [[[["w","x",5]]], [[["w","x",5]]], [[["r","x",5],["w","x",1]]],
+                         [[["r","x",5],["w","x",2]]]]})");
+  EXPECT_EQ(reference_check(lu, Level::SER), Verdict::Pass);
+  EXPECT_EQ(checker_for(Level::SER)(lu, {}).verdict, Verdict::Pass);
+}
+
+TEST(Ambiguous, LinAndMiniTransactionPathsStayOnUniqueValues) {
+  History h = parse(R"({"initial": 0, "sessions": [[{"start":0,"end":1,"ops":[["w","x",1]]}],
+                        [{"start":2,"end":3,"ops":[["w","x",1]]}], [{"start":4,"end":5,"ops":[["r","x",1]]}]]})");
+  std::string why;
+  EXPECT_FALSE(level_applies(h, Level::LIN, why));
+  EXPECT_NE(why.find("repeated values"), std::string::npos);
+  EXPECT_EQ(checker_for(Level::SER)(h, {}).verdict, Verdict::Pass);
+  EXPECT_EQ(checker_for(Level::SSER)(h, {}).verdict, Verdict::Pass);
+}
+
+// Every level against the reference on random histories with repeated values: the acceptance
+// test (10,000 histories, every one checked at the eight levels).
+TEST(Ambiguous, AgreesWithReferenceOnRandomHistoriesWithRepeatedValues) {
+  constexpr int kHistories = 10000;
+  Rng rng(2026);
+  int disagreements = 0, lattice = 0, ambiguous = 0, witness_errors = 0;
+  std::array<int, 8> pass{}, fail{};
+  for (int i = 0; i < kHistories; ++i) {
+    const GenParams p = small_params(rng, 7000000 + i);
+    Expected<History> eh = generate_history(p);
+    ASSERT_TRUE(eh.ok());
+    const History& h = *eh;
+    ambiguous += !h.ambiguous.empty();
+    std::array<Verdict, 8> got{};
+    for (size_t li = 0; li < kLevels.size(); ++li) {
+      const Level l = kLevels[li];
+      const Verdict want = reference_check(h, l);
+      if (want == Verdict::Unknown) continue;
+      const LevelResult r = l == Level::SSER && !h.has_timestamps
+                                ? LevelResult{Verdict::NotApplicable}
+                                : checker_for(l)(h, {});
+      got[li] = r.verdict;
+      pass[li] += r.verdict == Verdict::Pass;
+      fail[li] += r.verdict == Verdict::Fail;
+      if (r.verdict != want && ++disagreements <= 5)
+        ADD_FAILURE() << level_name(l) << ": checker says " << verdict_name(r.verdict) << ", reference says "
+                      << verdict_name(want) << " (seed " << p.seed << ")\n" << write_isoscope_json(h);
+      if (r.verdict == Verdict::Fail && r.anomalies.empty() && ++witness_errors <= 5)
+        ADD_FAILURE() << level_name(l) << " fails without an anomaly (seed " << p.seed << ")";
+    }
+    for (size_t a = 0; a < kLevels.size(); ++a)
+      for (size_t b = 0; b < kLevels.size(); ++b)
+        if (is_weaker(kLevels[a], kLevels[b]) && got[b] == Verdict::Pass && got[a] == Verdict::Fail &&
+            ++lattice <= 5)
+          ADD_FAILURE() << level_name(kLevels[b]) << " passes but " << level_name(kLevels[a])
+                        << " fails (seed " << p.seed << ")";
+  }
+  std::printf("  %d histories, %d with ambiguous reads\n", kHistories, ambiguous);
+  for (size_t li = 0; li < kLevels.size(); ++li)
+    std::printf("    %-4s pass %5d  fail %5d\n", level_name(kLevels[li]), pass[li], fail[li]);
+  EXPECT_EQ(disagreements, 0);
+  EXPECT_EQ(lattice, 0);
+  EXPECT_EQ(witness_errors, 0);
+  EXPECT_GT(ambiguous, kHistories / 2);
+  for (size_t li = 0; li < kLevels.size(); ++li) {
+    EXPECT_GT(pass[li], kHistories / 20) << level_name(kLevels[li]);
+    EXPECT_GT(fail[li], kHistories / 50) << level_name(kLevels[li]);
+  }
+}
+
+TEST(Ambiguous, CliSummaryUniqueValuesAndValueRange) {
+  const std::string path = temp_file("repeated.json", R"({"initial": 0, "sessions": [[[["w","x",5]]], [[["w","x",5]]],
+                                                          [[["r","x",5]]]]})");
+  CommandResult r = run_cli("check " + shell_quote(path));
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("repeated values: 1 (key, value) pairs written more than once; 1 reads may read from more than one write"),
+            std::string::npos) << r.out;
+  r = run_cli("check --json " + shell_quote(path));
+  EXPECT_NE(r.out.find("\"ambiguous_reads\": 1"), std::string::npos) << r.out.substr(0, 800);
+  r = run_cli("check --unique-values " + shell_quote(path));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("written with value 5 twice"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("repeated.json"), std::string::npos) << r.err;
+  // generate --value-range: a concurrent run whose reads are ambiguous, still serializable.
+  const std::string gen = temp_file("gen.json", "");
+  r = run_cli("generate --engine ser --sessions 20 --txns 20 --value-range 4 " + shell_quote(gen));
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = run_cli("check --level SER,SSER " + shell_quote(gen));
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("reads may read from more than one write"), std::string::npos) << r.out;
+  r = run_cli("generate --mt serial --value-range 4 -");
+  EXPECT_EQ(r.status, 2);
+}

@@ -1,0 +1,438 @@
+// Deciding a level over the choices of reads-from of ambiguous reads (see choice.h).
+#include "checkers/choice.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include "checkers/causal/causal.h"
+#include "checkers/check.h"
+#include "checkers/explain.h"
+#include "checkers/read_consistency.h"
+#include "checkers/strong/strong.h"
+#include "checkers/weak/weak.h"
+
+namespace isoscope {
+
+namespace {
+
+// The level's checker for a history whose reads are resolved (no ambiguous reads: the fast
+// paths). The mini-transaction checkers rely on unique values and are not used here.
+LevelChecker resolved_checker(Level l) {
+  switch (l) {
+    case Level::RC: return check_rc;
+    case Level::RR: return check_rr;
+    case Level::RA: return check_ra;
+    case Level::CC: return check_cc;
+    case Level::PC: return check_pc;
+    case Level::SI: return check_si;
+    case Level::SER: return check_ser;
+    case Level::SSER: return check_sser;
+    case Level::WCC: return check_wcc;
+    case Level::CCv: return check_ccv;
+    case Level::CM: return check_cm;
+    default: return nullptr;
+  }
+}
+
+// How many of a failing check's anomalies become nogoods (each costs a check of its small
+// projection).
+constexpr size_t kLearnPerCheck = 256;
+
+bool is_causal_model(Level l) { return l == Level::WCC || l == Level::CCv || l == Level::CM; }
+
+// An ambiguous read that matters: its transaction may commit, and it has a choice.
+struct Var {
+  uint32_t amb;   // index in History::ambiguous
+  uint32_t op, txn;
+  uint32_t mine;  // the reader's last write to the key before the read, or kNone
+  uint32_t first[2];  // the preferred candidate in each phase (Chooser::rank)
+  uint32_t valid;  // how many candidates are read consistent (after the session-order prune)
+};
+
+class Chooser {
+ public:
+  Chooser(const History& h, Level level, const CheckBudget& budget)
+      : h_(h), level_(level), budget_(budget), is_last_(last_writes_in_txn(h)), work_(h) {
+    work_.ambiguous = AmbiguousReads{};
+    budget_.cc_holds = false;  // CC holding for SOME choice says nothing of this one
+  }
+
+  LevelResult run();
+
+ private:
+  // Whether candidate w of read r (of transaction t) can be chosen at all.
+  bool consistent(const Var& v, uint32_t w) const {
+    return is_consistent(classify_candidate(h_, is_last_, v.txn, v.op, w, v.mine));
+  }
+  // A later transaction of the reader's own session: reading from it closes a cycle with so.
+  bool after_in_session(uint32_t t, uint32_t w) const {
+    const uint32_t u = h_.candidate_txn(w);
+    return u != kInitialTxn && u != t && h_.txns[u].session == h_.txns[t].session && h_.txns[u].index > h_.txns[t].index;
+  }
+  // Preference of candidate w for read v (lower first), in one of two guesses of what the
+  // database served: phase 0, the snapshot at the reader's start (the latest writer to end
+  // before it; what serializable and snapshot engines serve); phase 1, the latest value when
+  // the read ran (its time interpolated by its place in the transaction; read committed).
+  // Then writers that overlap the reader, the initial transaction, and last whatever real time
+  // or session order makes implausible. Its own transaction always comes first.
+  std::pair<int, double> rank(const Var& v, uint32_t w, int phase) const {
+    const uint32_t u = h_.candidate_txn(w);
+    const Txn& t = h_.txns[v.txn];
+    if (u == v.txn) return {0, 0};
+    if (u != kInitialTxn && h_.txns[u].session == t.session && h_.txns[u].index > t.index) return {9, 0};
+    if (t.has_time()) {
+      if (u == kInitialTxn) return {1, HUGE_VAL};
+      if (h_.txns[u].has_time()) {  // (a guess: approximate times do)
+        const double ts = h_.times[v.txn].start.approx(), te = h_.times[v.txn].end.approx();
+        const double xs = h_.times[u].start.approx(), xe = h_.times[u].end.approx();
+        const double at = phase == 0 ? ts : ts + (te - ts) * (v.op - t.op_begin + 1) / (t.size() + 1);
+        if (xe <= at) return {1, -xe};
+        if (xs <= te) return {3, xe};
+        return {8, xs};
+      }
+    }
+    if (u == kInitialTxn) return {5, 0};
+    const Txn& x = h_.txns[u];
+    if (x.session == t.session) return {4, -static_cast<double>(x.index)};
+    return {6, static_cast<double>(u)};
+  }
+  static constexpr int kPhases = 2;
+  std::vector<uint32_t> domain(const Var& v) const;
+  void apply();
+  History project(const std::vector<char>& in_s);
+  // The nogood a failing anomaly justifies (false: none could be justified short of the
+  // whole choice).
+  bool learn_from(const Anomaly& a, std::vector<std::pair<uint32_t, uint32_t>>& lits);
+  void whole_choice(std::vector<std::pair<uint32_t, uint32_t>>& lits) const;
+  bool next_choice();
+  Anomaly annotate(Anomaly a, const std::vector<std::pair<uint32_t, uint32_t>>& lits) const;
+
+  const History& h_;
+  Level level_;
+  CheckBudget budget_;
+  std::vector<char> is_last_;
+  History work_;                // h_ with the current choice in read_from
+  std::vector<Var> vars_;
+  std::vector<uint32_t> fixed_op_, fixed_w_;  // reads with one candidate that counts
+  std::vector<uint32_t> cur_;   // the current choice, per var
+  std::vector<uint32_t> best_cur_;  // the choice of the failure reported
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> nogoods_;  // (var, candidate)
+  std::unordered_map<uint32_t, std::vector<uint32_t>> domains_;      // of the vars in nogoods
+  size_t tried_ = 0;
+  int phase_ = 0;  // the guess the domains are ordered by
+};
+
+std::vector<uint32_t> Chooser::domain(const Var& v) const {
+  std::vector<uint32_t> d;
+  for (uint32_t w : h_.ambiguous.candidates_at(v.amb))
+    if (consistent(v, w)) d.push_back(w);
+  if (std::any_of(d.begin(), d.end(), [&](uint32_t w) { return !after_in_session(v.txn, w); }))
+    d.erase(std::remove_if(d.begin(), d.end(), [&](uint32_t w) { return after_in_session(v.txn, w); }), d.end());
+  std::stable_sort(d.begin(), d.end(), [&](uint32_t a, uint32_t b) { return rank(v, a, phase_) < rank(v, b, phase_); });
+  return d;
+}
+
+void Chooser::apply() {
+  for (size_t i = 0; i < vars_.size(); ++i) work_.read_from[vars_[i].op] = cur_[i];
+  compute_effective_status(work_);
+}
+
+// The sub-history of the transactions in_s (committed under the current choice): their
+// operations, less the reads of writers outside it (a projection: fewer constraints).
+History Chooser::project(const std::vector<char>& in_s) {
+  History s;
+  s.txns.push_back(work_.txns[0]);
+  std::unordered_map<uint32_t, uint32_t> op_map;
+  std::vector<uint32_t> orig;
+  for (size_t c = 0; c < work_.num_sessions(); ++c) {
+    bool any = false;
+    for (uint32_t t = work_.session_begin[c]; t < work_.session_begin[c + 1]; ++t) {
+      if (!in_s[t] || !work_.txns[t].committed) continue;
+      if (!any) s.session_begin.push_back(static_cast<uint32_t>(s.txns.size()));
+      any = true;
+      Txn x = work_.txns[t];
+      x.session = static_cast<uint32_t>(s.session_begin.size() - 1);
+      x.index = static_cast<uint32_t>(s.txns.size() - s.session_begin.back());
+      x.op_begin = static_cast<uint32_t>(s.ops.size());
+      x.label = kNone;
+      x.status = TxnStatus::Committed;
+      x.committed = true;
+      const uint32_t nt = static_cast<uint32_t>(s.txns.size());
+      for (uint32_t o = work_.txns[t].op_begin; o < work_.txns[t].op_end; ++o) {
+        if (work_.ops[o].is_read()) {
+          const uint32_t u = work_.writer_txn(o);
+          if (u == kThinAir || (u != kInitialTxn && u != t && !in_s[u])) continue;
+        }
+        op_map[o] = static_cast<uint32_t>(s.ops.size());
+        orig.push_back(o);
+        s.ops.push_back(work_.ops[o]);
+        s.op_txn.push_back(nt);
+      }
+      x.op_end = static_cast<uint32_t>(s.ops.size());
+      s.txns.push_back(x);
+      if (!work_.times.empty()) {
+        s.times.resize(s.txns.size());
+        s.times.back() = work_.times[t];
+      }
+    }
+  }
+  s.session_begin.push_back(static_cast<uint32_t>(s.txns.size()));
+  s.read_from.resize(s.ops.size(), kNone);
+  for (uint32_t i = 0; i < s.ops.size(); ++i) {
+    if (!s.ops[i].is_read()) continue;
+    const uint32_t w = work_.read_from[orig[i]];
+    s.read_from[i] = w == kReadsInitial ? kReadsInitial : op_map.at(w);
+  }
+  s.initial = work_.initial;
+  s.has_timestamps = work_.has_timestamps;
+  s.format = work_.format;
+  return s;
+}
+
+void Chooser::whole_choice(std::vector<std::pair<uint32_t, uint32_t>>& lits) const {
+  lits.clear();
+  for (uint32_t i = 0; i < vars_.size(); ++i)
+    if (vars_[i].valid > 1) lits.push_back({i, cur_[i]});
+}
+
+bool Chooser::learn_from(const Anomaly& a, std::vector<std::pair<uint32_t, uint32_t>>& lits) {
+  if (is_causal_model(level_)) return false;
+  std::vector<char> in_s(h_.txns.size(), 0);
+  in_s[kInitialTxn] = 1;
+  for (uint32_t t : a.txns) in_s[t] = 1;
+  for (const AnomalyEdge& e : a.edges) in_s[e.from_txn] = in_s[e.to_txn] = 1;
+  // Does the projection fail on its own? The interners are lent to it for the check.
+  History s = project(in_s);
+  s.keys = std::move(work_.keys);
+  s.values = std::move(work_.values);
+  CheckBudget b = budget_;
+  const Verdict v = resolved_checker(level_)(s, b).verdict;
+  work_.keys = std::move(s.keys);
+  work_.values = std::move(s.values);
+  if (v != Verdict::Fail) return false;
+  lits.clear();
+  for (uint32_t i = 0; i < vars_.size(); ++i) {
+    if (vars_[i].valid < 2) continue;
+    const uint32_t u = h_.candidate_txn(cur_[i]);
+    // Inside S; or an unknown writer, whose reader makes it (and what it reads) committed.
+    if ((in_s[vars_[i].txn] && in_s[u]) || (u != kInitialTxn && h_.txns[u].status == TxnStatus::Unknown))
+      lits.push_back({i, cur_[i]});
+  }
+  return true;
+}
+
+// The next choice that satisfies every nogood: a backtracking search over the vars they
+// mention (domains in order of preference, the current value first); false when none is left
+// (or the budget ran out: budget_.expired() tells).
+bool Chooser::next_choice() {
+  std::vector<uint32_t> order;
+  std::unordered_map<uint32_t, uint32_t> pos_of;
+  std::unordered_map<uint64_t, std::vector<uint32_t>> occ;
+  for (uint32_t n = 0; n < nogoods_.size(); ++n)
+    for (auto [v, w] : nogoods_[n]) {
+      if (pos_of.emplace(v, static_cast<uint32_t>(order.size())).second) order.push_back(v);
+      occ[(static_cast<uint64_t>(v) << 32) | w].push_back(n);
+    }
+  std::vector<std::vector<uint32_t>> dom(order.size());
+  for (size_t k = 0; k < order.size(); ++k) {
+    auto it = domains_.find(order[k]);
+    if (it == domains_.end()) it = domains_.emplace(order[k], domain(vars_[order[k]])).first;
+    dom[k] = it->second;
+    auto c = std::find(dom[k].begin(), dom[k].end(), cur_[order[k]]);
+    if (c != dom[k].end()) std::rotate(dom[k].begin(), c, c + 1);
+  }
+  std::vector<uint32_t> cnt(nogoods_.size(), 0), at(order.size(), 0);
+  auto lits_of = [&](size_t k, uint32_t w) -> const std::vector<uint32_t>* {
+    auto it = occ.find((static_cast<uint64_t>(order[k]) << 32) | w);
+    return it == occ.end() ? nullptr : &it->second;
+  };
+  // Assign dom[k][at[k]]; false (undone) when it completes a nogood.
+  auto assign = [&](size_t k) {
+    const std::vector<uint32_t>* ns = lits_of(k, dom[k][at[k]]);
+    if (!ns) return true;
+    bool ok = true;
+    for (uint32_t n : *ns) ok &= ++cnt[n] < nogoods_[n].size();
+    if (!ok)
+      for (uint32_t n : *ns) --cnt[n];
+    return ok;
+  };
+  auto unassign = [&](size_t k) {
+    if (const std::vector<uint32_t>* ns = lits_of(k, dom[k][at[k]]))
+      for (uint32_t n : *ns) --cnt[n];
+  };
+  size_t k = 0, steps = 0;
+  while (k < order.size()) {
+    if ((++steps & 1023) == 0 && budget_.expired()) return false;
+    bool placed = false;
+    for (; at[k] < dom[k].size(); ++at[k])
+      if (assign(k)) {
+        placed = true;
+        break;
+      }
+    if (placed) {
+      ++k;
+      if (k < order.size()) at[k] = 0;
+      continue;
+    }
+    if (k == 0) return false;  // every choice is refuted
+    --k;
+    unassign(k);
+    ++at[k];
+  }
+  for (size_t j = 0; j < order.size(); ++j) cur_[order[j]] = dom[j][at[j]];
+  return true;
+}
+
+// Names the ambiguous reads a failure rests on: those of its nogood and those the anomaly
+// shows, each with its candidates, and the choice shown.
+Anomaly Chooser::annotate(Anomaly a, const std::vector<std::pair<uint32_t, uint32_t>>& lits) const {
+  std::vector<uint32_t> reads;  // ambiguous read ops
+  for (auto [v, w] : lits) reads.push_back(vars_[v].op);
+  auto note = [&](uint32_t op) {
+    if (op != kNone && op < h_.ops.size() && h_.read_from[op] == kAmbiguous &&
+        std::find(reads.begin(), reads.end(), op) == reads.end())
+      reads.push_back(op);
+  };
+  for (uint32_t op : a.ops) note(op);
+  for (const AnomalyEdge& e : a.edges) note(e.to_op), note(e.from_op);
+  if (reads.empty()) return a;
+  std::string s, chosen;
+  for (size_t i = 0; i < reads.size() && i < 4; ++i) {
+    const uint32_t op = reads[i];
+    if (i) s += "; ", chosen += ", ";
+    s += h_.op_text(op) + " of " + short_name(h_, h_.op_txn[op]) + " may read from " + candidates_text(h_, op);
+    auto v = std::find_if(vars_.begin(), vars_.end(), [&](const Var& x) { return x.op == op; });
+    const uint32_t w = v != vars_.end() ? best_cur_[v - vars_.begin()] : work_.read_from[op];
+    chosen += h_.op_text(op) + " from " + short_name(h_, h_.candidate_txn(w));
+  }
+  if (reads.size() > 4) s += "; and " + std::to_string(reads.size() - 4) + " more such reads";
+  a.explanation = "Values written more than once: " + s + ". With any choice " +
+                  (reads.size() == 1 ? "of its" : "of their") + " writers, " + level_name(level_) +
+                  " fails; shown with " + chosen + ": " + a.explanation;
+  return a;
+}
+
+LevelResult Chooser::run() {
+  LevelResult res;
+  if (!resolved_checker(level_)) {
+    res.verdict = Verdict::NotApplicable;
+    res.reason = "not decided for histories with repeated values";
+    return res;
+  }
+  // 1. Read consistency, every candidate considered.
+  std::vector<Anomaly> bad = check_read_consistency(h_);
+  if (!bad.empty()) {
+    res.verdict = Verdict::Fail;
+    res.anomalies = std::move(bad);
+    res.anomalies_total = res.anomalies.size();
+    return res;
+  }
+  // 2. The reads with a choice, and a first choice.
+  const AmbiguousReads& A = h_.ambiguous;
+  double choices = 1;
+  for (uint32_t i = 0; i < A.size(); ++i) {
+    Var v;
+    v.amb = i;
+    v.op = A.op[i];
+    v.txn = h_.op_txn[v.op];
+    v.mine = kNone;
+    const Txn& t = h_.txns[v.txn];
+    const std::span<const uint32_t> cands = A.candidates_at(i);
+    if (t.status == TxnStatus::Aborted) {  // its reads are no part of the history
+      work_.read_from[v.op] = cands[0];
+      continue;
+    }
+    for (uint32_t o = t.op_begin; o < v.op; ++o)
+      if (h_.ops[o].is_write() && h_.ops[o].key == h_.ops[v.op].key) v.mine = o;
+    std::vector<uint32_t> d = domain(v);
+    if (d.empty()) d.push_back(cands[0]);  // an unknown reader that never commits
+    v.valid = static_cast<uint32_t>(d.size());
+    for (int ph = 0; ph < kPhases; ++ph) {
+      v.first[ph] = d[0];
+      for (uint32_t w : d)
+        if (rank(v, w, ph) < rank(v, v.first[ph], ph)) v.first[ph] = w;
+    }
+    choices *= v.valid;
+    vars_.push_back(v);
+    cur_.push_back(v.first[0]);
+  }
+  if (is_causal_model(level_) && choices > kMaxCausalChoices) {
+    res.verdict = Verdict::NotApplicable;
+    res.reason = std::string(level_name(level_)) + " is decided on repeated values only up to " +
+                 std::to_string(static_cast<int>(kMaxCausalChoices)) +
+                 " choices of reads-from (by enumeration; this history has more)";
+    return res;
+  }
+  // 3-4. Check, learn, choose again.
+  const LevelChecker check = resolved_checker(level_);
+  Anomaly best;
+  std::vector<std::pair<uint32_t, uint32_t>> best_lits, lits;
+  bool have_best = false;
+  // Each phase's first choice is checked; the search goes on from the one with the fewest
+  // anomalies (a phase that timestamps cannot tell apart is skipped).
+  const int phases = h_.has_timestamps ? kPhases : 1;
+  int phase = 0, best_phase = 0;
+  size_t best_phase_anomalies = SIZE_MAX;
+  while (true) {
+    if (budget_.expired()) return CheckBudget::ran_out();
+    if (phase < phases)
+      for (size_t i = 0; i < vars_.size(); ++i) cur_[i] = vars_[i].first[phase];
+    apply();
+    ++tried_;
+    LevelResult r = check(work_, budget_);
+    if (r.verdict != Verdict::Fail) {
+      r.ms = 0;
+      return r;  // a pass (with its commit order), or unknown
+    }
+    bool learned = false;
+    for (size_t i = 0; i < r.anomalies.size() && i < kLearnPerCheck; ++i) {
+      if (!learn_from(r.anomalies[i], lits)) continue;
+      if (!have_best || lits.size() < best_lits.size()) {
+        best_cur_ = cur_;
+        best = r.anomalies[i];
+        best_lits = lits;
+        have_best = true;
+      }
+      nogoods_.push_back(lits);
+      learned = true;
+      if (lits.empty()) break;
+    }
+    if (!learned) {
+      whole_choice(lits);
+      if (!have_best) {
+        best_cur_ = cur_;
+        best = r.anomalies.empty() ? Anomaly{} : r.anomalies[0];
+        best_lits = lits;
+        have_best = true;
+      }
+      nogoods_.push_back(lits);
+    }
+    if (phase < phases) {
+      if (r.anomalies.size() < best_phase_anomalies) {
+        best_phase_anomalies = r.anomalies.size();
+        best_phase = phase;
+      }
+      if (++phase < phases && !nogoods_.back().empty()) continue;
+      phase_ = best_phase;
+      for (size_t i = 0; i < vars_.size(); ++i) cur_[i] = vars_[i].first[phase_];
+      phase = phases;
+    }
+    if (nogoods_.back().empty() || !next_choice()) {
+      if (budget_.expired()) return CheckBudget::ran_out();
+      res.verdict = Verdict::Fail;
+      res.anomalies.push_back(annotate(best, best_lits));
+      res.anomalies_total = 1;
+      return res;
+    }
+  }
+}
+
+}  // namespace
+
+LevelResult check_with_choices(const History& h, Level level, const CheckBudget& budget) {
+  Chooser c(h, level, budget);
+  return c.run();
+}
+
+}  // namespace isoscope

@@ -1,0 +1,34 @@
+// Histories whose reads may read from several writes (a (key, value) written more than once:
+// History::ambiguous). A level holds when SOME choice of reads-from (and commit order)
+// satisfies it, which makes even RC, RA and CC NP-complete; unique-value histories never come
+// here (their checkers are unchanged).
+//
+// The choice is decided lazily, as an SMT solver decides a theory (checkers/choice.cpp):
+//   1. Read consistency, per read: a read is a violation only when EVERY candidate is (a
+//      thin-air read only when it has none); the others keep the candidates that are read
+//      consistent, pruned again by session order (a later transaction of the reader's own
+//      session closes a cycle with so).
+//   2. A first choice from what the history says about time: the writer's transaction in the
+//      reader's session, else the latest to end before the reader starts, else any.
+//   3. The level's own checker decides the history with that choice. A pass is a pass (its
+//      commit order is the witness). A failure's anomaly names a few transactions S; when the
+//      sub-history of S fails on its own (every level here is closed under such projections,
+//      and more reads only add constraints), every choice that agrees on the reads inside S
+//      fails too: that conjunction is learned as a nogood.
+//   4. The next choice satisfies every nogood (a backtracking search over the reads the nogoods
+//      mention; the others keep their first choice); none left: the level fails, and the
+//      witness is the anomaly that depended on the fewest choices, naming them.
+// WCC, CCv and CM (not closed under projections) learn the whole choice instead, so they are
+// decided by enumeration, up to kMaxCausalChoices choices.
+#pragma once
+#include "checkers/result.h"
+
+namespace isoscope {
+
+// The level's verdict on a history with ambiguous reads (levels RC..SSER and WCC, CCv, CM).
+LevelResult check_with_choices(const History& h, Level level, const CheckBudget& budget);
+
+// How many reads-from choices the causal models enumerate at most.
+constexpr double kMaxCausalChoices = 4096;
+
+}  // namespace isoscope
