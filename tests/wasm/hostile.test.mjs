@@ -61,7 +61,8 @@ test('an unrecognised input is diagnosed within the memory estimate on the 256 M
   let r = load(small, ['history.edn'], [edn]);
   assert.equal(r.ok, false);
   assert.equal(r.error.format_unrecognised, true);
-  assert.match(r.error.message, /elle: reading this elle input \(\d+ MB\) needs about \d+ MB of memory/);
+  // Elle's own estimate, or (when even the lightest reader would not fit) the one message for all.
+  assert.match(r.error.message, /elle: reading this elle input \(\d+ MB\) needs about \d+ MB of memory|no reader can try this \d+ MB input in the memory available/);
   stillWorks(small, 'after the Elle file');
   // isoscope JSON whose "sessions" starts after byte 4096
   const json = enc.encode(`{"pad": "${'p'.repeat(5000)}", "sessions": [[` +

@@ -115,7 +115,7 @@ std::string load_with_options(val names, val blobs, std::string format, val opti
   const double parse_ms = now_ms() - t0;
   if (!h) return failure(h.error());
   if (!options.isUndefined() && !options.isNull() && options["uniqueValues"].isTrue())
-    if (const std::optional<InputError> e = repeated_write_error(*h, files.size() == 1 ? files[0].name : std::string()))
+    if (const std::optional<InputError> e = unique_values_error(*h, files))
       return failure(*e);
   g_loaded.emplace();
   g_loaded->history = std::move(*h);

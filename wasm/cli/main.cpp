@@ -458,7 +458,7 @@ int run_check(int argc, char** argv) {
     print_input_error(h.error());
     return kExitInput;
   }
-  if (const std::optional<InputError> e = unique_values ? repeated_write_error(*h, path) : std::nullopt) {
+  if (const std::optional<InputError> e = unique_values ? unique_values_error(*h, input.files) : std::nullopt) {
     print_input_error(*e);
     return kExitInput;
   }

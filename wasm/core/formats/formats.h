@@ -74,6 +74,11 @@ const FormatInfo* find_format(std::string_view name);
 Expected<History> read_history(std::span<const InputFile> files, std::string_view format = {},
                                uint64_t max_expanded_bytes = 0);
 
+// --unique-values: the error of a history that writes some (key, value) more than once, naming
+// both writes with their lines (bytes in binary formats) as read from files; nullopt when every
+// pair is written once.
+std::optional<InputError> unique_values_error(const History& h, std::span<const InputFile> files);
+
 // Writers: formats/writers.h.
 
 // Individual readers (registered in formats/registry.cpp).

@@ -94,7 +94,9 @@ Expected<History> read_within_memory(const FormatInfo& f, std::span<const InputF
   // One rule for every format: a history without transactions is an error, not a pass. An
   // empty recording almost always means the run or its export failed, and a "pass" on nothing
   // would hide that; several readers refused it already, in their own words.
-  if (h && h->num_txns() == 0) {
+  // The exception is the spec's own: an object history (Jepsen registers) with no client
+  // operation, only nemesis records, passes LIN.
+  if (h && h->num_txns() == 0 && h->registers.empty()) {
     std::string message = "the history holds no transactions: expected at least one";
     if (h->dropped_events > 0)
       message += " (" + std::to_string(h->dropped_events) + " events were read and left out: " + h->dropped[0].reason + ")";
@@ -275,6 +277,13 @@ Expected<History> read_expanded(std::span<const InputFile> files, std::string_vi
   return e;
 }
 }  // namespace
+
+std::optional<InputError> unique_values_error(const History& h, std::span<const InputFile> files) {
+  std::optional<InputError> e = repeated_write_error(h, files.size() == 1 ? files[0].name : std::string());
+  if (!e) return e;
+  if (const FormatInfo* f = find_format(h.format)) return locate_duplicate(*f, files, std::move(*e));
+  return e;
+}
 
 // Archives (zip, gzip) are expanded here, the one place every front end passes through; the
 // expanded bytes live only for this call, since a History owns all its data.
