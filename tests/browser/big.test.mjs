@@ -27,9 +27,11 @@ test(`cancel a long check of ${N.toLocaleString('en-US')} transactions, then scr
   assert.ok(cancelled.length >= 1, 'some level is unknown');
   assert.ok(cancelled.some((t) => /cancelled/.test(t)));
   await shot(page, 'cancelled');
-  // too large for a link, and no anomaly to share instead: the page says so
+  // too large for a link, and no anomaly to share instead: the Share dialog says so
   await page.click('#share');
-  await page.waitForFunction(() => /too large/i.test(document.getElementById('toast')?.textContent ?? ''), null, { timeout: 30_000 });
+  await page.waitForFunction(() => /too large/i.test(document.getElementById('share-refused')?.textContent ?? ''), null, { timeout: 30_000 });
+  await page.click('#share-dialog button[value="close"]');
+  await page.waitForSelector('#share-dialog', { state: 'detached' });
 
   // history view: only visible cells exist, scrolling to the end shows the last transactions
   await page.click('#tab-history');
