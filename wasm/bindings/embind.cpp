@@ -42,23 +42,7 @@ std::string utf8_of(const val& s) {
   const unsigned n = s["length"].as<unsigned>();
   std::string out;
   out.reserve(n);
-  auto put = [&out](uint32_t cp) {
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-  };
+  auto put = [&out](uint32_t cp) { append_utf8(out, cp); };
   for (unsigned i = 0; i < n; ++i) {
     const uint32_t u = s.call<unsigned>("charCodeAt", i);
     if (u >= 0xD800 && u <= 0xDBFF && i + 1 < n) {
