@@ -18,7 +18,7 @@ InputError read_error(const std::vector<std::pair<std::string, std::string>>& na
   EXPECT_FALSE(h.ok());
   return h.ok() ? InputError{} : h.error();
 }
-const std::string kPng("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10", 24);
+const std::string kPng("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10", 20);  // the signature and the IHDR header
 }  // namespace
 
 TEST(NotHistory, ImagesAndDocumentsAreNamed) {
