@@ -344,7 +344,8 @@ TEST(ObjectLin, TheFailureNamesTheKeyThePrefixAndTheOperation) {
   ASSERT_TRUE(h.ok()) << h.error().to_string();
   CheckOptions opts;
   opts.levels = {Level::LIN};
-  const LevelResult& r = check_history(*h, opts).results[static_cast<int>(Level::LIN)];
+  const CheckReport report = check_history(*h, opts);
+  const LevelResult& r = report.results[static_cast<int>(Level::LIN)];
   ASSERT_EQ(r.verdict, Verdict::Fail);
   const std::string& why = r.anomalies.at(0).explanation;
   EXPECT_NE(why.find("key 7"), std::string::npos) << why;
