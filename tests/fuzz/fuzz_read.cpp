@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "checkers/check.h"
+#include "formats/archive.h"
 #include "formats/formats.h"
 
 using namespace isoscope;
@@ -43,6 +44,9 @@ Expected<History> read_one(std::string_view input) {
 // The same history, whatever its line endings: same outcome, same error line, same shape.
 void check_line_endings(std::string_view input, const Expected<History>& lf) {
   if (input.find('\r') != std::string_view::npos || input.find('\n') == std::string_view::npos) return;
+  // An archive is expanded before the reader sees text: its 0x0A bytes are compressed data, not
+  // line ends, and changing them breaks the archive, not the oracle.
+  if (archive_kind(input) != ArchiveKind::None) return;
   for (std::string_view nl : {std::string_view("\r"), std::string_view("\r\n")}) {
     std::string other;
     other.reserve(input.size() * 2);
