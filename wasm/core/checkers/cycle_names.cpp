@@ -170,7 +170,7 @@ std::vector<Anomaly> lost_updates(const History& h, size_t max, size_t& total) {
       for (uint32_t b = h.txns[t].op_begin; b < a && first_access; ++b) first_access = h.ops[b].key != op.key;
       if (!first_access) continue;
       const uint32_t version = h.read_from[a];
-      if (version == kThinAir || version == kNone) continue;
+      if (version == kThinAir || version == kAmbiguous || version == kNone) continue;  // no one writer
       const uint32_t writer = h.writer_txn(a);
       if (writer != kInitialTxn && h.txns[writer].status != TxnStatus::Committed) continue;
       const uint32_t w = h.last_write_of(t, op.key);
