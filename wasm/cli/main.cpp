@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/exit_status.h"
 #include "model/anomaly_kinds.h"
 #include "checkers/check.h"
 #include "formats/formats.h"
@@ -35,8 +36,6 @@ using namespace isoscope;
 int run_database_command(int argc, char** argv, long long (*peak_rss)());
 
 namespace {
-
-constexpr int kExitPass = 0, kExitFail = 1, kExitInput = 2, kExitUnknown = 3;
 
 const char* kUsage =
     "usage:\n"
@@ -309,16 +308,6 @@ int worse(int a, int b) {
   return rank(a) >= rank(b) ? a : b;
 }
 
-int exit_status(const CheckReport& report) {
-  bool any_fail = false, any_unknown = false;
-  for (int i = 0; i < kNumLevels; ++i) {
-    if (!report.requested[i]) continue;
-    any_fail |= report.results[i].verdict == Verdict::Fail;
-    any_unknown |= report.results[i].verdict == Verdict::Unknown;
-  }
-  return any_fail ? kExitFail : any_unknown ? kExitUnknown : kExitPass;
-}
-
 // A set of histories (formats/history_set.h): each is read and checked on its own. Text: a
 // table, one row per history (its size, a verdict per level, the time); --json: one object
 // {"histories": [...]}, each entry the result `check --json` gives for that history alone plus
@@ -480,13 +469,7 @@ int run_check(int argc, char** argv) {
               " reads may read from more than one write\n";
     print_text(text + report_text(report));
   }
-  bool any_fail = false, any_unknown = false;
-  for (int i = 0; i < kNumLevels; ++i) {
-    if (!report.requested[i]) continue;
-    any_fail |= report.results[i].verdict == Verdict::Fail;
-    any_unknown |= report.results[i].verdict == Verdict::Unknown;
-  }
-  return any_fail ? kExitFail : any_unknown ? kExitUnknown : kExitPass;
+  return exit_status(report);
 }
 
 // Writes OUT (a path, or - for stdout) through fill, which streams into a TextOut; a format that

@@ -14,6 +14,7 @@
 #include <string>
 #include <thread>
 
+#include "cli/exit_status.h"
 #include "checkers/check.h"
 #include "formats/formats.h"
 #include "generate/workload.h"
@@ -27,8 +28,6 @@ using namespace isoscope;
 using namespace isoscope::runner;
 
 namespace {
-
-constexpr int kExitPass = 0, kExitFail = 1, kExitInput = 2, kExitUnknown = 3;
 
 const char* kRunUsage =
     "usage: isoscope run [TARGET] [--isolation read-uncommitted|read-committed|repeatable-read|serializable]\n"
@@ -333,11 +332,5 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
   CheckReport report = check_history(*h, opts);
   const std::string out = json ? report_json(*h, report, parse_ms, peak_rss ? peak_rss() : -1) : report_text(report);
   std::fwrite(out.data(), 1, out.size(), stdout);
-  bool any_fail = false, any_unknown = false;
-  for (int i = 0; i < kNumLevels; ++i) {
-    if (!report.requested[i]) continue;
-    any_fail |= report.results[i].verdict == Verdict::Fail;
-    any_unknown |= report.results[i].verdict == Verdict::Unknown;
-  }
-  return any_fail ? kExitFail : any_unknown ? kExitUnknown : kExitPass;
+  return exit_status(report);
 }
