@@ -21,7 +21,7 @@ while [ $# -gt 0 ]; do
     *) TARGETS+=("$1"); shift ;;
   esac
 done
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(isoscope plume awdit-test dbcop-bincode dbcop-json dbcop-text cobra elle archive check unrecognised folder)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(isoscope plume awdit-test dbcop-bincode dbcop-json dbcop-text cobra elle jepsen jepsen-log archive check unrecognised folder)
 
 if [ ! -f build-fuzz/build.ninja ]; then
   CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DISOSCOPE_FUZZ=ON >/dev/null

@@ -28,7 +28,8 @@ namespace {
 
 constexpr std::string_view kFormat = FUZZ_FORMAT;
 constexpr bool kTextFormat = kFormat == "isoscope" || kFormat == "plume" || kFormat == "awdit-test" ||
-                             kFormat == "dbcop-json" || kFormat == "dbcop-text" || kFormat == "elle";
+                             kFormat == "dbcop-json" || kFormat == "dbcop-text" || kFormat == "elle" ||
+                             kFormat == "jepsen" || kFormat == "jepsen-log";
 
 Expected<History> read_one(std::string_view input) {
   std::string bytes;

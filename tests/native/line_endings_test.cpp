@@ -146,6 +146,32 @@ std::vector<Sample> samples() {
        " [{\"events\": [{\"Wrote\": {\"variable\": 0, \"version\": 2}}], \"committed\": true}]\n"
        "]\n",
        4},
+      // Jepsen object histories (found by the jepsen-log fuzz target: a CR-only log read as one line).
+      {"jepsen", "history.edn",
+       "; a stale read; the comment comes first\n"
+       "{:process 0, :type :invoke, :f :write, :value 1}\n"
+       "{:process 0, :type :ok, :f :write, :value 1} ; done\n"
+       ";; between\n"
+       "{:process 1, :type :invoke, :f :read, :value nil}\n"
+       "{:process 1, :type :ok, :f :read, :value nil}\n",
+       0, "LIN",
+       "; comment\n"
+       "{:process 0, :type :invoke, :f :write, :value 1}\n"
+       "\n"
+       "{:process 0, :type :okay, :f :write, :value 1}\n",
+       4},
+      {"jepsen-log", "jepsen.log",
+       "INFO  jepsen.core - a stale read\n"
+       "INFO  jepsen.util - 0\t:invoke\t:write\t1\n"
+       "INFO  jepsen.util - 0\t:ok\t:write\t1\n"
+       "\n"
+       "INFO  jepsen.util - 1\t:invoke\t:read\tnil\n"
+       "INFO  jepsen.util - 1\t:ok\t:read\tnil\n",
+       0, "LIN",
+       "INFO  jepsen.util - 0\t:invoke\t:write\t1\n"
+       "\n"
+       "INFO  jepsen.util - 0\t:okay\t:write\t1\n",
+       3},
   };
 }
 

@@ -591,11 +591,11 @@ Expected<History> read_jepsen_log(std::span<const InputFile> files) {
   std::string_view s = f.bytes;
   size_t pos = fmt::bom_length(s);
   bool any = false;
+  const char* const end = s.data() + s.size();
   while (pos < s.size()) {
-    size_t eol = s.find('\n', pos);
-    if (eol == std::string_view::npos) eol = s.size();
-    std::string_view line = s.substr(pos, eol - pos);
-    while (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    // LF, CRLF and CR-only line ends alike (issue 22, class 2).
+    const char* eol = fmt::find_newline(s.data() + pos, end);
+    std::string_view line = s.substr(pos, static_cast<size_t>(eol - (s.data() + pos)));
     const size_t mark = line.find(kLogMark);
     if (mark == std::string_view::npos) {
       bool blank = true;
@@ -611,7 +611,8 @@ Expected<History> read_jepsen_log(std::span<const InputFile> files) {
       else if (!c.add(e, err)) return err;
       any = true;
     }
-    pos = eol + 1;
+    if (eol == end) break;
+    pos = static_cast<size_t>(fmt::past_newline(eol, end) - s.data());
   }
   if (!any) return fmt::text_error(f, 0, "expected Jepsen log lines such as 'INFO jepsen.util - 0 :invoke :read nil'; found none");
   return c.finish("jepsen-log");
