@@ -14,8 +14,10 @@
 
 #include "checkers/check.h"
 #include "checkers/cycle_names.h"
+#include "checkers/strong/strong.h"
 #include "generate/db_sim.h"
 #include "generate/random_history.h"
+#include "strong_witness.h"
 #include "test_util.h"
 
 using namespace isoscope;
@@ -162,6 +164,55 @@ TEST(ReportNames, TheTwoTransactionFormIsAWriteSkew) {
   const LevelResult& ser = r.results[static_cast<int>(Level::SER)];
   ASSERT_EQ(ser.verdict, Verdict::Fail);
   EXPECT_EQ(ser.anomalies.at(0).kind, "WriteSkew");
+}
+
+// The witness is the shortest cycle, not the first one met: a 60-transaction anti-dependency
+// cycle comes first in the history (every search from its transactions meets it), a write
+// skew of two transactions after it.
+TEST(ReportNames, AWriteSkewIsNamedThoughALongerCycleComesFirst) {
+  std::string json = R"({"initial": 0, "sessions": [)";
+  const int n = 60;
+  for (int i = 0; i < n; ++i)  // t_i reads k_i, t_{i+1} overwrites it: t_i -> t_{i+1}, around
+    json += "[[[\"r\",\"k" + std::to_string(i) + "\",0], [\"w\",\"k" + std::to_string((i + n - 1) % n) + "\"," +
+            std::to_string(i + 1) + "]]], ";
+  json += R"([[["r","x",0], ["w","y",100]]], [[["r","y",0], ["w","x",101]]]]})";
+  const History h = parse(json);
+  for (Level level : {Level::SER}) {
+    const StrongReport rep = check_strong(h, level, CheckBudget{});
+    ASSERT_EQ(rep.result.verdict, Verdict::Fail);
+    EXPECT_EQ(verify_strong_report(h, level, rep, false), "");
+    const Anomaly& a = rep.result.anomalies.at(0);
+    EXPECT_EQ(a.kind, "WriteSkew") << a.explanation;
+    EXPECT_EQ(a.edges.size(), 2u) << a.explanation;
+    EXPECT_LE(a.txns.size(), 6u);
+    for (uint32_t t : a.txns) EXPECT_GE(t, static_cast<uint32_t>(n + 1)) << "the write skew's own transactions";
+  }
+  const CheckReport r = check_history(h, {});
+  EXPECT_EQ(r.results[static_cast<int>(Level::SI)].verdict, Verdict::Pass);
+  EXPECT_EQ(r.results[static_cast<int>(Level::SER)].anomalies.at(0).kind, "WriteSkew");
+  expect_names_hold(h, r, "a long cycle and a write skew");
+}
+
+// Under SI too: a lost update of two transactions, though a cycle of 60 that SI forbids (no two
+// anti-dependencies in a row) comes first.
+TEST(ReportNames, AShortSICycleIsPreferredToALongerOne) {
+  std::string json = R"({"initial": 0, "sessions": [)";
+  const int n = 30;
+  int v = 0;
+  for (int i = 0; i < n; ++i) {  // w_i -wr-> r_i -rw-> w_{i+1}, around
+    const std::string I = std::to_string(i), prev = std::to_string((i + n - 1) % n);
+    const std::string va = std::to_string(++v), vm = std::to_string(++v);
+    json += "[[[\"w\",\"a" + I + "\"," + va + "], [\"w\",\"m" + prev + "\"," + vm + "]]], ";
+    json += "[[[\"r\",\"a" + I + "\"," + va + "], [\"r\",\"m" + I + "\",0]]], ";
+  }
+  json += R"([[["r","x",0], ["w","x",1000]]], [[["r","x",0], ["w","x",1001]]]]})";
+  const History h = parse(json);
+  const StrongReport rep = check_strong(h, Level::SI, CheckBudget{});
+  ASSERT_EQ(rep.result.verdict, Verdict::Fail);
+  EXPECT_EQ(verify_strong_report(h, Level::SI, rep, false), "");
+  const Anomaly& a = rep.result.anomalies.at(0);
+  EXPECT_EQ(a.kind, "LostUpdate") << a.explanation;
+  for (uint32_t t : a.txns) EXPECT_GT(t, static_cast<uint32_t>(2 * n)) << a.explanation;
 }
 
 TEST(ReportNames, LostUpdatesAreCountedExactly) {

@@ -104,8 +104,8 @@ struct Saturation {
   std::vector<Constraint> open;
   std::vector<uint32_t> reader;  // read index -> reading node
   bool complete = true;
-  std::vector<Problem::Edge> edges;  // every known edge (chain edges included)
-  std::vector<uint32_t> cycle;       // Cycle: edge indexes, in cycle order
+  std::vector<Problem::Edge> edges;  // every known edge (chain edges included); Cycle: they
+                                     // close a cycle (shortest_known_cycle finds a shortest)
   std::vector<uint32_t> order;       // Settled: a topological order (a solution)
   size_t constraints = 0, forced = 0, rounds = 0;
 };
@@ -185,7 +185,16 @@ Decision decide(const Instance& in, Level level, const StrongOptions& opts,
                 const CheckBudget& budget);
 
 // Witnesses.
-Anomaly cycle_anomaly(const Instance& in, const Problem& p, const Saturation& sat, Level level);
+// A shortest cycle of sat.edges counted in transactions (a read half -> write half edge counts
+// nothing), as edge indexes in cycle order; among the two-transaction cycles, one whose
+// explanation needs the fewest other transactions. First it adds to sat.edges what the edges
+// of saturation's last round force directly (one more step: saturation stops at the first
+// round that closes a cycle). Bounded work: every two-transaction cycle is found
+// (linear time); longer ones are looked for within a budget of edge visits, so a longer cycle
+// than the shortest may be returned on large graphs. Empty when the edges are acyclic.
+std::vector<uint32_t> shortest_known_cycle(const Problem& p, Saturation& sat);
+// sat: its outcome is Cycle; the witness may add derived edges to it.
+Anomaly cycle_anomaly(const Instance& in, const Problem& p, Saturation& sat, Level level);
 Anomaly core_anomaly(const Instance& core, Level level, const CheckBudget& budget,
                      bool minimal);
 

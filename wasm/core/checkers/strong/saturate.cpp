@@ -22,31 +22,6 @@ namespace {
 constexpr uint32_t kInf = 0xFFFFFFFFu;
 constexpr size_t kMaxConstraints = size_t(12) << 20;  // 12 M (96 MB); beyond: partial pruning
 
-std::vector<uint32_t> find_cycle(uint32_t n, const std::vector<Problem::Edge>& edges) {
-  DigraphBuilder b(n);
-  b.reserve(edges.size());
-  for (uint32_t i = 0; i < edges.size(); ++i) {
-    if (edges[i].from == edges[i].to) return {i};
-    b.add(edges[i].from, edges[i].to, i);
-  }
-  Digraph g = b.build();
-  uint32_t count = 0;
-  std::vector<uint32_t> comp = strongly_connected_components(g, count);
-  std::vector<uint32_t> size(count, 0);
-  for (uint32_t u = 0; u < n; ++u) ++size[comp[u]];
-  std::vector<uint32_t> best;
-  size_t tries = 0;
-  for (uint32_t u = 0; u < n && tries < 48; ++u) {
-    if (size[comp[u]] < 2) continue;
-    ++tries;
-    std::vector<uint32_t> c = shortest_cycle_through(g, comp, u);
-    if (!c.empty() && (best.empty() || c.size() < best.size())) best = std::move(c);
-    if (best.size() == 2) break;
-  }
-  for (uint32_t& e : best) e = g.tags[e];
-  return best;
-}
-
 }  // namespace
 
 Saturation saturate(const Problem& p, bool polygraph, bool force, const CheckBudget& budget,
@@ -228,8 +203,7 @@ Saturation saturate(const Problem& p, bool polygraph, bool force, const CheckBud
     Digraph g = b.build();
     std::vector<uint32_t> order = topological_order(g);
     if (order.empty()) {
-      s.outcome = Saturation::Cycle;
-      s.cycle = find_cycle(n, E);
+      s.outcome = Saturation::Cycle;  // the witness (witness.cpp) looks for its shortest cycle
       return s;
     }
     s.order = std::move(order);
