@@ -133,21 +133,29 @@ test('PostgreSQL SERIALIZABLE: every workload passes SER at 20 sessions and 2,00
   assert.equal(psql("SELECT count(*) FROM pg_tables WHERE tablename LIKE 'isoscope_run_%'"), '0', "the runner's tables are gone");
 });
 
-test('PostgreSQL REPEATABLE READ: SI passes; the cobra mix on 10 keys makes SER fail with a small WriteSkew', () => {
-  // The search reports the first cycle it finds: in about 4 runs of 10 that is the
-  // two-transaction write skew, otherwise a longer anti-dependency cycle (G2). A bounded number
-  // of runs: all 12 missing it has a chance of about 0.2%.
-  let found = null;
-  for (let seed = 1; seed <= 12 && !found; seed++) {
-    const res = run(pg, ['--isolation', 'repeatable-read', '--mix', 'cobra', '--keys', '10', '--sessions', '20', '--txns', '100', '--seed', String(seed)]);
+test('PostgreSQL REPEATABLE READ: SI passes; SER fails with a small WriteSkew', () => {
+  const check = (res) => {
     assert.ok(res.result, res.stderr);
     for (const level of ['RC', 'RR', 'RA', 'CC', 'PC', 'SI']) assert.equal(verdict(res, level), 'pass', level);
     assert.equal(verdict(res, 'SER'), 'fail');
     assert.ok(kinds(res, 'SER').every((k) => k === 'WriteSkew' || k === 'G2'), `SER names ${kinds(res, 'SER')}`);
+  };
+  // The cobra mix (read-only, write-only, read-modify-write of the same keys): SER fails, by a
+  // write skew or a longer anti-dependency cycle (the witness is the smallest cycle the known
+  // orderings close). A write skew of at most 6 transactions is in only about 3 of its runs of 10
+  // (in 54 recorded runs, 14 held one at all: its transactions rarely read one key and write
+  // another), so it is looked for with the mix that writes such transactions.
+  check(run(pg, ['--isolation', 'repeatable-read', '--mix', 'cobra', '--keys', '10', '--sessions', '20', '--txns', '100', '--seed', '1']));
+  // The random mix: the write skew of at most 6 transactions is the witness in every one of 10
+  // runs by hand; three seeds at most.
+  let found = null;
+  for (let seed = 1; seed <= 3 && !found; seed++) {
+    const res = run(pg, ['--isolation', 'repeatable-read', '--mix', 'polysi', '--keys', '10', '--sessions', '20', '--txns', '100', '--seed', String(seed)]);
+    check(res);
     const skews = res.result.levels.SER.anomalies.filter((a) => a.kind === 'WriteSkew' && a.transactions.length <= 6);
     if (skews.length) found = { res, skew: skews[0] };
   }
-  assert.ok(found, 'no seed of 12 gave a WriteSkew of at most 6 transactions');
+  assert.ok(found, 'no seed of 3 gave a WriteSkew of at most 6 transactions');
   const { res, skew } = found;
   assertFromHistory(res, skew);
   assertRecorded(res);
