@@ -253,3 +253,48 @@ test('a run interrupted by Ctrl-C leaves a history that isoscope check reads', a
   assert.ok(check.status === 0 || check.status === 1, check.stderr);
   assert.equal(psql("SELECT count(*) FROM pg_tables WHERE tablename LIKE 'isoscope_run_%'"), '0');
 });
+
+test('a run killed at any point (SIGKILL) leaves a history that isoscope check reads, with its metadata', async () => {
+  // The history is written as the transactions finish (HistoryStream): the file is a complete
+  // document at every moment, and holds no read of a value it does not hold.
+  for (const [target, name] of [[null, 'SQLite'], [pg, 'PostgreSQL']]) {
+    const out = join(dir, `killed-${name}.json`);
+    const args = ['run', ...(target ? [target] : []), '--isolation', 'serializable', '--sessions', '10', '--txns', '1000000', '--keys', '10', '--out', out];
+    const child = spawn(cli, args, { stdio: 'ignore' });
+    const exited = new Promise((r) => child.on('exit', r));
+    // Read the file while the run goes (it must parse whenever it is read); kill the run once
+    // it holds a few hundred transactions.
+    let reads = 0;
+    try {
+      for (let i = 0; i < 400; i++) {
+        await new Promise((r) => setTimeout(r, 25));
+        if (!existsSync(out)) continue;
+        const live = JSON.parse(readFileSync(out, 'utf8'));
+        assert.equal(live.recorded_by.streaming, true);
+        reads++;
+        if (live.sessions.reduce((n, s) => n + s.length, 0) >= 300) break;
+      }
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+      // A killed run cannot drop its tables: the test does (the others check that none is left).
+      if (target) psql(`DROP TABLE IF EXISTS isoscope_run_${child.pid}_1_registers`);
+    }
+    assert.ok(reads > 0, 'the file exists while the run goes');
+    const h = JSON.parse(readFileSync(out, 'utf8'));
+    const meta = h.recorded_by;
+    assert.equal(meta.database, name);
+    assert.equal(meta.isolation, 'serializable');
+    assert.equal(meta.sessions, 10);
+    assert.equal(meta.interrupted, true);
+    assert.equal(meta.streaming, true, 'the file says it was cut off');
+    if (target) assert.equal(meta.target, target.replace(/:[^:@/]*@/, '@'), 'the target, without its password');
+    const recorded = h.sessions.reduce((n, s) => n + s.length, 0);
+    assert.ok(recorded > 100, `${recorded} transactions recorded`);
+    const check = spawnSync(cli, ['check', '--json', out], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    assert.ok(check.status === 0 || check.status === 1, check.stderr);
+    const r = JSON.parse(check.stdout);
+    assert.equal(r.input.transactions, recorded);
+    for (const level of weaker) assert.equal(r.levels[level].verdict, 'pass', `${name} ${level}`);
+  }
+});

@@ -235,6 +235,31 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
     out_path = "isoscope-run-" + file_part(target.kind == DbKind::SQLite ? "sqlite" : target.display.substr(0, target.display.find(':')) + "-" + target.host + "-" + std::to_string(target.port)) +
                "-" + isolation_name(iso) + "-seed" + std::to_string(p.seed) + ".json";
 
+  // The metadata recorded with the history (docs/formats.md, "recorded_by"): what is known
+  // before the run, then what happened.
+  std::string meta = "{\"tool\": \"isoscope run\", \"command\": " + json_quote(command) +
+                     ", \"database\": " + json_quote(facts.product) + ", \"version\": " + json_quote(facts.version) +
+                     ", \"target\": " + json_quote(target.display) + ", \"isolation\": " + json_quote(isolation_name(iso)) +
+                     ", \"server_variables\": {";
+  for (size_t i = 0; i < facts.variables.size(); ++i)
+    meta += (i ? ", " : "") + json_quote(facts.variables[i].first) + ": " + json_quote(facts.variables[i].second);
+  meta += "}, \"workload\": " + json_quote(workload_name(p.workload.kind));
+  if (p.workload.kind == WorkloadKind::Registers || p.workload.kind == WorkloadKind::ListAppend)
+    meta += ", \"mix\": " + json_quote(mix_text);
+  meta += ", \"sessions\": " + std::to_string(p.sessions) + ", \"txns_per_session\": " + std::to_string(p.txns_per_session) +
+          ", \"keys\": " + std::to_string(p.workload.key.keys) + ", \"seed\": " + std::to_string(p.seed) +
+          ", \"nemesis\": " + json_quote(p.nemesis_kill ? "kill" : "none") + ", \"time_unit\": \"ns\"" +
+          ", \"started_at\": " + json_quote(iso_time_now());
+  // The history is written as the transactions finish: a run killed at any point leaves a
+  // history (docs/testing-a-database.md); until the end, its metadata says it is streaming.
+  HistoryStream stream;
+  if (!stream.open(out_path, p.sessions, p.workload.kind == WorkloadKind::ListAppend,
+                   meta + ", \"interrupted\": true, \"streaming\": true}", error)) {
+    db->drop_schema(schema);
+    std::fprintf(stderr, "isoscope run: %s\n", error.c_str());
+    return kExitInput;
+  }
+
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   RunCounts counts;
@@ -249,7 +274,7 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
                  static_cast<unsigned long long>(a), static_cast<unsigned long long>(u),
                  p.nemesis_kill ? (", " + std::to_string(counts.kills.load()) + " kills").c_str() : "");
   };
-  RunResult run = run_sessions(*db, p, g_stop, counts, tick);
+  RunResult run = run_sessions(*db, p, g_stop, counts, tick, &stream);
   if (progress) std::fputs("\r\033[K", stderr);
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
@@ -265,21 +290,7 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
   if (!fresh_sqlite.empty())
     for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(fresh_sqlite + suffix);
 
-  // The metadata recorded with the history (docs/formats.md, "recorded_by").
-  std::string meta = "{\"tool\": \"isoscope run\", \"command\": " + json_quote(command) +
-                     ", \"database\": " + json_quote(facts.product) + ", \"version\": " + json_quote(facts.version) +
-                     ", \"target\": " + json_quote(target.display) + ", \"isolation\": " + json_quote(isolation_name(iso)) +
-                     ", \"server_variables\": {";
-  for (size_t i = 0; i < facts.variables.size(); ++i)
-    meta += (i ? ", " : "") + json_quote(facts.variables[i].first) + ": " + json_quote(facts.variables[i].second);
-  meta += "}, \"workload\": " + json_quote(workload_name(p.workload.kind));
-  if (p.workload.kind == WorkloadKind::Registers || p.workload.kind == WorkloadKind::ListAppend)
-    meta += ", \"mix\": " + json_quote(mix_text);
-  meta += ", \"sessions\": " + std::to_string(p.sessions) + ", \"txns_per_session\": " + std::to_string(p.txns_per_session) +
-          ", \"keys\": " + std::to_string(p.workload.key.keys) + ", \"seed\": " + std::to_string(p.seed) +
-          ", \"nemesis\": " + json_quote(p.nemesis_kill ? "kill" : "none") + ", \"time_unit\": \"ns\"" +
-          ", \"started_at\": " + json_quote(iso_time_now()) +
-          ", \"committed\": " + std::to_string(counts.committed.load()) + ", \"aborted\": " + std::to_string(counts.aborted.load()) +
+  meta += ", \"committed\": " + std::to_string(counts.committed.load()) + ", \"aborted\": " + std::to_string(counts.aborted.load()) +
           ", \"unknown\": " + std::to_string(counts.unknown.load()) + ", \"kills\": " + std::to_string(counts.kills.load()) +
           ", \"seconds\": " + json_number(run.seconds) + (p.duration_s > 0 ? ", \"duration\": " + json_number(p.duration_s) : std::string()) + ", \"interrupted\": " + (run.interrupted ? "true" : "false");
   if (commits_before >= 0)
@@ -287,15 +298,9 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
             ", \"after\": " + std::to_string(commits_after) + "}";
   meta += ", \"tables_dropped\": " + std::string(dropped.ok() ? "true" : "false") + "}";
 
-  const std::string text = history_json(run, p.workload.kind == WorkloadKind::ListAppend, meta);
-  {
-    std::FILE* f = std::fopen(out_path.c_str(), "wb");
-    const bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    if (f && std::fclose(f) != 0) f = nullptr;
-    if (!ok || !f) {
-      std::fprintf(stderr, "isoscope run: %s: cannot write the history\n", out_path.c_str());
-      return kExitInput;
-    }
+  if (!stream.finish(meta, error)) {
+    std::fprintf(stderr, "isoscope run: %s\n", error.c_str());
+    return kExitInput;
   }
   const uint64_t total = counts.committed + counts.aborted + counts.unknown;
   std::fprintf(json ? stderr : stdout,

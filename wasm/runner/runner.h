@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -59,14 +60,70 @@ struct RunResult {
   double seconds = 0;
 };
 
+// One transaction in isoscope JSON: {"ops": [...], "status": ..., "start": ..., "end": ...}.
+std::string txn_json(const RecordedSession& s, const RecordedTxn& t);
+
+// The history file (--out), written while the run goes: a complete isoscope JSON document at
+// every moment, so that a run killed at any point (even by SIGKILL) leaves a history that
+// `isoscope check` reads, with the transactions that had finished a moment before.
+//
+// Each session owns a region of the file: its transactions, then spaces (JSON whitespace), then
+// its closing bracket. Finished transactions are written over the spaces, each session's batch
+// in one write (a reader sees it whole or not at all), and only once the transactions whose
+// values they read are in the file (a session can finish a transaction before the one it read
+// from is handed in: the file never holds a read of a value it does not hold). When a region is
+// full, the whole document is laid out again with more room (twice each session's text, at
+// least twice the average), in a new file renamed over the old one (rename is atomic): the
+// rewriting costs a few times the file in all. finish() puts the final document, without the
+// spaces, in place the same way.
+class HistoryStream {
+ public:
+  HistoryStream() = default;
+  HistoryStream(const HistoryStream&) = delete;
+  HistoryStream& operator=(const HistoryStream&) = delete;
+  ~HistoryStream();
+  // recorded_by_json: the metadata object written while the run goes. False with error set
+  // when the file cannot be written.
+  bool open(const std::string& path, uint32_t sessions, bool lists, const std::string& recorded_by_json,
+            std::string& error);
+  // A finished transaction of a session, in session order. Any thread.
+  void add(uint32_t session, const RecordedSession& rs, const RecordedTxn& t);
+  // Writes what was added since the last flush and can be written. One thread at a time.
+  bool flush(std::string& error);
+  // Replaces the file with the final document (everything added), its metadata recorded_by_json.
+  bool finish(const std::string& recorded_by_json, std::string& error);
+  const std::string& path() const { return path_; }
+
+ private:
+  struct Entry {
+    std::string text;                   // txn_json
+    std::vector<int64_t> reads, writes;  // values read from others, values written
+  };
+  bool write_ready(bool everything, std::string& error);
+  bool lay_out(const std::string& recorded_by_json, bool padded, std::string& error);
+
+  std::string path_;
+  bool lists_ = false;
+  std::string meta_;  // the metadata of the file as it is being written
+  int fd_ = -1;
+  std::mutex mu_;
+  std::vector<std::vector<Entry>> added_;   // under mu_: added since the last flush
+  std::vector<std::vector<Entry>> waiting_;  // added, not yet in the file (a value read is not)
+  struct Mark {
+    uint32_t round = 0, session = 0;  // by value: the round that put its write in the file
+  };
+  std::vector<Mark> mark_;
+  uint32_t round_ = 0;
+  std::vector<std::string> text_;           // each session's transactions, as in the file
+  std::vector<size_t> room_;                // each session's region size
+  std::vector<uint64_t> offset_;            // where each session's region begins in the file
+};
+
 // Runs p against db (whose schema is in place). `stop` ends the run early: sessions finish
 // or roll back the transaction they are in. `tick` is called about five times a second from
-// the calling thread while the sessions run.
+// the calling thread while the sessions run. Every finished transaction goes to `stream`
+// (when given), which the calling thread flushes as the sessions run.
 RunResult run_sessions(Database& db, const RunParams& p, std::atomic<bool>& stop, RunCounts& counts,
-                       const std::function<void()>& tick);
-
-// The history in isoscope JSON: {"format": "isoscope/1", "initial": 0, "recorded_by": {...},
-// "sessions": [...]}; `recorded_by_json` is the metadata object's text.
-std::string history_json(const RunResult& r, bool lists, const std::string& recorded_by_json);
+                       const std::function<void()>& tick, HistoryStream* stream = nullptr);
 
 }  // namespace isoscope::runner
