@@ -228,3 +228,53 @@ TEST(ReportNames, LostUpdatesAreCountedExactly) {
   EXPECT_FALSE(si.kinds[0].lower_bound);
   expect_names_hold(h, r, "three readers of x");
 }
+
+// The web page decides one level at a time (decide_level, in check_order: SER before SI and PC).
+// Its names must be those of check_history, which names every level once all are decided: no
+// failing level's anomaly may be of a kind that a level decided after it (passing) forbids.
+TEST(ReportNames, LevelByLevelNamesAreTheWholeCheck) {
+  size_t compared = 0;
+  auto compare = [&](const History& h, const std::string& what) {
+    const CheckReport whole = check_history(h, {});
+    CheckReport one;
+    for (Level l : check_order(h))
+      if (whole.requested[static_cast<int>(l)]) decide_level(h, l, {}, one);
+    for (int i = 0; i < kNumLevels; ++i) {
+      if (!whole.requested[i] || whole.results[i].verdict != Verdict::Fail) continue;
+      ++compared;
+      std::vector<std::string> a, b;
+      for (const Anomaly& x : whole.results[i].anomalies) a.push_back(x.kind);
+      for (const Anomaly& x : one.results[i].anomalies) b.push_back(x.kind);
+      EXPECT_EQ(a, b) << what << " " << level_name(static_cast<Level>(i));
+    }
+    expect_names_hold(h, one, what + " (level by level)");
+  };
+  for (uint64_t seed = 1; seed <= 200; ++seed) {
+    GenParams p;
+    p.seed = seed;
+    p.sessions = 2 + seed % 3;
+    p.txns_per_session = 3 + seed % 4;
+    p.keys = 2 + seed % 3;
+    p.mode = seed % 2 ? GenMode::Random : GenMode::Causal;
+    p.timestamps = seed % 3 == 0;
+    Expected<History> h = generate_history(p);
+    ASSERT_TRUE(static_cast<bool>(h));
+    compare(*h, "random seed " + std::to_string(seed));
+  }
+  for (uint64_t seed = 1; seed <= 60; ++seed)
+    for (DbEngine engine : {DbEngine::ReadCommitted, DbEngine::SnapshotIsolation, DbEngine::Serializable}) {
+      DbSimParams p;
+      p.seed = seed;
+      p.engine = engine;
+      p.sessions = 4;
+      p.txns_per_session = 12;
+      p.min_ops = 1;
+      p.max_ops = 4;
+      p.key.keys = 3 + seed % 4;
+      parse_workload_mix(seed % 2 ? "cobra" : "polysi", p.mix);
+      Expected<History> h = simulate_database(p);
+      ASSERT_TRUE(static_cast<bool>(h));
+      compare(*h, "db_sim seed " + std::to_string(seed));
+    }
+  EXPECT_GT(compared, 100u);
+}

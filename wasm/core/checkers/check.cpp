@@ -168,6 +168,13 @@ const LevelResult& decide_level(const History& h, Level l, const CheckOptions& o
   for (KindCount& k : r.kinds)
     if (k.example >= r.anomalies.size()) k.example = kNone;
   name_level(h, report, l, opts.max_anomalies);
+  // A pass may show that a failing level decided before it (a stronger one: check_order puts
+  // SSER before SER, SER before SI and PC) named its anomaly by a kind this level forbids: name
+  // those again (as check_history does once every level is decided).
+  if (r.verdict == Verdict::Pass && is_transactional(l))
+    for (int j = 0; j < kNumLevels; ++j)
+      if (j != static_cast<int>(l) && report.requested[j] && report.results[j].verdict == Verdict::Fail)
+        name_level(h, report, static_cast<Level>(j), opts.max_anomalies);
   r.ms = now_ms() - t0;
   if (opts.on_level) opts.on_level(l, r);
   return r;

@@ -54,8 +54,10 @@ std::vector<Level> check_order(const History& h);
 CheckReport check_history(const History& h, const CheckOptions& opts);
 
 // Decides one level given the levels already decided in `report` (a failing weaker level or a
-// passing stronger one there decides this one) and stores the result in it. check_history calls
-// this in check_order; the web worker calls it level by level to report progress.
+// passing stronger one there decides this one) and stores the result in it. When it passes,
+// the failing levels decided before it are named again (cycle_names.h: no anomaly of a kind a
+// passing level forbids), so their results in `report` may change. check_history calls this in
+// check_order; the web worker calls it level by level to report progress.
 const LevelResult& decide_level(const History& h, Level l, const CheckOptions& opts, CheckReport& report);
 
 
