@@ -49,6 +49,7 @@ const calls = {
   levels: () => mod.levels(),
   histories: () => mod.histories(['a/h.json', 'b/h.json'], [enc.encode('{"sessions": []}'), enc.encode('{"sessions": []}')]),
   checkLevel: () => mod.checkLevel('SER', 0, 5),
+  levelResult: () => mod.levelResult('RA'),
   check: () => mod.check('RC,SER', 0, 5),
   transactions: () => mod.transactions(0, 2),
   sessions: () => mod.sessions(),
@@ -98,6 +99,7 @@ test('bad arguments are error answers, and the module stays usable', () => {
     'transactions 5..2': [() => mod.transactions(5, 2), /begin <= end/],
     'counterexample SSER': [() => mod.counterexample('SSER', 0, 100), /no anomaly 0 at SSER/],
     'counterexample ZZ': [() => mod.counterexample('ZZ', 0, 100), /unknown level 'ZZ'/],
+    'levelResult ZZ': [() => mod.levelResult('ZZ'), /unknown level 'ZZ'/],
     'load unknown format': [() => mod.load(['h.json'], [enc.encode('{}')], 'csv'), /unknown format 'csv'/],
   };
   for (const [what, [call, message]] of Object.entries(bad)) {

@@ -145,3 +145,20 @@ test('find: transactions by label, then by a key they touch', () => {
   assert.deepEqual(value(mod.find('x', 1)), [{ txn: 1, match: 'key' }]);
   assert.deepEqual(value(mod.find('nothing', 10)), []);
 });
+
+test('a pass names the failing levels decided before it again; levelResult gives them as they stand', () => {
+  // Random history (generate --sessions 3 --txns 5 --keys 2 --timestamps --target random --seed 148):
+  // in the app's order SSER is decided before SER; its cycle looks like a write skew, but SER passes.
+  load('{"format":"isoscope/1","initial":0,"sessions":[[{"ops":[["r",1,0],["r",0,0],["r",0,0],["w",0,1]],"start":0,"end":0.5},{"ops":[["r",1,0],["w",0,2],["w",0,3],["r",0,3]],"start":3,"end":3.5},{"ops":[["w",1,4],["r",1,4],["w",0,5],["w",1,6]],"start":4,"end":4.5},{"ops":[["r",1,9],["r",0,5],["r",0,5]],"start":8,"end":8.5},{"ops":[["r",1,12]],"start":12,"end":12.5}],[{"ops":[["r",1,0],["r",0,1],["r",1,0],["r",0,1]],"start":2,"end":2.5},{"ops":[["r",0,1]],"start":7,"end":7.5},{"ops":[["w",0,10],["r",1,9],["r",0,10]],"start":9,"end":9.5},{"ops":[["w",1,11],["r",1,11]],"start":10,"end":10.5},{"ops":[["w",1,12],["r",1,12]],"start":11,"end":11.5}],[{"ops":[["r",1,0]],"start":1,"end":1.5},{"ops":[["r",0,5],["w",1,7],["r",0,5],["r",1,7]],"start":5,"end":5.5},{"ops":[["r",0,5],["r",0,5],["w",1,8],["w",1,9]],"start":6,"end":6.5},{"ops":[["w",1,13]],"start":13,"end":13.5},{"ops":[["r",0,10],["w",1,14],["w",0,15]],"start":14,"end":14.5}]]}');
+  for (const l of ['RC', 'RR', 'RA', 'CC']) assert.equal(value(mod.checkLevel(l, 0, 10)).verdict, 'pass', l);
+  const sser = value(mod.checkLevel('SSER', 0, 10));
+  assert.equal(sser.verdict, 'fail');
+  assert.equal(sser.anomalies[0].kind, 'WriteSkew', 'named before SER is decided');
+  assert.equal(value(mod.checkLevel('SER', 0, 10)).verdict, 'pass');
+  const now = value(mod.levelResult('SSER'));
+  assert.equal(now.verdict, 'fail');
+  assert.equal(now.anomalies[0].kind, 'RealTimeViolation', 'SER passes: the cycle is what SSER adds');
+  const undecided = JSON.parse(mod.levelResult('PC'));
+  assert.equal(undecided.ok, false);
+  assert.match(undecided.error.message, /PC has not been checked/);
+});

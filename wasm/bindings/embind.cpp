@@ -173,6 +173,18 @@ std::string check_level_quiet(std::string level, double budget_ms, int max_anoma
   return check_level(std::move(level), budget_ms, max_anomalies, val::undefined());
 }
 
+// levelResult(level) -> the level's result as it stands: checkLevel names the failing levels
+// decided before a level that passes again (no anomaly of a kind a passing level forbids), so
+// a failing level's anomalies may change after it was returned.
+std::string level_result(std::string level) {
+  if (!g_loaded) return no_history();
+  Level l;
+  if (!parse_level(level, l)) return failure(unknown_level_message(level));
+  if (!g_loaded->decided.requested[static_cast<int>(l)])
+    return failure(std::string(level_name(l)) + " has not been checked: call checkLevel first");
+  return ok(level_result_json(g_loaded->history, g_loaded->decided.results[static_cast<int>(l)]));
+}
+
 // check(levelsCsv, budgetMs, maxAnomalies) -> the whole result, as `isoscope check --json` prints
 // it; "" checks every level, an unknown level is an error (as on the command line).
 std::string check(std::string levels_csv, double budget_ms, int max_anomalies) {
@@ -276,6 +288,7 @@ EMSCRIPTEN_BINDINGS(isoscope) {
   emscripten::function("histories", &histories);
   emscripten::function("checkLevel", &check_level);
   emscripten::function("checkLevel", &check_level_quiet);
+  emscripten::function("levelResult", &level_result);
   emscripten::function("check", &check);
   emscripten::function("transactions", &transactions);
   emscripten::function("sessions", &sessions);

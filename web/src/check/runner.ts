@@ -123,7 +123,7 @@ export class Checker {
     try {
       levels = inCheckOrder(o.levels, await this.check!.call<LevelInfo[]>({ op: 'levels' }));
     } catch { /* the order is an optimisation: keep the given one */ }
-    const unknownHere: string[] = [];
+    const unknownHere: string[] = [], failedHere: string[] = [];
     for (let i = 0; i < levels.length; i++) {
       const level = levels[i];
       if (run.cancelled) { o.onUpdate(level, { verdict: 'unknown', reason: run.reason ?? 'cancelled' }); continue; }
@@ -140,10 +140,15 @@ export class Checker {
         ]);
         o.onUpdate(level, res);
         if (res.verdict === 'unknown') unknownHere.push(level);
+        if (res.verdict === 'fail' && !res.implied_by) failedHere.push(level);
         if (res.verdict === 'pass' && !res.implied_by) {
           // A level left unknown earlier in this run holds after all (as the core reports it).
           for (const weaker of unknownHere.filter((l) => implies(level, l)))
             o.onUpdate(weaker, { verdict: 'pass', ms: 0, reason: `implied by the ${level} pass`, implied_by: level });
+          // The core names the failing levels decided before this pass again (no anomaly of a
+          // kind a passing level forbids: SSER's cycle is no WriteSkew once SER passes), and
+          // counterexample() reads their anomalies as they now stand.
+          for (const failed of failedHere) o.onUpdate(failed, await w.call<LevelResult>({ op: 'levelResult', level: failed }));
         }
       } catch (e) {
         if (e instanceof CancelledError || run.cancelled) {

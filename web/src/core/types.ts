@@ -186,6 +186,8 @@ export interface IsoscopeModule {
   histories(names: string[], heads: Uint8Array[]): string;
   /** CoreResult<LevelResult>; onProgress(settled, open) from inside long levels (the strong solver). */
   checkLevel(level: string, budgetMs: number, maxAnomalies: number, onProgress?: (settled: number, open: number) => void): string;
+  /** CoreResult<LevelResult>: a decided level as it stands (a later pass may rename its anomalies). */
+  levelResult(level: string): string;
   /** CoreResult<CheckResult> */
   check(levelsCsv: string, budgetMs: number, maxAnomalies: number): string;
   /** CoreResult<Txn[]> */

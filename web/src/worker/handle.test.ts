@@ -61,3 +61,15 @@ describe('progress inside a level', () => {
     expect(seen).toEqual([{ settled: 3, open: 7 }, { settled: 10, open: 0 }]);
   });
 });
+
+describe('a level as it stands', () => {
+  it('levelResult returns the core’s current entry of a decided level', () => {
+    const core = {
+      levelResult: (l: string) => JSON.stringify(l === 'SSER'
+        ? { ok: true, value: { verdict: 'fail', ms: 1, anomalies: [{ kind: 'RealTimeViolation' }] } }
+        : { ok: false, error: { message: `${l} has not been checked: call checkLevel first` } }),
+    } as unknown as IsoscopeModule;
+    expect(handleRequest(core, { op: 'levelResult', level: 'SSER' })).toEqual({ verdict: 'fail', ms: 1, anomalies: [{ kind: 'RealTimeViolation' }] });
+    expect(() => handleRequest(core, { op: 'levelResult', level: 'SER' })).toThrow(/has not been checked/);
+  });
+});

@@ -15,6 +15,7 @@ export function handleRequest(c: IsoscopeModule, m: Request, onProgress?: (p: Pr
     case 'histories': return unwrap(c.histories(m.files.map((f) => f.name), m.files.map((f) => new Uint8Array(f.data))));
     case 'checkLevel': return unwrap(c.checkLevel(m.level, m.budgetMs, m.maxAnomalies,
       onProgress && ((settled: number, open: number) => onProgress({ settled, open }))));
+    case 'levelResult': return unwrap(c.levelResult(m.level));
     case 'transactions': return unwrap(c.transactions(m.begin, m.end));
     case 'sessions': return unwrap(c.sessions());
     // typed arrays, transferred to the page without a copy (core.worker.ts)

@@ -8,6 +8,7 @@ export type Request =
   | { op: 'levels' }
   | { op: 'histories'; files: InFile[] }
   | { op: 'checkLevel'; level: string; budgetMs: number; maxAnomalies: number }
+  | { op: 'levelResult'; level: string }
   | { op: 'transactions'; begin: number; end: number }
   | { op: 'sessions' }
   | { op: 'timeline' }
