@@ -58,9 +58,10 @@ std::string utf8_of(const val& s) {
   return out;
 }
 
-// load(names: string[], blobs: Uint8Array[], format: string, options?: {uniqueValues?: boolean})
-// -> the input statistics. uniqueValues: a (key, value) written more than once is an error (as
-// the command line's --unique-values) instead of ambiguous reads.
+// load(names: string[], blobs: Uint8Array[], format: string, options?: {uniqueValues?: boolean,
+// initial?: string}) -> the input statistics. uniqueValues: a (key, value) written more than
+// once is an error (as the command line's --unique-values) instead of ambiguous reads. initial:
+// the value every object of an object history starts with (the command line's --initial).
 std::string load_with_options(val names, val blobs, std::string format, val options) {
   g_loaded.reset();
   const unsigned n = names["length"].as<unsigned>();
@@ -98,8 +99,12 @@ std::string load_with_options(val names, val blobs, std::string format, val opti
   Expected<History> h = read_history(files, format, max_expanded);
   const double parse_ms = now_ms() - t0;
   if (!h) return failure(h.error());
-  if (!options.isUndefined() && !options.isNull() && options["uniqueValues"].isTrue())
+  const bool has_options = !options.isUndefined() && !options.isNull();
+  if (has_options && options["uniqueValues"].isTrue())
     if (const std::optional<InputError> e = unique_values_error(*h, files))
+      return failure(*e);
+  if (has_options && options["initial"].isString())
+    if (const std::optional<InputError> e = set_initial_value(*h, utf8_of(options["initial"]), files))
       return failure(*e);
   g_loaded.emplace();
   g_loaded->history = std::move(*h);
@@ -202,20 +207,28 @@ std::string sessions() {
   return ok(sessions_json(g_loaded->history));
 }
 
-// convert(to) -> the history written in format `to` ("isoscope" or "plume"), as a JSON string
+// convert(to) -> the history written in format `to` ("isoscope", "plume" or "jepsen"), as a
+// JSON string
 std::string convert(std::string to) {
   if (!g_loaded) return no_history();
+  if (to == "jepsen") {
+    if (g_loaded->history.registers.empty())
+      return failure("Jepsen EDN holds histories of single-object operations; this one is of transactions");
+    return ok(json_quote(write_jepsen_edn(g_loaded->history)));
+  }
   // An object history's lossless form is Jepsen EDN (isoscope JSON has no objects): a share
   // link of one holds that, which loads back by detection.
   if (to == "isoscope" && !g_loaded->history.registers.empty())
     return ok(json_quote(write_jepsen_edn(g_loaded->history)));
   if (to == "isoscope") return ok(json_quote(write_isoscope_json(g_loaded->history)));
+  if (to == "plume" && !g_loaded->history.registers.empty())
+    return failure("plume cannot hold an object history (single-object operations): convert to jepsen");
   if (to == "plume") {
     Expected<std::string> text = write_plume(g_loaded->history);
     if (!text) return failure(text.error());
     return ok(json_quote(*text));
   }
-  return failure("unknown output format '" + to + "'; expected isoscope or plume");
+  return failure("unknown output format '" + to + "'; expected isoscope, plume or jepsen");
 }
 
 // counterexample(level, anomalyIndex, budgetMs) -> {"history": "<canonical JSON>",

@@ -1,5 +1,5 @@
 // Porcupine's key-value store, one key per partition: the state is the key's string; absent
-// reads as "". get returns it, put replaces it, append extends it.
+// reads as "" (or starts as the value check --initial gives). get returns it, put replaces it, append extends it.
 //
 // The search appends in many orders, so strings are not built per step: a state is a node
 // (the state it extends, the piece appended) with the string's length and polynomial hash,
@@ -20,7 +20,9 @@ constexpr uint64_t kBase = 0x100000001B3ull;
 
 class KvSpec final : public ObjectSpec {
  public:
-  explicit KvSpec(const History& h) : ObjectSpec(h) { empty_ = local_piece(add_piece("")); }
+  explicit KvSpec(const History& h) : ObjectSpec(h) {
+    empty_ = h.registers.initial != RegOp::kUnobserved ? local(h.registers.initial) : local_piece(add_piece(""));
+  }
   uint32_t initial() override { return empty_; }
   uint32_t step(uint32_t s, const RegOp& op) override {
     switch (op.fn) {
