@@ -7,7 +7,6 @@
 // (hash, length) is confirmed by comparing the strings themselves, so a hash collision costs
 // time, never a wrong answer. Each (state, piece) step is remembered.
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "checkers/lin/model.h"
@@ -20,8 +19,20 @@ constexpr uint64_t kBase = 0x100000001B3ull;
 
 class KvSpec final : public ObjectSpec {
  public:
-  explicit KvSpec(const History& h) : ObjectSpec(h) {
-    empty_ = h.registers.initial != RegOp::kUnobserved ? local(h.registers.initial) : local_piece(add_piece(""));
+  explicit KvSpec(const History& h) : ObjectSpec(h) { start(); }
+  // The states met are a memo of strings, valid for any key: kept from key to key (no
+  // allocation per key) until they grow large, then let go.
+  void reset() override {
+    constexpr size_t kLarge = 1 << 12;
+    if (states_.size() <= kLarge && pieces_.size() <= kLarge && appended_.size() <= kLarge) return;
+    std::vector<Piece>().swap(pieces_);
+    std::vector<State>().swap(states_);
+    std::vector<uint32_t>().swap(next_);
+    head_ = FlatMap64();
+    piece_by_value_ = FlatMap64();
+    state_by_value_ = FlatMap64();
+    appended_ = FlatMap64();
+    start();
   }
   uint32_t initial() override { return empty_; }
   uint32_t step(uint32_t s, const RegOp& op) override {
@@ -53,6 +64,9 @@ class KvSpec final : public ObjectSpec {
     uint64_t hash;
   };
 
+  void start() {
+    empty_ = h_.registers.initial != RegOp::kUnobserved ? local(h_.registers.initial) : local_piece(add_piece(""));
+  }
   std::string text(uint32_t s) const {
     std::vector<uint32_t> chain;
     for (uint32_t x = s; x != kNoState; x = states_[x].parent) chain.push_back(states_[x].piece);
@@ -71,13 +85,12 @@ class KvSpec final : public ObjectSpec {
   }
   // The piece of a history value (a string; nil is "").
   uint32_t piece_of(uint32_t v) {
-    auto it = piece_by_value_.find(v);
-    if (it != piece_by_value_.end()) return it->second;
+    if (const uint32_t known = piece_by_value_.find(v); known != FlatMap64::kAbsent) return known;
     std::string t;
     if (!(h_.initial && v == *h_.initial))
       t = h_.values.kind(v) == Interner::Kind::Str ? h_.values.as_str(v) : h_.values.display(v);
     const uint32_t p = add_piece(std::move(t));
-    piece_by_value_.emplace(v, p);
+    piece_by_value_.insert(v, p);
     return p;
   }
   uint32_t local_piece(uint32_t p) {
@@ -85,32 +98,36 @@ class KvSpec final : public ObjectSpec {
   }
   // The state of a history value (get's result, put's value).
   uint32_t local(uint32_t v) {
-    auto it = state_by_value_.find(v);
-    if (it != state_by_value_.end()) return it->second;
+    if (const uint32_t known = state_by_value_.find(v); known != FlatMap64::kAbsent) return known;
     const uint32_t s = local_piece(piece_of(v));
-    state_by_value_.emplace(v, s);
+    state_by_value_.insert(v, s);
     return s;
   }
   uint32_t find_or_add(uint64_t hsh, uint32_t len, uint32_t parent, uint32_t piece) {
     const uint64_t key = hsh ^ (uint64_t{len} * 0x9E3779B97F4A7C15ull);
-    auto [it, fresh] = head_.try_emplace(key, kNoState);
-    if (!fresh) {
+    const uint32_t id = static_cast<uint32_t>(states_.size());
+    const uint32_t first = head_.insert(key, id);  // the first state with this key, or id
+    if (first != id) {
       const std::string want = (parent == kNoState ? std::string() : text(parent)) + pieces_[piece].text;
-      for (uint32_t x = it->second; x != kNoState; x = next_[x])
+      for (uint32_t x = first; x != kNoState; x = next_[x])
         if (states_[x].len == len && states_[x].hash == hsh && text(x) == want) return x;
     }
-    const uint32_t id = static_cast<uint32_t>(states_.size());
     states_.push_back({parent, piece, len, hsh});
-    next_.push_back(it->second);
-    it->second = id;
+    // Chained after the first (the map keeps the first): next_[first] -> id -> the rest.
+    if (first != id) {
+      next_.push_back(next_[first]);
+      next_[first] = id;
+    } else {
+      next_.push_back(kNoState);
+    }
     return id;
   }
 
   std::vector<Piece> pieces_;
   std::vector<State> states_;
-  std::vector<uint32_t> next_;                      // states with the same (hash, length) key
-  std::unordered_map<uint64_t, uint32_t> head_;     // (hash, length) key -> latest such state
-  std::unordered_map<uint32_t, uint32_t> piece_by_value_, state_by_value_;
+  std::vector<uint32_t> next_;  // states with the same (hash, length) key
+  FlatMap64 head_;              // (hash, length) key -> the first such state
+  FlatMap64 piece_by_value_, state_by_value_;
   FlatMap64 appended_;  // (state, piece) -> the state after appending it
   uint32_t empty_;
 };
