@@ -6,7 +6,9 @@
 // computed from its parent's in O(1). States with equal strings are one state: a lookup by
 // (hash, length) is confirmed by comparing the strings themselves, so a hash collision costs
 // time, never a wrong answer. Each (state, piece) step is remembered.
+#include <algorithm>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "checkers/lin/model.h"
@@ -19,7 +21,13 @@ constexpr uint64_t kBase = 0x100000001B3ull;
 
 class KvSpec final : public ObjectSpec {
  public:
-  explicit KvSpec(const History& h) : ObjectSpec(h) { start(); }
+  explicit KvSpec(const History& h) : ObjectSpec(h) {
+    // About a state per operation: sized once, not grown step by step.
+    const size_t expected = std::min<size_t>(h.registers.ops.size(), 1 << 14);
+    head_.reserve(expected);
+    appended_.reserve(expected);
+    start();
+  }
   // The states met are a memo of strings, valid for any key: kept from key to key (no
   // allocation per key) until they grow large, then let go.
   void reset() override {
@@ -103,15 +111,38 @@ class KvSpec final : public ObjectSpec {
     state_by_value_.insert(v, s);
     return s;
   }
+  // Whether state x's string is parent's (none: kNoState) followed by piece p, their lengths
+  // being equal: both read backwards, piece by piece, with no string built.
+  bool same_text(uint32_t x, uint32_t parent, uint32_t p) const {
+    if (states_[x].parent == parent && states_[x].piece == p) return true;
+    struct Cursor {
+      uint32_t next;          // the state whose piece comes before rest
+      std::string_view rest;  // what is left of the current piece (its front)
+    };
+    Cursor a{states_[x].parent, pieces_[states_[x].piece].text}, b{parent, pieces_[p].text};
+    auto refill = [&](Cursor& c) {
+      while (c.rest.empty() && c.next != kNoState) {
+        c.rest = pieces_[states_[c.next].piece].text;
+        c.next = states_[c.next].parent;
+      }
+    };
+    while (true) {
+      refill(a);
+      refill(b);
+      if (a.rest.empty() || b.rest.empty()) return a.rest.empty() && b.rest.empty();
+      const size_t n = std::min(a.rest.size(), b.rest.size());
+      if (a.rest.substr(a.rest.size() - n) != b.rest.substr(b.rest.size() - n)) return false;
+      a.rest.remove_suffix(n);
+      b.rest.remove_suffix(n);
+    }
+  }
   uint32_t find_or_add(uint64_t hsh, uint32_t len, uint32_t parent, uint32_t piece) {
     const uint64_t key = hsh ^ (uint64_t{len} * 0x9E3779B97F4A7C15ull);
     const uint32_t id = static_cast<uint32_t>(states_.size());
     const uint32_t first = head_.insert(key, id);  // the first state with this key, or id
-    if (first != id) {
-      const std::string want = (parent == kNoState ? std::string() : text(parent)) + pieces_[piece].text;
+    if (first != id)
       for (uint32_t x = first; x != kNoState; x = next_[x])
-        if (states_[x].len == len && states_[x].hash == hsh && text(x) == want) return x;
-    }
+        if (states_[x].len == len && states_[x].hash == hsh && same_text(x, parent, piece)) return x;
     states_.push_back({parent, piece, len, hsh});
     // Chained after the first (the map keeps the first): next_[first] -> id -> the rest.
     if (first != id) {
