@@ -409,7 +409,9 @@ TEST(ObjectLin, TheCommandLineGivesObjectsAnInitialValue) {
   EXPECT_EQ(run_cli("check --level LIN " + file).status, 1);
   const CommandResult r = run_cli("check --level LIN --initial 0 " + file);
   EXPECT_EQ(r.status, 0) << r.out << r.err;
-  EXPECT_EQ(run_cli("check --level LIN --initial 0 --json " + file).status, 0);
+  const CommandResult json = run_cli("check --level LIN --initial 0 --json " + file);
+  EXPECT_EQ(json.status, 0);
+  EXPECT_NE(json.out.find("\"initial\": 0,"), std::string::npos) << json.out;  // the report says so
   const CommandResult missing = run_cli("check --initial");
   EXPECT_EQ(missing.status, 2);
   EXPECT_NE(missing.err.find("--initial needs"), std::string::npos) << missing.err;

@@ -87,7 +87,8 @@ void write_input(JsonWriter& j, const History& h, double parse_ms) {
       .member("committed", statuses[0])
       .member("aborted", statuses[1])
       .member("unknown", statuses[2])
-      .key("initial").raw(h.initial ? h.values.json(*h.initial) : std::string("null"))
+      .key("initial").raw(h.registers.initial != RegOp::kUnobserved ? h.values.json(h.registers.initial)  // --initial
+                          : h.initial ? h.values.json(*h.initial) : std::string("null"))
       .member("timestamps", h.has_timestamps)
       .member("dropped_events", h.dropped_events)
       .key("dropped").raw(dropped_json(h))
