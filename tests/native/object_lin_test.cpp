@@ -409,6 +409,7 @@ TEST(ObjectLin, TheCommandLineGivesObjectsAnInitialValue) {
   EXPECT_EQ(run_cli("check --level LIN " + file).status, 1);
   const CommandResult r = run_cli("check --level LIN --initial 0 " + file);
   EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("every object starts as 0 (--initial)"), std::string::npos) << r.out;
   const CommandResult json = run_cli("check --level LIN --initial 0 --json " + file);
   EXPECT_EQ(json.status, 0);
   EXPECT_NE(json.out.find("\"initial\": 0,"), std::string::npos) << json.out;  // the report says so

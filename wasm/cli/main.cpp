@@ -475,6 +475,7 @@ int run_check(int argc, char** argv) {
     std::string text = path + ": " + h->format + counts;
     for (const History::Dropped& d : h->dropped)
       text += "left out: " + std::to_string(d.count) + " " + d.reason + "\n";
+    if (initial) text += "every object starts as " + h->values.display(h->registers.initial) + " (--initial)\n";
     if (h->repeated_pairs)
       text += "repeated values: " + std::to_string(h->repeated_pairs) +
               " (key, value) pairs written more than once; " + std::to_string(h->ambiguous.size()) +
