@@ -1,6 +1,7 @@
 // LIN of Jepsen object histories in the browser: a Jepsen etcd-style register history with a
 // violation shows the failing key, its longest linearizable prefix and the operation that
-// cannot follow it, on that key's lanes; the share link reproduces it; a 10^5-operation history
+// cannot follow it, on that key's lanes; the share link reproduces it (and, for a passing
+// history, the key in view); a 10^5-operation history
 // (ISOSCOPE_REGISTER_OPS) pans and zooms with no main-thread task over 100 ms.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,10 +24,22 @@ const BAD = [
   '{:type :ok, :f :read, :value [7 0], :process 1, :time 60, :index 11}',
 ].join('\n') + '\n';
 
+// Linearizable, on keys 3 (the most operations: the Timeline's first key) and 9.
+const GOOD = [
+  '{:type :invoke, :f :write, :value [3 1], :process 0, :time 0}',
+  '{:type :ok, :f :write, :value [3 1], :process 0, :time 5}',
+  '{:type :invoke, :f :read, :value [3 nil], :process 1, :time 6}',
+  '{:type :ok, :f :read, :value [3 1], :process 1, :time 8}',
+  '{:type :invoke, :f :write, :value [3 2], :process 0, :time 10}',
+  '{:type :ok, :f :write, :value [3 2], :process 0, :time 12}',
+  '{:type :invoke, :f :write, :value [9 4], :process 2, :time 20}',
+  '{:type :ok, :f :write, :value [9 4], :process 2, :time 25}',
+].join('\n') + '\n';
+
 let env;
 before(async () => {
   const big = generateHistory(['--register', '--sessions', 50, '--txns', Math.ceil(OPS / 50), '--keys', 100, '--seed', 5]);
-  env = await setup({ '/bad.edn': ['text/plain', BAD], '/big.edn': ['text/plain', big] });
+  env = await setup({ '/bad.edn': ['text/plain', BAD], '/good.edn': ['text/plain', GOOD], '/big.edn': ['text/plain', big] });
 });
 after(async () => { await env?.close(); });
 
@@ -61,6 +74,34 @@ test('a Jepsen register history with a violation shows the failing key, prefix a
   await again.click('#tab-timeline').catch(() => {});
   await again.waitForSelector('.tl-objects[data-key="7"]');
   assert.equal(await again.$eval('.tl-objects', (e) => e.dataset.prefix), '3');
+  assert.deepEqual(again.errors, []);
+  await again.context().close();
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the share link of a passing register history keeps the key in view', async () => {
+  const page = await env.page();
+  await page.goto(`${env.server.url}?src=/good.edn`);
+  await waitChecked(page);
+  assert.equal(await page.$eval('#ladder .level[data-level="LIN"]', (e) => e.dataset.verdict), 'pass');
+  await page.click('#ladder .level[data-level="LIN"]');
+  await page.click('#tab-timeline');
+  await page.waitForSelector('.tl-objects[data-key="3"]');
+  await page.selectOption('#timeline-key', { label: '9' });
+  await page.waitForSelector('.tl-objects[data-key="9"]');
+  assert.match(await page.textContent('#timeline-key-note'), /Key 9: its linearization, 1 operation/);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']).catch(() => {});
+  await page.click('#share');
+  await page.waitForSelector('#share[data-link]');
+  const link = await page.$eval('#share', (b) => b.dataset.link);
+  const again = await env.page();
+  await again.goto(link);
+  await waitChecked(again);
+  await again.click('#tab-timeline').catch(() => {});
+  await again.waitForSelector('.tl-objects[data-key]');
+  assert.equal(await again.$eval('.tl-objects', (e) => e.dataset.key), '9');
+  assert.match(await again.textContent('#timeline-key-note'), /Key 9: its linearization, 1 operation/);
   assert.deepEqual(again.errors, []);
   await again.context().close();
   assert.deepEqual(page.errors, []);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -11,6 +12,7 @@
 #include "checkers/read_consistency.h"
 #include "formats/formats.h"
 #include "report/result_json.h"
+#include "util/json.h"
 #include "test_util.h"
 
 using namespace isoscope;
@@ -154,6 +156,20 @@ TEST(JsonReader, IntegersAreExactlyJsonIntegers) {
   // Keys go through the same path: 1 and "1" are different keys.
   History h = parse_json("{\"sessions\": [[ [[\"w\", 1, 1], [\"w\", \"1\", 2]] ]]}");
   EXPECT_EQ(h.keys.size(), 2u);
+}
+
+TEST(JsonWriter, NumbersAreTheShortestThatReadBack) {
+  // Times in reports are milliseconds rounded to microseconds: written as k / 1000 (a fast
+  // path), the digits "%.15g" gives; other numbers as before.
+  EXPECT_EQ(json_number(0.012), "0.012");
+  EXPECT_EQ(json_number(-1.5), "-1.5");
+  EXPECT_EQ(json_number(123456.789), "123456.789");
+  EXPECT_EQ(json_number(0.0005), "0.0005");
+  EXPECT_EQ(json_number(1.0 / 3), "0.33333333333333331");
+  EXPECT_EQ(json_number(0.1 + 0.2), "0.30000000000000004");
+  EXPECT_EQ(json_number(42), "42");
+  for (double d : {0.001, 2.25, 99.999, 1e11 + 0.5, -0.07})
+    EXPECT_EQ(std::strtod(json_number(d).c_str(), nullptr), d) << d;
 }
 
 TEST(JsonReader, RoundTripThroughWriter) {

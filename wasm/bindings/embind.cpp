@@ -30,10 +30,22 @@ struct Loaded {
 };
 std::optional<Loaded> g_loaded;
 
-std::string ok(const std::string& value_json) { return "{\"ok\": true, \"value\": " + value_json + "}"; }
-std::string failure(const InputError& e) { return "{\"ok\": false, \"error\": " + error_json(e) + "}"; }
-std::string failure(const std::string& message) { return failure(input_error(message)); }
-std::string no_history() { return failure("no history is loaded: call load() first"); }
+// Every answer goes to JS as a string decoded by one TextDecoder from a view of the wasm heap:
+// embind's std::string return scans every byte in JS (twice) first, which cost a small
+// history's check more than its search did.
+val js_string(std::string_view utf8) {
+  static const val decoder = val::global("TextDecoder").new_(std::string("utf-8"));
+  return decoder.call<val>("decode", val(emscripten::typed_memory_view(utf8.size(), reinterpret_cast<const unsigned char*>(utf8.data()))));
+}
+val ok(const std::string& value_json) {
+  std::string s;
+  s.reserve(value_json.size() + 32);
+  s.append("{\"ok\": true, \"value\": ").append(value_json).append("}");
+  return js_string(s);
+}
+val failure(const InputError& e) { return js_string("{\"ok\": false, \"error\": " + error_json(e) + "}"); }
+val failure(const std::string& message) { return failure(input_error(message)); }
+val no_history() { return failure("no history is loaded: call load() first"); }
 
 // A JS string as UTF-8, code unit by code unit: a lone surrogate (a file name may hold one)
 // becomes U+FFFD. Emscripten's own conversion takes any high surrogate with the next unit, so
@@ -58,10 +70,11 @@ std::string utf8_of(const val& s) {
   return out;
 }
 
-// load(names: string[], blobs: Uint8Array[], format: string, options?: {uniqueValues?: boolean})
-// -> the input statistics. uniqueValues: a (key, value) written more than once is an error (as
-// the command line's --unique-values) instead of ambiguous reads.
-std::string load_with_options(val names, val blobs, std::string format, val options) {
+// load(names: string[], blobs: Uint8Array[], format: string, options?: {uniqueValues?: boolean,
+// initial?: string}) -> the input statistics. uniqueValues: a (key, value) written more than
+// once is an error (as the command line's --unique-values) instead of ambiguous reads. initial:
+// the value every object of an object history starts with (the command line's --initial).
+val load_with_options(val names, val blobs, std::string format, val options) {
   g_loaded.reset();
   const unsigned n = names["length"].as<unsigned>();
   if (blobs["length"].as<unsigned>() != n) return failure("names and blobs differ in length");
@@ -98,8 +111,12 @@ std::string load_with_options(val names, val blobs, std::string format, val opti
   Expected<History> h = read_history(files, format, max_expanded);
   const double parse_ms = now_ms() - t0;
   if (!h) return failure(h.error());
-  if (!options.isUndefined() && !options.isNull() && options["uniqueValues"].isTrue())
+  const bool has_options = !options.isUndefined() && !options.isNull();
+  if (has_options && options["uniqueValues"].isTrue())
     if (const std::optional<InputError> e = unique_values_error(*h, files))
+      return failure(*e);
+  if (has_options && options["initial"].isString())
+    if (const std::optional<InputError> e = set_initial_value(*h, utf8_of(options["initial"]), files))
       return failure(*e);
   g_loaded.emplace();
   g_loaded->history = std::move(*h);
@@ -107,14 +124,14 @@ std::string load_with_options(val names, val blobs, std::string format, val opti
   return ok(input_json(g_loaded->history, parse_ms));
 }
 
-std::string load(val names, val blobs, std::string format) {
+val load(val names, val blobs, std::string format) {
   return load_with_options(names, blobs, std::move(format), val::undefined());
 }
 
 // histories(names, heads) -> [{"name", "files": [i, ...]}, ...]: the histories of a set
 // (formats/history_set.h), each to be loaded on its own; [] for one history. heads: the files'
 // first bytes (64 KB is plenty: formats are told by names and first bytes).
-std::string histories(val names, val heads) {
+val histories(val names, val heads) {
   const unsigned n = names["length"].as<unsigned>();
   if (heads["length"].as<unsigned>() != n) return failure("names and heads differ in length");
   std::vector<std::string> storage(n);
@@ -142,7 +159,7 @@ std::string histories(val names, val heads) {
 }
 
 // levels() -> [{"level":"RC","applies":true}, {"level":"SSER","applies":false,"reason":...}]
-std::string levels() {
+val levels() {
   if (!g_loaded) return no_history();
   return ok(levels_json(g_loaded->history));
 }
@@ -156,7 +173,7 @@ CheckOptions options(double budget_ms, int max_anomalies) {
 
 // checkLevel(level, budgetMs, maxAnomalies, onProgress?) -> the level's result; onProgress(settled,
 // open) is called from inside long levels (the strong solver).
-std::string check_level(std::string level, double budget_ms, int max_anomalies, val on_progress) {
+val check_level(std::string level, double budget_ms, int max_anomalies, val on_progress) {
   if (!g_loaded) return no_history();
   Level l;
   if (!parse_level(level, l)) return failure(unknown_level_message(level));
@@ -169,7 +186,7 @@ std::string check_level(std::string level, double budget_ms, int max_anomalies, 
   return ok(level_result_json(g_loaded->history, r));
 }
 
-std::string check_level_quiet(std::string level, double budget_ms, int max_anomalies) {
+val check_level_quiet(std::string level, double budget_ms, int max_anomalies) {
   return check_level(std::move(level), budget_ms, max_anomalies, val::undefined());
 }
 
@@ -187,7 +204,7 @@ std::string level_result(std::string level) {
 
 // check(levelsCsv, budgetMs, maxAnomalies) -> the whole result, as `isoscope check --json` prints
 // it; "" checks every level, an unknown level is an error (as on the command line).
-std::string check(std::string levels_csv, double budget_ms, int max_anomalies) {
+val check(std::string levels_csv, double budget_ms, int max_anomalies) {
   if (!g_loaded) return no_history();
   CheckOptions opts = options(budget_ms, max_anomalies);
   if (!levels_csv.empty()) {
@@ -199,7 +216,7 @@ std::string check(std::string levels_csv, double budget_ms, int max_anomalies) {
 }
 
 // transactions(begin, end) -> transactions [begin, end) with their operations
-std::string transactions(double begin, double end) {
+val transactions(double begin, double end) {
   if (!g_loaded) return no_history();
   const double total = static_cast<double>(g_loaded->history.txns.size());
   if (!(begin >= 0 && end >= begin))  // NaN fails too; end is clamped below
@@ -209,32 +226,40 @@ std::string transactions(double begin, double end) {
 }
 
 // sessions() -> [{"first": txn, "count": n}, ...]
-std::string sessions() {
+val sessions() {
   if (!g_loaded) return no_history();
   return ok(sessions_json(g_loaded->history));
 }
 
-// convert(to) -> the history written in format `to` ("isoscope" or "plume"), as a JSON string
-std::string convert(std::string to) {
+// convert(to) -> the history written in format `to` ("isoscope", "plume" or "jepsen"), as a
+// JSON string
+val convert(std::string to) {
   if (!g_loaded) return no_history();
+  if (to == "jepsen") {
+    if (g_loaded->history.registers.empty())
+      return failure("Jepsen EDN holds histories of single-object operations; this one is of transactions");
+    return ok(json_quote(write_jepsen_edn(g_loaded->history)));
+  }
   // An object history's lossless form is Jepsen EDN (isoscope JSON has no objects): a share
   // link of one holds that, which loads back by detection.
   if (to == "isoscope" && !g_loaded->history.registers.empty())
     return ok(json_quote(write_jepsen_edn(g_loaded->history)));
   if (to == "isoscope") return ok(json_quote(write_isoscope_json(g_loaded->history)));
+  if (to == "plume" && !g_loaded->history.registers.empty())
+    return failure("plume cannot hold an object history (single-object operations): convert to jepsen");
   if (to == "plume") {
     Expected<std::string> text = write_plume(g_loaded->history);
     if (!text) return failure(text.error());
     return ok(json_quote(*text));
   }
-  return failure("unknown output format '" + to + "'; expected isoscope or plume");
+  return failure("unknown output format '" + to + "'; expected isoscope, plume or jepsen");
 }
 
 // counterexample(level, anomalyIndex, budgetMs) -> {"history": "<canonical JSON>",
 // "transactions": n, "reproduces": bool, "minimal": bool}: the part of the loaded history that
 // the level's anomaly needs, re-checked (reproduces) and shrunk (minimal). The level must have
 // been decided by checkLevel or check first.
-std::string counterexample(std::string level, int index, double budget_ms) {
+val counterexample(std::string level, int index, double budget_ms) {
   if (!g_loaded) return no_history();
   Level l;
   if (!parse_level(level, l)) return failure(unknown_level_message(level));
@@ -251,13 +276,13 @@ std::string counterexample(std::string level, int index, double budget_ms) {
 }
 
 // timeline() -> every transaction's real-time extent, session and status (flat arrays)
-std::string timeline() {
+val timeline() {
   if (!g_loaded) return no_history();
   return ok(timeline_json(g_loaded->history));
 }
 
 // readers(txn) -> for each write of txn, the transactions that read it
-std::string readers(double txn) {
+val readers(double txn) {
   if (!g_loaded) return no_history();
   if (!(txn >= 1 && txn < static_cast<double>(g_loaded->history.txns.size())))
     return failure("readers(txn) needs a transaction from 1 to " + std::to_string(g_loaded->history.num_txns()));
@@ -265,19 +290,19 @@ std::string readers(double txn) {
 }
 
 // find(query, limit) -> transactions whose label is query, then those touching key query
-std::string find(std::string query, int limit) {
+val find(std::string query, int limit) {
   if (!g_loaded) return no_history();
   return ok(find_json(g_loaded->history, query, limit > 0 ? static_cast<size_t>(limit) : 100));
 }
 
 // formats() -> [{"name", "description"}, ...]: what load() reads (the app's format choice)
-std::string formats() { return ok(formats_json()); }
+val formats() { return ok(formats_json()); }
 
 // anomalyKinds() -> the anomaly vocabulary (model/anomaly_kinds.h)
-std::string anomaly_kinds() { return ok(anomaly_kinds_json()); }
+val anomaly_kinds() { return ok(anomaly_kinds_json()); }
 
 // memoryBytes() -> the wasm heap's current size in bytes (it only grows: the module's peak)
-std::string memory_bytes() { return ok(json_number(static_cast<double>(__builtin_wasm_memory_size(0)) * 65536.0)); }
+val memory_bytes() { return ok(json_number(static_cast<double>(__builtin_wasm_memory_size(0)) * 65536.0)); }
 
 }  // namespace
 

@@ -40,9 +40,10 @@ namespace {
 const char* kUsage =
     "usage:\n"
     "  isoscope check [--level L[,L...]] [--format F] [--json] [--budget-ms N]\n"
-    "                 [--max-anomalies N] [--max-input-bytes N] [--unique-values] PATH|-\n"
+    "                 [--max-anomalies N] [--max-input-bytes N] [--unique-values]\n"
+    "                 [--initial VALUE] PATH|-\n"
     "  isoscope --version\n"
-    "  isoscope convert --to isoscope|plume [--format F] PATH|- OUT|-\n"
+    "  isoscope convert --to isoscope|plume|jepsen [--format F] PATH|- OUT|-\n"
     "  isoscope anomalies [--json]   the anomaly vocabulary: every kind the checkers report\n"
     "  isoscope formats [--json]     the history formats that check and convert read\n"
     "  isoscope generate [--sessions N] [--txns N] [--ops N|MIN-MAX] [--keys N]\n"
@@ -313,7 +314,7 @@ int worse(int a, int b) {
 // {"histories": [...]}, each entry the result `check --json` gives for that history alone plus
 // its "history" name, or its "error". The exit status is the worst of them.
 int check_set(const std::string& path, const LoadedInput& input, const std::vector<HistoryPart>& parts,
-              const CheckOptions& opts, bool json) {
+              const CheckOptions& opts, bool json, const std::optional<std::string>& initial) {
   int status = kExitPass;
   std::string out = json ? "{\"histories\": [\n" : "";
   std::vector<std::vector<std::string>> rows;
@@ -326,6 +327,8 @@ int check_set(const std::string& path, const LoadedInput& input, const std::vect
     const double t0 = now_ms();
     Expected<History> h = read_history(files, "");
     const double parse_ms = now_ms() - t0;
+    if (h && initial)
+      if (std::optional<InputError> e = set_initial_value(*h, *initial, files)) h = std::move(*e);
     if (json && k) out += ",\n";
     if (!h) {
       status = worse(status, kExitInput);
@@ -382,6 +385,7 @@ int run_check(int argc, char** argv) {
   CheckOptions opts;
   std::string format, path;
   bool json = false, have_path = false, unique_values = false;
+  std::optional<std::string> initial;  // --initial: the first value of every object
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
@@ -397,6 +401,10 @@ int run_check(int argc, char** argv) {
       json = true;
     } else if (a == "--unique-values") {
       unique_values = true;
+    } else if (a == "--initial") {
+      const char* v = next();
+      if (!v || !*v) return usage_error("--initial needs the value every object starts with (an integer, nil or a string)");
+      initial = v;
     } else if (a == "--level" || a == "--levels") {
       const char* v = next();
       if (!v) return usage_error("--level needs a value such as RC,SER");
@@ -438,7 +446,7 @@ int run_check(int argc, char** argv) {
   }
   if (format.empty()) {
     std::vector<HistoryPart> parts = split_histories(input.files);
-    if (parts.size() >= 2) return check_set(path, input, parts, opts, json);
+    if (parts.size() >= 2) return check_set(path, input, parts, opts, json, initial);
   }
   const double t0 = now_ms();
   Expected<History> h = read_history(input.files, format);
@@ -448,6 +456,10 @@ int run_check(int argc, char** argv) {
     return kExitInput;
   }
   if (const std::optional<InputError> e = unique_values ? unique_values_error(*h, input.files) : std::nullopt) {
+    print_input_error(*e);
+    return kExitInput;
+  }
+  if (const std::optional<InputError> e = initial ? set_initial_value(*h, *initial, input.files) : std::nullopt) {
     print_input_error(*e);
     return kExitInput;
   }
@@ -463,6 +475,7 @@ int run_check(int argc, char** argv) {
     std::string text = path + ": " + h->format + counts;
     for (const History::Dropped& d : h->dropped)
       text += "left out: " + std::to_string(d.count) + " " + d.reason + "\n";
+    if (initial) text += "every object starts as " + h->values.display(h->registers.initial) + " (--initial)\n";
     if (h->repeated_pairs)
       text += "repeated values: " + std::to_string(h->repeated_pairs) +
               " (key, value) pairs written more than once; " + std::to_string(h->ambiguous.size()) +
@@ -512,7 +525,8 @@ int run_convert(int argc, char** argv) {
     else if (a.size() > 1 && a[0] == '-' && a != "-") return usage_error("unknown option '" + a + "'");
     else positional.push_back(a);
   }
-  if (to != "isoscope" && to != "plume") return usage_error("convert needs --to isoscope or --to plume");
+  if (to != "isoscope" && to != "plume" && to != "jepsen")
+    return usage_error("convert needs --to isoscope, --to plume or --to jepsen");
   if (positional.size() != 2) return usage_error("convert needs PATH and OUT");
   LoadedInput input;
   std::string error;
@@ -525,6 +539,23 @@ int run_convert(int argc, char** argv) {
     print_input_error(h.error());
     return kExitInput;
   }
+  // An object history's operations are no transactions: isoscope JSON and plume would read back
+  // as a different history (check would judge other semantics), so only Jepsen EDN holds one.
+  const bool objects = !h->registers.empty();
+  if (objects != (to == "jepsen")) {
+    complain(objects ? "cannot write " + to + ": this " + h->format + " history is of single-object operations (a " +
+                           object_model_name(h->registers.model) + "), which " + to +
+                           " cannot hold; --to jepsen writes it as Jepsen EDN, which reads back to the same operations"
+                     : std::string("cannot write jepsen: Jepsen EDN holds histories of single-object operations "
+                                   "(registers, key-value stores, mutexes); this ") + h->format +
+                           " history is of transactions: use --to isoscope or --to plume");
+    return kExitInput;
+  }
+  if (to == "jepsen")
+    return write_output(positional[1], [&](TextOut& out) {
+      out.put(write_jepsen_edn(*h));
+      return std::optional<InputError>();
+    });
   if (to == "plume")
     if (std::optional<InputError> e = plume_cannot_express(*h)) {
       complain("cannot write plume: " + e->message);

@@ -79,6 +79,12 @@ Expected<History> read_history(std::span<const InputFile> files, std::string_vie
 // pair is written once.
 std::optional<InputError> unique_values_error(const History& h, std::span<const InputFile> files);
 
+// --initial VALUE: every object of an object history (register, cas-register, key-value,
+// multi-register) starts with VALUE instead of absent: an integer, nil, or else a string (a
+// Jepsen keyword :k is the string k). An error for a mutex (it starts free) and for a history of
+// transactions (its format says what keys start with); errors name the file of files.
+std::optional<InputError> set_initial_value(History& h, std::string_view value, std::span<const InputFile> files);
+
 // Writers: formats/writers.h.
 
 // Individual readers (registered in formats/registry.cpp).

@@ -53,7 +53,11 @@ struct Event {
 // Pairs invocations with completions and builds the History with its Registers.
 class Collector {
  public:
-  explicit Collector(const InputFile& f) : f_(f) { null_ = b_.values().intern_null(); }
+  explicit Collector(const InputFile& f) : f_(f) {
+    null_ = b_.values().intern_null();
+    // Operations are built per process in finish(): each from its invocation's record.
+    b_.locate_with([this] { return static_cast<int64_t>(building_offset_); });
+  }
   HistoryBuilder& builder() { return b_; }
   std::vector<ObjMicro>& micro() { return micro_; }
   uint32_t null_value() const { return null_; }
@@ -133,9 +137,26 @@ class Collector {
     }
     if (model == ObjectModel::None) model = ObjectModel::Register;  // only nemesis records: passes
     // The one object of a history without keys (only named when some operation has no key).
+    // Keys are all or nothing: an operation without one among keyed ones names no object.
+    // An operation's key is its invocation's; a read's may come with its result instead.
+    auto key_of = [](const Pending& p) {
+      return p.inv.key == kNone && p.inv.fn == ObjFn::Read && p.completed ? p.done.key : p.inv.key;
+    };
+    auto keyed = [&](const Pending& p) { return key_of(p) != kNone; };
+    const Pending* first_keyed = nullptr;
+    for (const Pending& p : ops_)
+      if (keyed(p)) {
+        first_keyed = &p;
+        break;
+      }
     uint32_t single = kNone;
     for (const Pending& p : ops_)
-      if (p.inv.key == kNone && !(p.completed && p.done.key != kNone) && p.inv.fn != ObjFn::Txn) {
+      if (!keyed(p) && p.inv.fn != ObjFn::Txn) {
+        if (first_keyed)
+          return fmt::text_error(f_, p.offset, std::string("this :") + obj_fn_name(p.inv.fn) +
+                                                   " names no key, but the history's operations name keys (the first at line " +
+                                                   line_of(first_keyed->offset) + "): expected its value as a [key value] tuple" +
+                                                   (first_keyed->inv.kv ? " or a :key" : ""));
         single = b_.keys().intern_str(model == ObjectModel::Mutex ? "mutex" : "register");
         break;
       }
@@ -148,7 +169,7 @@ class Collector {
     Registers regs;
     regs.model = model;
     regs.timed = all_timed_ && !ops_.empty();
-    for (const Pending& p : ops_) regs.keyed = regs.keyed || p.inv.key != kNone || (p.completed && p.done.key != kNone);
+    regs.keyed = first_keyed != nullptr;
     regs.ops.resize(ops_.size());
     regs.micro = std::move(micro_);
     b_.reserve(ops_.size(), ops_.size() * 2);
@@ -168,7 +189,7 @@ class Collector {
       r.txn = next_txn++;
       r.process = p.inv.process;
       r.fn = p.inv.fn;
-      r.key = p.inv.key == kNone ? single : p.inv.key;
+      r.key = keyed(p) ? key_of(p) : single;
       r.status = !p.completed || p.done.type == kInfo ? 2 : p.done.type == kFail ? 1 : 0;
       r.a = p.inv.a;
       r.b = p.inv.b;
@@ -179,7 +200,6 @@ class Collector {
         r.micro_begin = p.done.micro_begin;
         r.micro_end = p.done.micro_end;
       }
-      if (r.fn == ObjFn::Read && p.inv.key == kNone && p.completed && p.done.key != kNone) r.key = p.done.key;
       if (regs.timed) {
         r.call = p.no_invoke ? INT64_MIN / 4 : p.inv.time;
         r.ret = r.status == 2 ? RegOp::kNever : p.done.time;
@@ -188,6 +208,7 @@ class Collector {
         r.ret = r.status == 2 ? RegOp::kNever : static_cast<int64_t>(p.ret_pos);
       }
       // The History's transaction that shows it.
+      building_offset_ = p.offset;
       b_.begin_txn();
       b_.set_status(r.status == 0 ? TxnStatus::Committed : r.status == 1 ? TxnStatus::Aborted : TxnStatus::Unknown);
       const int64_t index = p.completed && p.done.index >= 0 ? p.done.index : p.inv.index;
@@ -257,6 +278,7 @@ class Collector {
   std::vector<ObjMicro> micro_;
   std::unordered_map<int64_t, uint32_t> pending_;
   size_t position_ = 0;
+  uint32_t building_offset_ = 0;  // the record of the operation finish() is building (locate_with)
   bool all_timed_ = true;
   size_t dropped_not_client_ = 0, dropped_lines_ = 0;
 };
@@ -295,10 +317,15 @@ class MapReader {
     err_ = &err;
     const Node& m = nodes[root];
     if (m.type != NT::Map) return fail(m, "expected an operation map {:type .., :f .., :value .., :process ..}");
+    dup_second_ = nullptr;
     const Node* type = field(m, "type");
     const Node* process = field(m, "process");
     const Node* f = field(m, "f");
     const Node* value = field(m, "value");
+    const Node* time = field(m, "time");
+    const Node* index = field(m, "index");
+    const Node* key = field(m, "key");
+    if (duplicate_key()) return false;
     if (!type) return fail(m, "the operation lacks :type");
     if (process && process->type != NT::Int) {  // :nemesis and the like
       c_.not_a_client();
@@ -317,13 +344,13 @@ class MapReader {
     if (!object_fn(f, e.fn, e.kv))
       return fail(*f, "expected :f to be :read, :write, :cas (a register), :get, :put, :append (a key-value store), "
                       ":acquire, :release (a mutex) or :txn (a multi-register)");
-    if (const Node* t = field(m, "time")) {
+    if (const Node* t = time) {
       if (t->type != NT::Int) return fail(*t, "expected :time to be an integer (nanoseconds)");
       e.time = t->i;
       e.has_time = true;
     }
-    if (const Node* ix = field(m, "index"); ix && ix->type == NT::Int) e.index = ix->i;
-    if (const Node* k = field(m, "key")) {  // Porcupine's kv: the key beside the value
+    if (const Node* ix = index; ix && ix->type == NT::Int) e.index = ix->i;
+    if (const Node* k = key) {  // Porcupine's kv: the key beside the value
       if (!scalar(*k, c_.builder().keys(), e.key, "a key")) return false;
     }
     const bool observed = e.type == kOk;
@@ -399,16 +426,32 @@ class MapReader {
     *err_ = fmt::text_error(f_, n.offset, std::move(what));
     return false;
   }
+  // The value of a key of map. A key the reader uses may appear only once (as in the elle
+  // reader: neither the first nor the last silently wins); a second one fails the form.
   const Node* field(const Node& map, std::string_view name) {
     const std::vector<Node>& nodes = *nodes_;
+    const Node* found = nullptr;
     for (uint32_t c = map.first; c != kNone;) {
       const Node& k = nodes[c];
       const uint32_t v = k.next;
-      if ((k.type == NT::Keyword || k.type == NT::Str || k.type == NT::Symbol) && k.text == name) return &nodes[v];
+      if ((k.type == NT::Keyword || k.type == NT::Str || k.type == NT::Symbol) && k.text == name) {
+        if (!found) found = &nodes[v];
+        else if (!dup_second_) dup_first_ = found, dup_second_ = &k, dup_name_ = name;
+      }
       c = nodes[v].next;
     }
-    return nullptr;
+    return found;
   }
+  bool duplicate_key() {
+    if (!dup_second_) return false;
+    // dup_first_ is the first value; its key precedes it.
+    fail(*dup_second_, "the key " + std::string(dup_name_) + " appears twice in this map (first at line " +
+                           c_.line_of(dup_first_->offset) + "): expected each key once");
+    return true;
+  }
+  const Node* dup_first_ = nullptr;
+  const Node* dup_second_ = nullptr;
+  std::string_view dup_name_;
   bool scalar(const Node& n, Interner& in, uint32_t& out, const char* what) {
     switch (n.type) {
       case NT::Int: out = in.intern_int(n.i); return true;

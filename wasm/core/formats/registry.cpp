@@ -285,6 +285,25 @@ std::optional<InputError> unique_values_error(const History& h, std::span<const 
   return e;
 }
 
+std::optional<InputError> set_initial_value(History& h, std::string_view value, std::span<const InputFile> files) {
+  const std::string file = files.size() == 1 ? files[0].name : std::string();
+  if (h.registers.empty())
+    return fmt::input_error(file, "--initial gives the objects of a register, key-value or multi-register history "
+                                  "(Jepsen, Knossos, Porcupine) their first value; this is a " + h.format +
+                                  " history of transactions, whose format says what its keys start with");
+  if (h.registers.model == ObjectModel::Mutex)
+    return fmt::input_error(file, "--initial does not apply to a mutex history: a mutex starts free");
+  if (value.empty()) return fmt::input_error(file, "--initial needs a value: an integer, nil or a string");
+  int64_t n;
+  const char* p = value.data();
+  if (value == "nil") h.registers.initial = h.initial ? *h.initial : h.values.intern_null();
+  else if (fmt::parse_i64(p, value.data() + value.size(), n) && p == value.data() + value.size())
+    h.registers.initial = h.values.intern_int(n);
+  else
+    h.registers.initial = h.values.intern_str(value.front() == ':' ? value.substr(1) : value);
+  return std::nullopt;
+}
+
 // Archives (zip, gzip) are expanded here, the one place every front end passes through; the
 // expanded bytes live only for this call, since a History owns all its data.
 Expected<History> read_history(std::span<const InputFile> files, std::string_view format,

@@ -8,8 +8,8 @@
 // one value are not unique in these histories (a register is written 0..4 over and over), so the
 // transactional levels do not apply to them (checkers/check.cpp says n/a); LIN does.
 //
-// Semantics (docs/formats.md, LIN): every object starts absent (nil); a read of nil reads the
-// absent value; :fail never took effect and constrains nothing; :info may take effect at any
+// Semantics (docs/formats.md, LIN): every object starts absent (nil), or with the value the user
+// gives (check --initial, Registers::initial); a read of nil reads the absent value; :fail never took effect and constrains nothing; :info may take effect at any
 // point after its invocation, or never.
 #pragma once
 #include <cstdint>
@@ -68,6 +68,9 @@ struct Registers {
   bool timed = false;
   // Whether the history named keys (independent keys, kv's :key); else one register.
   bool keyed = false;
+  // The ValueId every object starts with (check --initial: Knossos's multi-register example
+  // starts at x = 0, y = 0); kUnobserved: absent (nil; "" for a key-value store).
+  uint32_t initial = RegOp::kUnobserved;
   bool empty() const { return model == ObjectModel::None; }
 };
 

@@ -1,6 +1,7 @@
 #include "report/result_json.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 
@@ -55,9 +56,13 @@ void write_anomaly(JsonWriter& j, const History& h, const Anomaly& a) {
   j.end_array().key("edges").raw(edges.str()).member("explanation", a.explanation).end_object();
 }
 
-size_t count_status(const History& h, TxnStatus st) {
-  size_t n = 0;
-  for (size_t t = 1; t < h.txns.size(); ++t) n += h.txns[t].status == st;
+// Transactions by status, in one pass: committed, aborted, unknown.
+std::array<size_t, 3> count_statuses(const History& h) {
+  std::array<size_t, 3> n{};
+  for (size_t t = 1; t < h.txns.size(); ++t) {
+    const TxnStatus st = h.txns[t].status;
+    ++n[st == TxnStatus::Committed ? 0 : st == TxnStatus::Aborted ? 1 : 2];
+  }
   return n;
 }
 
@@ -72,16 +77,18 @@ std::string dropped_json(const History& h) {
 double round_ms(double ms) { return std::round(ms * 1000) / 1000; }
 
 void write_input(JsonWriter& j, const History& h, double parse_ms) {
+  const std::array<size_t, 3> statuses = count_statuses(h);
   j.begin_object()
       .member("format", h.format)
       .member("sessions", h.num_sessions())
       .member("transactions", h.num_txns())
       .member("operations", h.num_ops())
       .member("keys", h.keys.size())
-      .member("committed", count_status(h, TxnStatus::Committed))
-      .member("aborted", count_status(h, TxnStatus::Aborted))
-      .member("unknown", count_status(h, TxnStatus::Unknown))
-      .key("initial").raw(h.initial ? h.values.json(*h.initial) : std::string("null"))
+      .member("committed", statuses[0])
+      .member("aborted", statuses[1])
+      .member("unknown", statuses[2])
+      .key("initial").raw(h.registers.initial != RegOp::kUnobserved ? h.values.json(h.registers.initial)  // --initial
+                          : h.initial ? h.values.json(*h.initial) : std::string("null"))
       .member("timestamps", h.has_timestamps)
       .member("dropped_events", h.dropped_events)
       .key("dropped").raw(dropped_json(h))
@@ -144,12 +151,14 @@ std::string input_json(const History& h, double parse_ms) {
 
 std::string level_result_json(const History& h, const LevelResult& r) {
   JsonWriter j;
+  j.str().reserve(2048);
   write_level_result(j, h, r);
   return std::move(j.str());
 }
 
 std::string report_json(const History& h, const CheckReport& report, double parse_ms, int64_t peak_rss_bytes) {
   JsonWriter j;
+  j.str().reserve(4096);  // most reports: no reallocation as it grows
   j.begin_object().key("input");
   write_input(j, h, parse_ms);
   j.key("levels").begin_object();

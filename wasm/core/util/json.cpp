@@ -16,6 +16,16 @@ std::string json_quote(std::string_view s) {
   out.reserve(s.size() + 2);
   out += '"';
   for (size_t i = 0; i < s.size(); ++i) {
+    // A run of printable ASCII that needs no escape is copied whole (most text is).
+    size_t run = i;
+    while (run < s.size() && static_cast<unsigned char>(s[run]) >= 0x20 && static_cast<unsigned char>(s[run]) < 0x7F &&
+           s[run] != '"' && s[run] != '\\')
+      ++run;
+    if (run > i) {
+      out.append(s.data() + i, run - i);
+      i = run - 1;
+      continue;
+    }
     const unsigned char c = static_cast<unsigned char>(s[i]);
     switch (c) {
       case '"': out += "\\\""; break;
@@ -54,9 +64,15 @@ std::string json_quote(std::string_view s) {
 std::string json_number(double d) {
   if (!std::isfinite(d)) return "null";
   char buf[32];
-  if (d == std::floor(d) && std::fabs(d) < 9e15)
+  if (d == std::floor(d) && std::fabs(d) < 9e15) {
     std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(d));
-  else {
+  } else if (const long long k = std::llround(d * 1000); std::fabs(d) < 1e12 && static_cast<double>(k) / 1000 == d) {
+    // Milliseconds rounded to microseconds (every time in a report): "%.15g" would print the
+    // same digits, k / 1000, but printf and strtod of doubles are slow in wasm.
+    const unsigned long long a = static_cast<unsigned long long>(k < 0 ? -k : k);
+    int n = std::snprintf(buf, sizeof buf, "%s%llu.%03llu", k < 0 ? "-" : "", a / 1000, a % 1000);
+    while (buf[n - 1] == '0') buf[--n] = '\0';
+  } else {
     std::snprintf(buf, sizeof buf, "%.15g", d);  // shortest that usually round-trips
     if (std::strtod(buf, nullptr) != d) std::snprintf(buf, sizeof buf, "%.17g", d);
   }
@@ -78,7 +94,17 @@ void JsonWriter::separate() {
 
 JsonWriter& JsonWriter::key(std::string_view name) {
   separate();
-  out_ += json_quote(name);
+  // Names are mostly the writer's own ("verdict", "txn"): quoted in place when nothing needs
+  // an escape, without json_quote's string.
+  bool plain = true;
+  for (char c : name) plain = plain && static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7F && c != '"' && c != '\\';
+  if (plain) {
+    out_ += '"';
+    out_ += name;
+    out_ += '"';
+  } else {
+    out_ += json_quote(name);
+  }
   out_ += ": ";
   after_key_ = true;
   return *this;

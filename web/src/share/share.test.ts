@@ -16,6 +16,13 @@ describe('share links', () => {
     expect(p.view).toEqual({ level: 'SI', anomaly: 1, tab: 'history' });
     expect(p.counterexample).toBe(false);
   });
+  it('keeps an object history\'s key in view, by name', () => {
+    for (const key of ['7', 'a key & more=1', '']) {
+      const p = decodeFragment('#' + encodeFragment({ history: '[]', view: { level: 'LIN', tab: 'timeline', key } }))!;
+      expect(p.view).toEqual({ level: 'LIN', tab: 'timeline', key });
+    }
+    expect(decodeFragment('#' + encodeFragment({ history: '[]', view: {} }) + '&k=' + 'x'.repeat(201))!.view).toEqual({});
+  });
   it('ignores fragments without a history and rejects junk', () => {
     expect(decodeFragment('#foo=1')).toBeNull();
     expect(() => decodeFragment('#h=!!!')).toThrow(/damaged/);

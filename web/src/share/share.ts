@@ -16,6 +16,8 @@ export interface ViewState {
   tab?: string;
   /** the input's name (a file, a folder), shown by whoever opens the link */
   name?: string;
+  /** an object history's key in the Timeline (by name) */
+  key?: string;
 }
 
 export interface SharePayload {
@@ -63,6 +65,7 @@ export function encodeView(v: ViewState): string {
   if (v.anomaly !== undefined) parts.push(`a=${v.anomaly}`);
   if (v.tab) parts.push(`t=${encodeURIComponent(v.tab)}`);
   if (v.name) parts.push(`n=${encodeURIComponent(v.name.slice(0, MAX_NAME_CHARS))}`);
+  if (v.key !== undefined && v.key.length <= MAX_NAME_CHARS) parts.push(`k=${encodeURIComponent(v.key)}`);
   return parts.join('&');
 }
 
@@ -89,5 +92,8 @@ export function decodeFragment(fragment: string): SharePayload | null {
   // shown with textContent only; control characters are dropped
   const n = params.get('n')?.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, MAX_NAME_CHARS);
   if (n) view.name = n;
+  // a key is matched against the history's own key names, never shown as given
+  const k = params.get('k');
+  if (k !== null && k.length <= MAX_NAME_CHARS) view.key = k;
   return { history, view, counterexample: params.get('c') === '1' };
 }

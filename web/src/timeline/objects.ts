@@ -3,7 +3,8 @@
 // invocation to its completion (an indeterminate one open to the history's end). LIN's
 // linearization of the key, or the longest linearizable prefix of a failing key, is drawn as
 // numbered points joined in order; the operation that cannot follow the prefix is outlined.
-// The key follows the anomaly in view, so a share link that names the anomaly shows its key.
+// The key follows the anomaly in view, so a share link that names the anomaly shows its key;
+// a share link also names the key in view (ViewState.key), which it opens on.
 import { TimelineModel, type TimelineData } from '../model/timeline';
 import { keyTimeline, keysByCount } from '../model/objects';
 import { TimelineView, type OverlayEdge, type TimelineHost } from './view';
@@ -39,6 +40,17 @@ export class ObjectTimelineView {
   }
 
   private keyName(k: number) { return this.data.objectKeys?.[k] ?? String(k); }
+
+  /** The key in view, by name (what a share link keeps). */
+  get keyInView(): string | undefined { return this.key >= 0 ? this.keyName(this.key) : undefined; }
+
+  /** Shows the key of that name; false when the history has none. */
+  showNamed(name: string): boolean {
+    const k = this.keys.find((x) => this.keyName(x) === name);
+    if (k === undefined) return false;
+    this.show(k);
+    return true;
+  }
 
   private fillOptions() {
     const listed = this.keys.slice(0, MAX_LISTED_KEYS);

@@ -292,6 +292,7 @@ export class App {
       this.pendingView = null;
       if (v.level && this.results[v.level]) { this.selected = v.level; this.anomalyIndex = v.anomaly ?? 0; }
       if (v.tab === 'history' || v.tab === 'timeline') this.tab = v.tab;
+      this.records.preferKey(v.key);
     }
     if (this.selected === undefined) this.selected = strongestSatisfied(this.results as any, this.known())[0] ?? levels[0];
     this.renderLadderBox();
@@ -526,7 +527,7 @@ export class App {
       base: `${location.origin}${location.pathname}`,
       name: this.label,
       transactions: this.input.transactions,
-      view: { level, anomaly: this.anomalyIndex, tab: this.tab },
+      view: { level, anomaly: this.anomalyIndex, tab: this.tab, key: this.records.keyInView },
       selected: level ? anomalyOf(level, this.anomalyIndex) : undefined,
       wholeHistory: () => this.checker.convert('isoscope'),
       counterexample: (l, i) => this.checker.counterexample(l, i),

@@ -17,6 +17,8 @@ export interface InView { anomaly?: Anomaly; linearization: number[] | null }
 export class RecordViews {
   private history: HistoryView | null = null;
   private timeline: TimelineView | ObjectTimelineView | null = null;
+  /** The object key a share link opens on, shown when the Timeline is first drawn. */
+  private wantedKey: string | undefined;
 
   constructor(private readonly checker: Checker, private readonly transactions: number) {}
 
@@ -46,6 +48,10 @@ export class RecordViews {
     this.timeline.setOverlay(ids.filter((t) => t > 0), (a?.edges ?? []).map((e) => ({ from: ids[e.from], to: ids[e.to], type: e.type })));
     // a passing LIN check's linearization, drawn as Porcupine draws it
     this.timeline.setLinearization(view.linearization);
+    if (this.wantedKey !== undefined && this.timeline instanceof ObjectTimelineView) {
+      this.timeline.showNamed(this.wantedKey);
+      this.wantedKey = undefined;
+    }
     body.append(h('p', { class: 'muted', style: 'margin:0 0 10px' },
       a ? `The ${describeKind(a.kind).title.toLowerCase()}'s transactions are outlined, with its dependencies. ` : '',
       view.linearization && !(this.timeline instanceof ObjectTimelineView) ? 'The linearization: each operation takes effect at its tick, in the numbered order. ' : '',
@@ -53,6 +59,14 @@ export class RecordViews {
     body.append(this.timeline.el);
     this.timeline.schedule();
   }
+
+  /** The object key the Timeline shows (undefined before it is drawn, or for transactions). */
+  get keyInView(): string | undefined {
+    return this.timeline instanceof ObjectTimelineView ? this.timeline.keyInView : this.wantedKey;
+  }
+
+  /** Opens the Timeline of an object history on this key (a share link's). */
+  preferKey(key: string | undefined) { this.wantedKey = key; }
 
   /** Highlights ids in the History and scrolls to txn, once the view is on the page. */
   revealInHistory(ids: number[], txn: number | undefined) {

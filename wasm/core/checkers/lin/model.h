@@ -22,6 +22,10 @@ class ObjectSpec {
   virtual uint32_t step(uint32_t s, const RegOp& op) = 0;
   // Whether op changes no state, whatever the state (a read): the search need not branch on it.
   virtual bool read_only(const RegOp& op) const { return op.fn == ObjFn::Read; }
+  // Called before each object's search (LIN searches object after object with one spec): may
+  // forget the states met so far, to keep its tables small; state ids from before are then
+  // invalid, initial()'s included.
+  virtual void reset() {}
   // For explanations: "3", "nil", "\"x 0 1\"", "{x=1, y=nil}", "held".
   virtual std::string state_text(uint32_t s) const = 0;
   // For explanations: "read 3", "write 4", "cas 1 -> 2", "append \"x\"".

@@ -39,7 +39,21 @@ uint64_t mix64(uint64_t x) {
 // holds each pair's bit set.
 class Cache {
  public:
-  explicit Cache(size_t words) : words_(words) { rehash(1024); }
+  // Empties it for an object of n operations, sized for them (a search visits at least n
+  // pairs; most objects are small, and zeroing a large table per object was most of a small
+  // history's check), keeping what was allocated unless it is large.
+  void reset(size_t words, size_t n) {
+    words_ = words;
+    size_ = 0;
+    out_of_memory = false;
+    size_t slots = 16;
+    while (slots < 2 * n + 2 && slots < 1024) slots *= 2;
+    if (slots_.capacity() > (size_t{1} << 16)) std::vector<Slot>().swap(slots_);  // a big one is let go
+    if (pool_.capacity() > (size_t{1} << 16)) std::vector<uint64_t>().swap(pool_);
+    pool_.clear();
+    slots_.assign(slots, Slot{});
+    mask_ = slots - 1;
+  }
   bool out_of_memory = false;
 
   // Inserts the pair; false when it was there already (or memory ran out: out_of_memory).
@@ -53,7 +67,7 @@ class Cache {
           return insert(set_hash, state, bits);
         }
         if (pool_.size() + words_ > pool_.capacity()) {
-          const size_t want = std::max(pool_.capacity() * 2, pool_.size() + words_ + 1024);
+          const size_t want = std::max(pool_.capacity() * 2, pool_.size() + words_ * 16);
           if (!can_allocate(want * 8)) {
             out_of_memory = true;
             return false;
@@ -96,28 +110,40 @@ class Cache {
       }
     return true;
   }
-  size_t words_;
+  size_t words_ = 0;
   std::vector<Slot> slots_;
   std::vector<uint64_t> pool_;
   size_t mask_ = 0, size_ = 0;
 };
 
-}  // namespace
+// Events in real-time order: entry 2i is op i's call, 2i+1 its return.
+struct Ev {
+  int64_t t;
+  uint32_t entry;
+};
+struct Frame {
+  uint32_t entry, state;
+  bool forced;  // a step that left the state as it was: no alternative to try (see below)
+};
 
-ObjectSearchResult search_object(const History& h, const std::vector<uint32_t>& ops, const CheckBudget& budget,
-                                 uint64_t max_steps, ObjectSpec* shared_spec) {
+// What a search allocates, kept from one object to the next: a history of many small objects
+// (Porcupine's kv logs) would otherwise spend most of its check in the allocator.
+struct Scratch {
+  std::vector<Ev> evs;
+  std::vector<uint32_t> next, prev;
+  std::vector<uint64_t> bits;
+  std::vector<Frame> stack;
+  Cache cache;
+};
+
+ObjectSearchResult search_in(const History& h, const std::vector<uint32_t>& ops, const CheckBudget& budget,
+                             uint64_t max_steps, ObjectSpec* spec, Scratch& sc) {
   ObjectSearchResult out;
-  std::unique_ptr<ObjectSpec> own = shared_spec ? nullptr : make_spec(h);
-  ObjectSpec* spec = shared_spec ? shared_spec : own.get();
   if (!spec) return out;
   const std::vector<RegOp>& R = h.registers.ops;
   const uint32_t n = static_cast<uint32_t>(ops.size());
-  // Events in real-time order: entry 2i is op i's call, 2i+1 its return.
-  struct Ev {
-    int64_t t;
-    uint32_t entry;
-  };
-  std::vector<Ev> evs;
+  std::vector<Ev>& evs = sc.evs;
+  evs.clear();
   evs.reserve(2 * size_t{n});
   for (uint32_t i = 0; i < n; ++i) {
     evs.push_back({R[ops[i]].call, 2 * i});
@@ -129,7 +155,10 @@ ObjectSearchResult search_object(const History& h, const std::vector<uint32_t>& 
     return a.entry < b.entry;
   });
   const uint32_t head = 2 * n, tail = 2 * n + 1;
-  std::vector<uint32_t> next(2 * size_t{n} + 2), prev(2 * size_t{n} + 2);
+  std::vector<uint32_t>& next = sc.next;
+  std::vector<uint32_t>& prev = sc.prev;
+  next.assign(2 * size_t{n} + 2, 0);
+  prev.assign(2 * size_t{n} + 2, 0);
   {
     uint32_t last = head;
     for (const Ev& e : evs) {
@@ -149,18 +178,17 @@ ObjectSearchResult search_object(const History& h, const std::vector<uint32_t>& 
     prev[next[e]] = e;
   };
   const size_t words = (size_t{n} + 63) / 64;
-  std::vector<uint64_t> bits(std::max<size_t>(words, 1));
-  Cache cache(words);
+  std::vector<uint64_t>& bits = sc.bits;
+  bits.assign(std::max<size_t>(words, 1), 0);
+  Cache& cache = sc.cache;
+  cache.reset(words, n);
   uint64_t set_hash = 0;
   auto zobrist = [](uint32_t i) { return mix64(0x5EEDull + i); };
 
   size_t ok_left = 0;
   for (uint32_t g : ops) ok_left += R[g].ok() ? 1 : 0;
-  struct Frame {
-    uint32_t entry, state;
-    bool forced;  // a step that left the state as it was: no alternative to try (see below)
-  };
-  std::vector<Frame> stack;
+  std::vector<Frame>& stack = sc.stack;
+  stack.clear();
   stack.reserve(n);
   uint32_t state = spec->initial();
   uint32_t e = next[head];
@@ -239,6 +267,15 @@ ObjectSearchResult search_object(const History& h, const std::vector<uint32_t>& 
       if (!f.forced) break;
     }
   }
+}
+
+}  // namespace
+
+ObjectSearchResult search_object(const History& h, const std::vector<uint32_t>& ops, const CheckBudget& budget,
+                                 uint64_t max_steps, ObjectSpec* shared_spec) {
+  std::unique_ptr<ObjectSpec> own = shared_spec ? nullptr : make_spec(h);
+  Scratch sc;
+  return search_in(h, ops, budget, max_steps, shared_spec ? shared_spec : own.get(), sc);
 }
 
 namespace {
@@ -335,8 +372,8 @@ LevelResult check_object_lin(const History& h, const CheckBudget& budget) {
   if (per_key)
     for (const RegOp& op : R)
       if (constrains(op) && op.key >= nkeys) {
-        // Found by fuzzing: a keyed history in which some operation names no key. Not decided
-        // rather than guessed (a later reader fix should make this an input error).
+        // A keyed history in which some operation names no key (found by fuzzing): the jepsen
+        // reader refuses it; a History built otherwise is not decided rather than guessed.
         res.verdict = Verdict::NotApplicable;
         res.reason = "some operations name no key in a history of independent keys";
         return res;
@@ -350,16 +387,17 @@ LevelResult check_object_lin(const History& h, const CheckBudget& budget) {
     if (constrains(R[g])) grouped[fill[per_key ? R[g].key : 0]++] = g;
   // Objects in rounds of growing step limits (x8 each round, from 1024), so an object that fails fast is
   // found before one whose search is long, at most a constant factor more work in all. One
-  // failing object decides LIN: the round that finds it is finished (more failures are
-  // reported when they come cheap) and the objects still open are left undecided, as Porcupine
-  // stops its other searches.
+  // failing object decides LIN: the search stops there (finishing its round cost Porcupine's
+  // kv c10-bad log five times the work) and the objects still open are left undecided, as
+  // Porcupine stops its other searches.
   std::vector<uint32_t> open;
   for (uint32_t k = 0; k < nkeys; ++k)
     if (begin[k] != begin[k + 1]) open.push_back(k);
   bool unknown = false, out_of_memory = false;
   size_t done = 0;
-  double last_progress = now_ms();
+  double last_progress = budget.progress ? now_ms() : 0;  // (a clock read costs a call out of wasm)
   std::vector<uint32_t> part, still_open;
+  Scratch scratch;
   for (uint64_t round_steps = 1 << 10; !open.empty() && res.anomalies.empty(); round_steps *= 8) {
     if (round_steps >= (uint64_t{1} << 40)) round_steps = 0;  // the last round: no limit
     still_open.clear();
@@ -370,14 +408,15 @@ LevelResult check_object_lin(const History& h, const CheckBudget& budget) {
         return CheckBudget::ran_out();
       }
       part.assign(grouped.begin() + begin[k], grouped.begin() + begin[k + 1]);
-      ObjectSearchResult r = search_object(h, part, budget, round_steps);  // a fresh spec per object: its tables stay small
+      spec->reset();  // the previous object's states are no use here: its tables stay small
+      ObjectSearchResult r = search_in(h, part, budget, round_steps, spec.get(), scratch);
       if (r.verdict == Verdict::Pass) {
         for (uint32_t g : r.order) res.commit_order.push_back(R[g].txn);
       } else if (r.verdict == Verdict::Fail) {
-        if (res.anomalies.empty())
-          for (uint32_t g : r.prefix) res.lin_prefix.push_back(R[g].txn);
-        ++res.anomalies_total;
-        if (res.anomalies.size() < 32) res.anomalies.push_back(explain(h, *spec, k, r));
+        for (uint32_t g : r.prefix) res.lin_prefix.push_back(R[g].txn);
+        res.anomalies_total = 1;
+        res.anomalies.push_back(explain(h, *spec, k, r));
+        break;
       } else if (r.out_of_memory || budget.expired() || round_steps == 0) {
         unknown = true;
         out_of_memory = out_of_memory || r.out_of_memory;
@@ -386,7 +425,7 @@ LevelResult check_object_lin(const History& h, const CheckBudget& budget) {
         continue;
       }
       done += part.size();
-      if (now_ms() - last_progress > 5) {
+      if (budget.progress && now_ms() - last_progress > 5) {
         last_progress = now_ms();
         budget.report_progress(done, grouped.size() - done);
       }

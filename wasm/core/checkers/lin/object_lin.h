@@ -9,8 +9,8 @@ namespace isoscope {
 
 // Decides LIN for h (h.registers non-empty). On pass, commit_order holds a linearization per
 // object (the History transactions of the operations that took effect, object after object,
-// each object's in its order). On fail, one NotLinearizable anomaly per failing object, and
-// lin_prefix the longest linearizable prefix of the first one.
+// each object's in its order). On fail, the NotLinearizable anomaly of the first failing object found,
+// and lin_prefix its longest linearizable prefix.
 LevelResult check_object_lin(const History& h, const CheckBudget& budget);
 
 // One object's search, for tests and the reference comparison: ops indexes into

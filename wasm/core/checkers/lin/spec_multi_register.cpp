@@ -1,5 +1,5 @@
 // Knossos's multi-register: transactions of reads and writes over several registers, all
-// starting nil. The state is the tuple of every register's value, interned to an id.
+// starting nil (or with the value check --initial gives). The state is the tuple of every register's value, interned to an id.
 #include <map>
 #include <vector>
 
@@ -18,7 +18,8 @@ class MultiRegisterSpec final : public ObjectSpec {
         keys_.push_back(m.key);
       }
     }
-    initial_ = intern(std::vector<uint32_t>(keys_.size(), h.initial ? *h.initial : kNoState));
+    const uint32_t nil = h.initial ? *h.initial : kNoState;
+    initial_ = intern(std::vector<uint32_t>(keys_.size(), h.registers.initial != RegOp::kUnobserved ? h.registers.initial : nil));
   }
   uint32_t initial() override { return initial_; }
   uint32_t step(uint32_t s, const RegOp& op) override {

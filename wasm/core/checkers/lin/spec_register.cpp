@@ -8,8 +8,11 @@ namespace {
 
 class RegisterSpec final : public ObjectSpec {
  public:
-  explicit RegisterSpec(const History& h) : ObjectSpec(h), nil_(h.initial ? *h.initial : kNoState) {}
-  uint32_t initial() override { return nil_; }
+  explicit RegisterSpec(const History& h)
+      : ObjectSpec(h),
+        nil_(h.initial ? *h.initial : kNoState),
+        start_(h.registers.initial != RegOp::kUnobserved ? h.registers.initial : nil_) {}
+  uint32_t initial() override { return start_; }
   uint32_t step(uint32_t s, const RegOp& op) override {
     switch (op.fn) {
       case ObjFn::Read: return op.a == s ? s : kNoState;
@@ -21,7 +24,7 @@ class RegisterSpec final : public ObjectSpec {
   std::string state_text(uint32_t s) const override { return s == nil_ ? "nil" : h_.values.display(s); }
 
  private:
-  uint32_t nil_;
+  uint32_t nil_, start_;
 };
 
 }  // namespace
