@@ -193,7 +193,7 @@ val check_level_quiet(std::string level, double budget_ms, int max_anomalies) {
 // levelResult(level) -> the level's result as it stands: checkLevel names the failing levels
 // decided before a level that passes again (no anomaly of a kind a passing level forbids), so
 // a failing level's anomalies may change after it was returned.
-std::string level_result(std::string level) {
+val level_result(std::string level) {
   if (!g_loaded) return no_history();
   Level l;
   if (!parse_level(level, l)) return failure(unknown_level_message(level));
