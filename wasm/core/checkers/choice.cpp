@@ -18,22 +18,7 @@ namespace {
 
 // The level's checker for a history whose reads are resolved (no ambiguous reads: the fast
 // paths). The mini-transaction checkers rely on unique values and are not used here.
-LevelChecker resolved_checker(Level l) {
-  switch (l) {
-    case Level::RC: return check_rc;
-    case Level::RR: return check_rr;
-    case Level::RA: return check_ra;
-    case Level::CC: return check_cc;
-    case Level::PC: return check_pc;
-    case Level::SI: return check_si;
-    case Level::SER: return check_ser;
-    case Level::SSER: return check_sser;
-    case Level::WCC: return check_wcc;
-    case Level::CCv: return check_ccv;
-    case Level::CM: return check_cm;
-    default: return nullptr;
-  }
-}
+LevelChecker resolved_checker(Level l) { return checker_for(l, /*general_only=*/true); }
 
 // How many of a failing check's anomalies become nogoods (each costs a check of its small
 // projection).
