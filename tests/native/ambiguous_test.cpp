@@ -10,6 +10,7 @@
 #include <string>
 
 #include "checkers/check.h"
+#include "checkers/choice.h"
 #include "formats/formats.h"
 #include "generate/random_history.h"
 #include "reference.h"
@@ -209,6 +210,51 @@ TEST(Ambiguous, AgreesWithReferenceOnRandomHistoriesWithRepeatedValues) {
   for (size_t li = 0; li < kLevels.size(); ++li) {
     EXPECT_GT(pass[li], kHistories / 20) << level_name(kLevels[li]);
     EXPECT_GT(fail[li], kHistories / 50) << level_name(kLevels[li]);
+  }
+}
+
+// The strong levels' solver with the reads-from choice inside it (the hyper-polygraph), alone:
+// no first guess, every history with ambiguous reads straight to it, against the reference.
+TEST(Ambiguous, TheSolverWithTheChoiceInsideAgreesWithReference) {
+  constexpr int kHistories = 10000;
+  constexpr std::array<Level, 4> kStrong = {Level::PC, Level::SI, Level::SER, Level::SSER};
+  Rng rng(4242);
+  int disagreements = 0, unverified = 0, no_witness = 0, histories = 0;
+  std::array<int, 4> pass{}, fail{};
+  for (int i = 0; i < kHistories; ++i) {
+    const GenParams p = small_params(rng, 9000000 + i);
+    Expected<History> eh = generate_history(p);
+    ASSERT_TRUE(eh.ok());
+    const History& h = *eh;
+    if (h.ambiguous.empty()) continue;
+    ++histories;
+    for (size_t li = 0; li < kStrong.size(); ++li) {
+      const Level l = kStrong[li];
+      if (l == Level::SSER && !h.has_timestamps) continue;
+      const LevelResult r = check_choices_in_solver(h, l, {});
+      if (r.verdict == Verdict::NotApplicable) continue;  // a transaction of unknown status
+      const Verdict want = reference_check(h, l);
+      if (want == Verdict::Unknown) continue;
+      pass[li] += r.verdict == Verdict::Pass;
+      fail[li] += r.verdict == Verdict::Fail;
+      if (r.verdict == Verdict::Unknown && ++unverified <= 5)
+        ADD_FAILURE() << level_name(l) << ": " << r.reason << " (seed " << p.seed << ")\n" << write_isoscope_json(h);
+      if (r.verdict != Verdict::Unknown && r.verdict != want && ++disagreements <= 5)
+        ADD_FAILURE() << level_name(l) << ": the solver says " << verdict_name(r.verdict) << ", reference says "
+                      << verdict_name(want) << " (seed " << p.seed << ")\n" << write_isoscope_json(h);
+      if (r.verdict == Verdict::Fail && (r.anomalies.empty() || r.anomalies[0].txns.empty()) && ++no_witness <= 5)
+        ADD_FAILURE() << level_name(l) << " fails without a witness (seed " << p.seed << ")\n" << write_isoscope_json(h);
+    }
+  }
+  std::printf("  %d histories with ambiguous reads\n", histories);
+  for (size_t li = 0; li < kStrong.size(); ++li)
+    std::printf("    %-4s pass %5d  fail %5d\n", level_name(kStrong[li]), pass[li], fail[li]);
+  EXPECT_EQ(disagreements, 0);
+  EXPECT_EQ(unverified, 0);
+  EXPECT_EQ(no_witness, 0);
+  for (size_t li = 0; li < kStrong.size(); ++li) {
+    EXPECT_GT(pass[li], histories / 10) << level_name(kStrong[li]);
+    EXPECT_GT(fail[li], histories / 20) << level_name(kStrong[li]);
   }
 }
 
