@@ -99,6 +99,9 @@ class Chooser {
   bool decide_in_solver(LevelResult& out, const Anomaly& best,
                         const std::vector<std::pair<uint32_t, uint32_t>>& best_lits);
   bool core_witness(const std::vector<char>& core, Anomaly& a);
+  // SSER: drops from d (candidates of v) those real time rules out.
+  void prune_by_real_time(const Var& v, std::vector<uint32_t>& d);
+  std::vector<std::vector<std::pair<Time, Time>>> writers_by_end_;  // per key: (end, max start so far)
 
   const History& h_;
   Level level_;
@@ -445,6 +448,50 @@ bool Chooser::solver_applies() const {
   return true;
 }
 
+// Under SSER the commit order extends real time, so a read of t cannot read from a candidate
+// that starts after t ends (a cycle), nor from one that ends before another writer of the key
+// starts when that one ends before t starts (it is overwritten in between). When none is left
+// the candidates stay (the solver then finds the contradiction and its witness).
+void Chooser::prune_by_real_time(const Var& v, std::vector<uint32_t>& d) {
+  if (!h_.txns[v.txn].has_time()) return;
+  if (writers_by_end_.empty()) {
+    writers_by_end_.resize(h_.keys.size());
+    std::vector<uint32_t> stamp(h_.keys.size(), kNone);
+    for (uint32_t t = 1; t < h_.txns.size(); ++t) {
+      if (h_.txns[t].status != TxnStatus::Committed || !h_.txns[t].has_time()) continue;
+      for (uint32_t o = h_.txns[t].op_begin; o < h_.txns[t].op_end; ++o)
+        if (h_.ops[o].is_write() && stamp[h_.ops[o].key] != t) {
+          stamp[h_.ops[o].key] = t;
+          writers_by_end_[h_.ops[o].key].push_back({h_.times[t].end, h_.times[t].start});
+        }
+    }
+    for (auto& w : writers_by_end_) {
+      std::sort(w.begin(), w.end());
+      for (size_t i = 1; i < w.size(); ++i) w[i].second = std::max(w[i].second, w[i - 1].second);
+    }
+  }
+  const Interval& me = h_.times[v.txn];
+  const auto& w = writers_by_end_[h_.ops[v.op].key];
+  // The latest start among the writers that end before the reader starts.
+  auto it = std::lower_bound(w.begin(), w.end(), me.start,
+                             [](const std::pair<Time, Time>& e, const Time& s) { return e.first < s; });
+  const bool any = it != w.begin();
+  const Time latest = any ? (it - 1)->second : Time{};
+  std::vector<uint32_t> kept;
+  for (uint32_t c : d) {
+    const uint32_t u = h_.candidate_txn(c);
+    bool out = false;
+    if (u == kInitialTxn) {
+      out = any;
+    } else if (h_.txns[u].has_time()) {
+      const Interval& x = h_.times[u];
+      out = me.end < x.start || (any && x.end < latest);
+    }
+    if (!out) kept.push_back(c);
+  }
+  if (!kept.empty()) d = std::move(kept);
+}
+
 // A nested check of a witness's sub-history goes no deeper (it reports its own first anomaly).
 thread_local int g_witness_depth = 0;
 
@@ -456,6 +503,7 @@ bool Chooser::decide_in_solver(LevelResult& out, const Anomaly& best,
   for (uint32_t i = 0; i < vars_.size(); ++i) {
     if (vars_[i].valid < 2) continue;  // (its one candidate: apply() set it)
     std::vector<uint32_t> d = domain(vars_[i]);
+    if (level_ == Level::SSER) prune_by_real_time(vars_[i], d);
     auto c = std::find(d.begin(), d.end(), cur_[i]);
     if (c != d.end()) std::rotate(d.begin(), c, c + 1);
     ops.push_back(vars_[i].op);
