@@ -36,6 +36,9 @@ struct Var {
   uint32_t valid;  // how many candidates are read consistent (after the session-order prune)
 };
 
+// A nested check of a witness's sub-history goes no deeper (it reports its own first anomaly).
+thread_local int g_witness_depth = 0;
+
 class Chooser {
  public:
   Chooser(const History& h, Level level, const CheckBudget& budget, bool solver_only = false)
@@ -99,6 +102,12 @@ class Chooser {
   bool decide_in_solver(LevelResult& out, const Anomaly& best,
                         const std::vector<std::pair<uint32_t, uint32_t>>& best_lits);
   bool core_witness(const std::vector<char>& core, Anomaly& a);
+  // The history less every read with a choice fails on its own: then every choice fails (each
+  // level here is closed under dropping reads), with that anomaly, which needs no choice.
+  bool fixed_reads_fail(LevelResult& out);
+  // Whether the projection on keep, less the reads in drop, fails on its own (decided as a
+  // history of its own); a is then its anomaly in h_'s ids.
+  bool projection_fails(const std::vector<char>& keep, const std::vector<char>& drop, Anomaly& a);
   // SSER: drops from d (candidates of v) those real time rules out.
   void prune_by_real_time(const Var& v, std::vector<uint32_t>& d);
   std::vector<std::vector<std::pair<Time, Time>>> writers_by_end_;  // per key: (end, max start so far)
@@ -395,6 +404,7 @@ LevelResult Chooser::run() {
     }
     bool learned = false;
     for (size_t i = 0; i < r.anomalies.size() && i < kLearnPerCheck; ++i) {
+      if (budget_.expired()) return CheckBudget::ran_out();
       if (!learn_from(r.anomalies[i], lits)) continue;
       if (!have_best || lits.size() < best_lits.size()) {
         best_cur_ = cur_;
@@ -426,6 +436,9 @@ LevelResult Chooser::run() {
       for (size_t i = 0; i < vars_.size(); ++i) cur_[i] = vars_[i].first[phase_];
       phase = phases;
       LevelResult decided;
+      if (!nogoods_.back().empty() && g_witness_depth == 0 && !is_causal_model(level_) &&
+          fixed_reads_fail(decided))
+        return decided;
       if (!nogoods_.back().empty() && solver_applies() && decide_in_solver(decided, best, best_lits))
         return decided;
     }
@@ -492,8 +505,6 @@ void Chooser::prune_by_real_time(const Var& v, std::vector<uint32_t>& d) {
   if (!kept.empty()) d = std::move(kept);
 }
 
-// A nested check of a witness's sub-history goes no deeper (it reports its own first anomaly).
-thread_local int g_witness_depth = 0;
 
 bool Chooser::decide_in_solver(LevelResult& out, const Anomaly& best,
                                const std::vector<std::pair<uint32_t, uint32_t>>& best_lits) {
@@ -560,11 +571,32 @@ bool Chooser::core_witness(const std::vector<char>& core, Anomaly& a) {
   std::vector<char> keep = core;
   keep[kInitialTxn] = 1;
   std::vector<char> drop(h_.ops.size(), 0);
+  size_t kept = 0;
+  for (uint32_t t = 1; t < h_.txns.size(); ++t) kept += keep[t];
+  if (kept + 1 >= h_.txns.size()) return false;  // no smaller than the history
   for (const Var& v : vars_) {
     if (!keep[v.txn]) continue;
     for (uint32_t w : domain(v))
       if (!keep[h_.candidate_txn(w)]) drop[v.op] = 1;
   }
+  return projection_fails(keep, drop, a);
+}
+
+bool Chooser::fixed_reads_fail(LevelResult& out) {
+  std::vector<char> keep(h_.txns.size(), 1), drop(h_.ops.size(), 0);
+  bool any = false;
+  for (const Var& v : vars_)
+    if (v.valid > 1) drop[v.op] = any = 1;
+  Anomaly a;
+  if (!any || !projection_fails(keep, drop, a)) return false;
+  out = LevelResult{};
+  out.verdict = Verdict::Fail;
+  out.anomalies.push_back(std::move(a));
+  out.anomalies_total = 1;
+  return true;
+}
+
+bool Chooser::projection_fails(const std::vector<char>& keep, const std::vector<char>& drop, Anomaly& a) {
   // The kept transactions and operations, in the order project_history numbers them.
   std::vector<uint32_t> txn_of(1, kInitialTxn), op_of;
   for (size_t s = 0; s < h_.num_sessions(); ++s)
@@ -579,7 +611,6 @@ bool Chooser::core_witness(const std::vector<char>& core, Anomaly& a) {
         op_of.push_back(o);
       }
     }
-  if (txn_of.size() >= h_.txns.size()) return false;  // no smaller than the history
   const History sub = project_history(h_, keep, &drop);
   if (sub.ops.size() != op_of.size() || sub.txns.size() != txn_of.size()) return false;
   std::string reason;
