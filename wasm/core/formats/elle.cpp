@@ -149,8 +149,14 @@ class Reader {
           const char* t = ++p_;
           while (p_ < end_ && symbol_char(*p_)) ++p_;
           const std::string_view name(t, static_cast<size_t>(p_ - t));
-          if (name != "Inf" && name != "-Inf" && name != "NaN")
-            return fail(start, "expected a symbolic value ##Inf, ##-Inf or ##NaN");
+          if (name != "Inf" && name != "-Inf" && name != "NaN") {
+            if (name.empty()) return fail(p_, "expected a symbolic value ##Inf, ##-Inf or ##NaN");
+            // Name the whole symbol ("found '##Foo'"), not its first '#'.
+            err = fmt::text_error(f_, static_cast<size_t>(start - begin_),
+                                  "expected a symbolic value ##Inf, ##-Inf or ##NaN, found '##" +
+                                      std::string(name.substr(0, 40)) + (name.size() > 40 ? "...'" : "'"));
+            return false;
+          }
           n.type = NT::Float;
           n.d = name == "NaN" ? NAN : name == "Inf" ? INFINITY : -INFINITY;
           n.text = std::string_view(start, static_cast<size_t>(p_ - start));

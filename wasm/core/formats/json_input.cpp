@@ -45,8 +45,22 @@ std::optional<JsonProblem> find_json_problem(std::string_view text) {
     }
     if (in_string) {
       if (c < 0x20) return JsonProblem{i, "a control byte " + hex_byte(c) + " inside a string: expected it escaped (\\u00XX)"};
-      if (c == '\\') i += i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) < 0x80 ? 2 : 1;
-      else ++i;
+      if (c == '\\') {
+        // An escape is a backslash and one of " \ / b f n r t u; anything else (a line end
+        // above all) is named at the backslash, so the line does not depend on the line ends.
+        const char e = i + 1 < text.size() ? text[i + 1] : '\0';
+        if (i + 1 >= text.size() || std::string_view("\"\\/bfnrtu").find(e) == std::string_view::npos) {
+          const unsigned char b = static_cast<unsigned char>(e);
+          const std::string what = i + 1 >= text.size() ? std::string("the end of the file")
+                                   : b < 0x20 || b >= 0x7F ? "the byte " + hex_byte(b)
+                                                           : std::string("'") + e + "'";
+          return JsonProblem{i, "a backslash followed by " + what +
+                                    " inside a string: expected an escape \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX"};
+        }
+        i += 2;
+      } else {
+        ++i;
+      }
       if (c == '"') {
         in_string = false;
         if (open.empty()) doc_end = i;
