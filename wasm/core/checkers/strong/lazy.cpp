@@ -130,7 +130,7 @@ bool topological_near(uint32_t n, const std::vector<Problem::Edge>& edges, std::
 // choice is not among the candidates the solver saw gets more of them, nearest the reader in
 // the order first (those placed before it, latest first, then those after), as many again as
 // it has (at least 4). Returns how many constraints or candidates were added.
-size_t hyper_violations(const WritersByPlace& W, const std::vector<uint32_t>& pos, Hyper& hy,
+static size_t hyper_violations(const WritersByPlace& W, const std::vector<uint32_t>& pos, Hyper& hy,
                         FlatMap64& seen) {
   size_t added = 0;
   for (Hyper::Read& rd : hy.reads) {
