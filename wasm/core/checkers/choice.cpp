@@ -508,6 +508,10 @@ void Chooser::prune_by_real_time(const Var& v, std::vector<uint32_t>& d) {
 
 bool Chooser::decide_in_solver(LevelResult& out, const Anomaly& best,
                                const std::vector<std::pair<uint32_t, uint32_t>>& best_lits) {
+  if (budget_.expired()) {  // (the solver's set-up does not poll it)
+    out = CheckBudget::ran_out();
+    return true;
+  }
   std::vector<uint32_t> ops, which;
   std::vector<std::vector<uint32_t>> cands;
   apply();
