@@ -38,7 +38,10 @@ struct CheckReport {
 
 // Runs one level's checker alone (no lattice shortcuts). Tests use it for differential checks.
 using LevelChecker = LevelResult (*)(const History&, const CheckBudget&);
-LevelChecker checker_for(Level l);  // every level has one
+// Every level has one. general_only: skip the special-purpose routes that rely on unique values
+// (MTC's mini-transaction checks, LIN's: nullptr), for histories whose reads were resolved from
+// repeated values (checkers/choice.cpp).
+LevelChecker checker_for(Level l, bool general_only = false);
 
 // Whether a level applies at all (WCC/CCv/CM: one op per transaction; LIN: lightweight
 // transactions with timestamps; SSER: timestamps). Sets reason when it does not.

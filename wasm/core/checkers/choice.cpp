@@ -7,6 +7,7 @@
 
 #include "checkers/causal/causal.h"
 #include "checkers/check.h"
+#include "checkers/counterexample.h"
 #include "checkers/explain.h"
 #include "checkers/read_consistency.h"
 #include "checkers/strong/strong.h"
@@ -18,22 +19,7 @@ namespace {
 
 // The level's checker for a history whose reads are resolved (no ambiguous reads: the fast
 // paths). The mini-transaction checkers rely on unique values and are not used here.
-LevelChecker resolved_checker(Level l) {
-  switch (l) {
-    case Level::RC: return check_rc;
-    case Level::RR: return check_rr;
-    case Level::RA: return check_ra;
-    case Level::CC: return check_cc;
-    case Level::PC: return check_pc;
-    case Level::SI: return check_si;
-    case Level::SER: return check_ser;
-    case Level::SSER: return check_sser;
-    case Level::WCC: return check_wcc;
-    case Level::CCv: return check_ccv;
-    case Level::CM: return check_cm;
-    default: return nullptr;
-  }
-}
+LevelChecker resolved_checker(Level l) { return checker_for(l, /*general_only=*/true); }
 
 // How many of a failing check's anomalies become nogoods (each costs a check of its small
 // projection).
@@ -50,10 +36,13 @@ struct Var {
   uint32_t valid;  // how many candidates are read consistent (after the session-order prune)
 };
 
+// A nested check of a witness's sub-history goes no deeper (it reports its own first anomaly).
+thread_local int g_witness_depth = 0;
+
 class Chooser {
  public:
-  Chooser(const History& h, Level level, const CheckBudget& budget)
-      : h_(h), level_(level), budget_(budget), is_last_(last_writes_in_txn(h)), work_(h) {
+  Chooser(const History& h, Level level, const CheckBudget& budget, bool solver_only = false)
+      : h_(h), level_(level), budget_(budget), solver_only_(solver_only), is_last_(last_writes_in_txn(h)), work_(h) {
     work_.ambiguous = AmbiguousReads{};
     budget_.cc_holds = false;  // CC holding for SOME choice says nothing of this one
   }
@@ -107,10 +96,26 @@ class Chooser {
   void whole_choice(std::vector<std::pair<uint32_t, uint32_t>>& lits) const;
   bool next_choice();
   Anomaly annotate(Anomaly a, const std::vector<std::pair<uint32_t, uint32_t>>& lits) const;
+  // The strong levels: the choice inside the polygraph solver (strong.h, decide_choices).
+  // True when it decided (out is the result).
+  bool solver_applies() const;
+  bool decide_in_solver(LevelResult& out, const Anomaly& best,
+                        const std::vector<std::pair<uint32_t, uint32_t>>& best_lits);
+  bool core_witness(const std::vector<char>& core, Anomaly& a);
+  // The history less every read with a choice fails on its own: then every choice fails (each
+  // level here is closed under dropping reads), with that anomaly, which needs no choice.
+  bool fixed_reads_fail(LevelResult& out);
+  // Whether the projection on keep, less the reads in drop, fails on its own (decided as a
+  // history of its own); a is then its anomaly in h_'s ids.
+  bool projection_fails(const std::vector<char>& keep, const std::vector<char>& drop, Anomaly& a);
+  // SSER: drops from d (candidates of v) those real time rules out.
+  void prune_by_real_time(const Var& v, std::vector<uint32_t>& d);
+  std::vector<std::vector<std::pair<Time, Time>>> writers_by_end_;  // per key: (end, max start so far)
 
   const History& h_;
   Level level_;
   CheckBudget budget_;
+  bool solver_only_;  // tests: the solver decides at once (no first guess)
   std::vector<char> is_last_;
   History work_;                // h_ with the current choice in read_from
   std::vector<Var> vars_;
@@ -368,6 +373,18 @@ LevelResult Chooser::run() {
   const LevelChecker check = resolved_checker(level_);
   Anomaly best;
   std::vector<std::pair<uint32_t, uint32_t>> best_lits, lits;
+  if (solver_only_) {
+    LevelResult decided;
+    if (!solver_applies()) {
+      decided.verdict = Verdict::NotApplicable;
+      return decided;
+    }
+    best_cur_ = cur_;
+    if (decide_in_solver(decided, best, best_lits)) return decided;
+    decided.verdict = Verdict::Unknown;
+    decided.reason = "the solver's pass did not verify";
+    return decided;
+  }
   bool have_best = false;
   // Each phase's first choice is checked; the search goes on from the one with the fewest
   // anomalies (a phase that timestamps cannot tell apart is skipped).
@@ -387,6 +404,7 @@ LevelResult Chooser::run() {
     }
     bool learned = false;
     for (size_t i = 0; i < r.anomalies.size() && i < kLearnPerCheck; ++i) {
+      if (budget_.expired()) return CheckBudget::ran_out();
       if (!learn_from(r.anomalies[i], lits)) continue;
       if (!have_best || lits.size() < best_lits.size()) {
         best_cur_ = cur_;
@@ -417,6 +435,12 @@ LevelResult Chooser::run() {
       phase_ = best_phase;
       for (size_t i = 0; i < vars_.size(); ++i) cur_[i] = vars_[i].first[phase_];
       phase = phases;
+      LevelResult decided;
+      if (!nogoods_.back().empty() && g_witness_depth == 0 && !is_causal_model(level_) &&
+          fixed_reads_fail(decided))
+        return decided;
+      if (!nogoods_.back().empty() && solver_applies() && decide_in_solver(decided, best, best_lits))
+        return decided;
     }
     if (nogoods_.back().empty() || !next_choice()) {
       if (budget_.expired()) return CheckBudget::ran_out();
@@ -428,10 +452,200 @@ LevelResult Chooser::run() {
   }
 }
 
+bool Chooser::solver_applies() const {
+  if (level_ != Level::PC && level_ != Level::SI && level_ != Level::SER && level_ != Level::SSER) return false;
+  // A transaction that may or may not have committed makes its writes (and reads) optional,
+  // which the solver's problem does not express: those histories keep the enumeration.
+  for (uint32_t t = 1; t < h_.txns.size(); ++t)
+    if (h_.txns[t].status == TxnStatus::Unknown) return false;
+  return true;
+}
+
+// Under SSER the commit order extends real time, so a read of t cannot read from a candidate
+// that starts after t ends (a cycle), nor from one that ends before another writer of the key
+// starts when that one ends before t starts (it is overwritten in between). When none is left
+// the candidates stay (the solver then finds the contradiction and its witness).
+void Chooser::prune_by_real_time(const Var& v, std::vector<uint32_t>& d) {
+  if (!h_.txns[v.txn].has_time()) return;
+  if (writers_by_end_.empty()) {
+    writers_by_end_.resize(h_.keys.size());
+    std::vector<uint32_t> stamp(h_.keys.size(), kNone);
+    for (uint32_t t = 1; t < h_.txns.size(); ++t) {
+      if (h_.txns[t].status != TxnStatus::Committed || !h_.txns[t].has_time()) continue;
+      for (uint32_t o = h_.txns[t].op_begin; o < h_.txns[t].op_end; ++o)
+        if (h_.ops[o].is_write() && stamp[h_.ops[o].key] != t) {
+          stamp[h_.ops[o].key] = t;
+          writers_by_end_[h_.ops[o].key].push_back({h_.times[t].end, h_.times[t].start});
+        }
+    }
+    for (auto& w : writers_by_end_) {
+      std::sort(w.begin(), w.end());
+      for (size_t i = 1; i < w.size(); ++i) w[i].second = std::max(w[i].second, w[i - 1].second);
+    }
+  }
+  const Interval& me = h_.times[v.txn];
+  const auto& w = writers_by_end_[h_.ops[v.op].key];
+  // The latest start among the writers that end before the reader starts.
+  auto it = std::lower_bound(w.begin(), w.end(), me.start,
+                             [](const std::pair<Time, Time>& e, const Time& s) { return e.first < s; });
+  const bool any = it != w.begin();
+  const Time latest = any ? (it - 1)->second : Time{};
+  std::vector<uint32_t> kept;
+  for (uint32_t c : d) {
+    const uint32_t u = h_.candidate_txn(c);
+    bool out = false;
+    if (u == kInitialTxn) {
+      out = any;
+    } else if (h_.txns[u].has_time()) {
+      const Interval& x = h_.times[u];
+      out = me.end < x.start || (any && x.end < latest);
+    }
+    if (!out) kept.push_back(c);
+  }
+  if (!kept.empty()) d = std::move(kept);
+}
+
+
+bool Chooser::decide_in_solver(LevelResult& out, const Anomaly& best,
+                               const std::vector<std::pair<uint32_t, uint32_t>>& best_lits) {
+  if (budget_.expired()) {  // (the solver's set-up does not poll it)
+    out = CheckBudget::ran_out();
+    return true;
+  }
+  std::vector<uint32_t> ops, which;
+  std::vector<std::vector<uint32_t>> cands;
+  apply();
+  for (uint32_t i = 0; i < vars_.size(); ++i) {
+    if (vars_[i].valid < 2) continue;  // (its one candidate: apply() set it)
+    std::vector<uint32_t> d = domain(vars_[i]);
+    if (level_ == Level::SSER) prune_by_real_time(vars_[i], d);
+    auto c = std::find(d.begin(), d.end(), cur_[i]);
+    if (c != d.end()) std::rotate(d.begin(), c, c + 1);
+    ops.push_back(vars_[i].op);
+    cands.push_back(std::move(d));
+    which.push_back(i);
+    work_.read_from[vars_[i].op] = kThinAir;  // left out of the solver's instance
+  }
+  const ChoiceOutcome o = decide_choices(work_, level_, ops, cands, budget_);
+  if (o.verdict == Verdict::Pass)
+    for (size_t k = 0; k < which.size(); ++k) cur_[which[k]] = o.choice[k];
+  apply();
+  if (o.verdict == Verdict::Unknown) {
+    if (!budget_.expired()) return false;  // (cannot happen: the enumeration goes on)
+    out = CheckBudget::ran_out();
+    return true;
+  }
+  if (o.verdict == Verdict::Pass) {
+    // Verified by the level's own checker on the solution's reads-from (its commit order).
+    LevelResult r = resolved_checker(level_)(work_, budget_);
+    if (r.verdict != Verdict::Pass) return false;
+    r.ms = 0;
+    out = std::move(r);
+    return true;
+  }
+  out = LevelResult{};
+  out.verdict = Verdict::Fail;
+  Anomaly a;
+  if (g_witness_depth == 0 && core_witness(o.core, a)) {
+    out.anomalies.push_back(std::move(a));
+  } else if (!best.txns.empty()) {
+    out.anomalies.push_back(annotate(best, best_lits));
+  } else {
+    // No anomaly at hand (the solver was asked first): the current choice's, which fails too.
+    best_cur_ = cur_;
+    LevelResult r = resolved_checker(level_)(work_, budget_);
+    if (r.verdict != Verdict::Fail || r.anomalies.empty()) {
+      out = budget_.expired() ? CheckBudget::ran_out() : LevelResult{};
+      if (!budget_.expired()) out.reason = "internal error: the choice shown does not fail";
+      return true;
+    }
+    std::vector<std::pair<uint32_t, uint32_t>> lits;
+    whole_choice(lits);
+    out.anomalies.push_back(annotate(r.anomalies[0], lits));
+  }
+  out.anomalies_total = 1;
+  return true;
+}
+
+// The witness of a refutation by the solver: the sub-history of the transactions it used, less
+// the ambiguous reads that may read from outside them (so that its failure is the history's:
+// every choice of the history gives one of it), decided on its own and its anomaly told in the
+// history's ids. False when it does not fail (then the first guess's anomaly is shown).
+bool Chooser::core_witness(const std::vector<char>& core, Anomaly& a) {
+  std::vector<char> keep = core;
+  keep[kInitialTxn] = 1;
+  std::vector<char> drop(h_.ops.size(), 0);
+  size_t kept = 0;
+  for (uint32_t t = 1; t < h_.txns.size(); ++t) kept += keep[t];
+  if (kept + 1 >= h_.txns.size()) return false;  // no smaller than the history
+  for (const Var& v : vars_) {
+    if (!keep[v.txn]) continue;
+    for (uint32_t w : domain(v))
+      if (!keep[h_.candidate_txn(w)]) drop[v.op] = 1;
+  }
+  return projection_fails(keep, drop, a);
+}
+
+bool Chooser::fixed_reads_fail(LevelResult& out) {
+  std::vector<char> keep(h_.txns.size(), 1), drop(h_.ops.size(), 0);
+  bool any = false;
+  for (const Var& v : vars_)
+    if (v.valid > 1) drop[v.op] = any = 1;
+  Anomaly a;
+  if (!any || !projection_fails(keep, drop, a)) return false;
+  out = LevelResult{};
+  out.verdict = Verdict::Fail;
+  out.anomalies.push_back(std::move(a));
+  out.anomalies_total = 1;
+  return true;
+}
+
+bool Chooser::projection_fails(const std::vector<char>& keep, const std::vector<char>& drop, Anomaly& a) {
+  // The kept transactions and operations, in the order project_history numbers them.
+  std::vector<uint32_t> txn_of(1, kInitialTxn), op_of;
+  for (size_t s = 0; s < h_.num_sessions(); ++s)
+    for (uint32_t t = h_.session_begin[s]; t < h_.session_begin[s + 1]; ++t) {
+      if (!keep[t] || t == kInitialTxn) continue;
+      txn_of.push_back(t);
+      for (uint32_t o = h_.txns[t].op_begin; o < h_.txns[t].op_end; ++o) {
+        if (h_.ops[o].is_read()) {
+          const uint32_t w = h_.writer_txn(o);
+          if (drop[o] || !(w == kInitialTxn || w == kThinAir || keep[w])) continue;
+        }
+        op_of.push_back(o);
+      }
+    }
+  const History sub = project_history(h_, keep, &drop);
+  if (sub.ops.size() != op_of.size() || sub.txns.size() != txn_of.size()) return false;
+  std::string reason;
+  if (!level_applies(sub, level_, reason)) return false;
+  ++g_witness_depth;
+  LevelResult r = checker_for(level_, /*general_only=*/true)(sub, budget_);
+  --g_witness_depth;
+  if (r.verdict != Verdict::Fail || r.anomalies.empty()) return false;
+  a = std::move(r.anomalies[0]);
+  auto txn = [&](uint32_t t) { return t < txn_of.size() ? txn_of[t] : t; };
+  auto op = [&](uint32_t o) { return o < op_of.size() ? op_of[o] : o; };
+  for (uint32_t& t : a.txns) t = txn(t);
+  for (uint32_t& o : a.ops) o = op(o);
+  for (AnomalyEdge& e : a.edges) {
+    e.from_txn = txn(e.from_txn);
+    e.to_txn = txn(e.to_txn);
+    e.from_op = op(e.from_op);
+    e.to_op = op(e.to_op);
+  }
+  return true;
+}
+
 }  // namespace
 
 LevelResult check_with_choices(const History& h, Level level, const CheckBudget& budget) {
   Chooser c(h, level, budget);
+  return c.run();
+}
+
+LevelResult check_choices_in_solver(const History& h, Level level, const CheckBudget& budget) {
+  Chooser c(h, level, budget, /*solver_only=*/true);
   return c.run();
 }
 

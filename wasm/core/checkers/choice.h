@@ -18,6 +18,13 @@
 //   4. The next choice satisfies every nogood (a backtracking search over the reads the nogoods
 //      mention; the others keep their first choice); none left: the level fails, and the
 //      witness is the anomaly that depended on the fewest choices, naming them.
+//   5. PC, SI, SER and SSER, once the first guesses fail (and no transaction's status is
+//      unknown): the choice goes inside the strong levels' lazy polygraph solver instead
+//      (strong.h, decide_choices: a literal per candidate writer implying its WR edge, the
+//      anti-dependency edges guarded by it), which refutes whole families of choices at once.
+//      Its pass is verified by the level's own checker on the choice it found; its failure is
+//      shown on the sub-history of the transactions the refutation used (less the ambiguous
+//      reads that could read from outside it), decided on its own, so the witness stays small.
 // WCC, CCv and CM (not closed under projections) learn the whole choice instead, so they are
 // decided by enumeration, up to kMaxCausalChoices choices.
 #pragma once
@@ -27,6 +34,11 @@ namespace isoscope {
 
 // The level's verdict on a history with ambiguous reads (levels RC..SSER and WCC, CCv, CM).
 LevelResult check_with_choices(const History& h, Level level, const CheckBudget& budget);
+
+// Tests: PC, SI, SER or SSER decided by the solver alone (strong.h, decide_choices), without
+// the first guesses; NotApplicable when it does not apply (a transaction of unknown status),
+// Unknown when a pass it found does not verify (a bug).
+LevelResult check_choices_in_solver(const History& h, Level level, const CheckBudget& budget);
 
 // How many reads-from choices the causal models enumerate at most.
 constexpr double kMaxCausalChoices = 4096;

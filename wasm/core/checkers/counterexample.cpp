@@ -8,12 +8,13 @@
 
 namespace isoscope {
 
-History project_history(const History& h, const std::vector<char>& keep) {
+History project_history(const History& h, const std::vector<char>& keep, const std::vector<char>* drop) {
   HistoryBuilder b;
   b.keys() = h.keys;
   b.values() = h.values;
   b.set_initial(h.initial);
   auto writer_kept = [&](uint32_t op) {
+    if (drop && (*drop)[op]) return false;
     // A thin-air read stays one (it reads nobody's write in the whole history either).
     const uint32_t w = h.writer_txn(op);
     return w == kInitialTxn || w == kThinAir || keep[w];

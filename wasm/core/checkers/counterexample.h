@@ -12,7 +12,9 @@ namespace isoscope {
 // The transactions with keep[t], in their sessions and order, with their ids, statuses and
 // timestamps, and their identities in h (History::origin). A read whose writer is left out is dropped too (it would otherwise read from thin
 // air); reads of the initial value and thin-air reads stay. The initial value is the history's.
-History project_history(const History& h, const std::vector<char>& keep);
+// drop: reads to leave out as well (optional).
+History project_history(const History& h, const std::vector<char>& keep,
+                        const std::vector<char>* drop = nullptr);
 
 struct Counterexample {
   History history;

@@ -22,12 +22,21 @@ std::string reads_from_why(const History& h, uint32_t read_op, uint32_t writer_t
 }
 
 std::string candidates_text(const History& h, uint32_t read_op) {
+  // Each writer once (a transaction's writes of the pair are adjacent), the first few named.
+  constexpr size_t kNamed = 8;
   const std::span<const uint32_t> c = h.ambiguous.candidates(read_op);
-  std::string s;
-  for (size_t i = 0; i < c.size(); ++i) {
-    if (i) s += i + 1 == c.size() ? " or " : ", ";
-    s += c[i] == kReadsInitial ? std::string("the initial transaction") : short_name(h, h.op_txn[c[i]]);
+  std::vector<uint32_t> writers;
+  for (uint32_t w : c) {
+    const uint32_t t = h.candidate_txn(w);
+    if (writers.empty() || writers.back() != t) writers.push_back(t);
   }
+  std::string s;
+  const size_t named = writers.size() > kNamed + 1 ? kNamed : writers.size();
+  for (size_t i = 0; i < named; ++i) {
+    if (i) s += i + 1 == writers.size() ? " or " : ", ";
+    s += writers[i] == kInitialTxn ? std::string("the initial transaction") : short_name(h, writers[i]);
+  }
+  if (named < writers.size()) s += " or any of " + std::to_string(writers.size() - named) + " more";
   return s;
 }
 

@@ -23,20 +23,20 @@ LevelResult lin_of(const History& h, const CheckBudget& budget) {
 }
 }  // namespace
 
-LevelChecker checker_for(Level l) {
+LevelChecker checker_for(Level l, bool general_only) {
   switch (l) {
     case Level::RC: return check_rc;
     case Level::RR: return check_rr;
     case Level::RA: return check_ra;
     case Level::CC: return check_cc;
     case Level::PC: return check_pc;
-    case Level::SI: return mt_or_general<check_si_mt, check_si>;
-    case Level::SER: return mt_or_general<check_ser_mt, check_ser>;
-    case Level::SSER: return mt_or_general<check_sser_mt, check_sser>;
+    case Level::SI: return general_only ? check_si : mt_or_general<check_si_mt, check_si>;
+    case Level::SER: return general_only ? check_ser : mt_or_general<check_ser_mt, check_ser>;
+    case Level::SSER: return general_only ? check_sser : mt_or_general<check_sser_mt, check_sser>;
     case Level::WCC: return check_wcc;
     case Level::CCv: return check_ccv;
     case Level::CM: return check_cm;
-    case Level::LIN: return lin_of;
+    case Level::LIN: return general_only ? nullptr : lin_of;
   }
   return nullptr;
 }

@@ -138,7 +138,26 @@ struct SolveResult {
   std::vector<char> core_nodes;      // Fail: the nodes of every conflict cycle met
   size_t vars = 0, conflicts = 0, decisions = 0, learned = 0, restarts = 0;
 };
-SolveResult solve(const Problem& p, const Saturation& sat, const CheckBudget& budget);
+// Repeated values: the reads whose writer is a choice (VeriStrong's hyper-polygraph). Each
+// reads from one of its candidates (write nodes); a literal per candidate implies its WR edge
+// (candidate -> reader), and each open choice constraint (x = candidate index, y = t2) says
+// that when the read reads from cands[x], t2 commits before cands[x] or after the reader.
+// Candidates are added as the lazy rounds need them (expanded[r] of them, in cands order): a
+// read not yet fully expanded has one more literal, "reads from a candidate not yet here",
+// which implies nothing (a relaxation: a failure stays sound).
+struct Hyper {
+  struct Read {
+    uint32_t reader, key, op;  // reader: node (the read half for PC/SI); op: History read op
+    uint32_t cbeg, cend;       // candidates: cands[cbeg, cend)
+    uint32_t expanded;         // how many of them the solver sees
+    uint32_t chosen;           // the current choice (a candidate index), or kNone: not yet here
+  };
+  std::vector<Read> reads;
+  std::vector<uint32_t> cands;  // write nodes
+  std::vector<Constraint> open;
+};
+SolveResult solve(const Problem& p, const Saturation& sat, const CheckBudget& budget,
+                  Hyper* hyper = nullptr);
 
 // Candidate commit orders (candidate.cpp), to be verified: from the timestamps (empty when a
 // transaction has none), and by replaying a whole-transaction problem (empty when the replay
@@ -159,7 +178,10 @@ struct LazyStats {
   size_t rounds = 0, constraints = 0, vars = 0, conflicts = 0;
 };
 SolveResult lazy_solve(const Problem& p, const Instance* real_time, std::vector<uint32_t> order,
-                       const CheckBudget& budget, LazyStats& stats);
+                       const CheckBudget& budget, LazyStats& stats, Hyper* hyper = nullptr);
+// The lazy polygraph's first candidate order: the timestamps', else a replay, else the
+// sessions interleaved by progress.
+std::vector<uint32_t> first_order(const Instance& in, const Problem& p);
 
 // Whether order (nodes, node 0 first) satisfies p: every known edge, the serialization
 // axiom, and SI's conflict rule.

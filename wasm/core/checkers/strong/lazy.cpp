@@ -21,28 +21,42 @@ namespace isoscope::strong {
 
 namespace {
 
-// Calls emit(read index, t2) for every writer t2 of the read's key strictly between the read's
-// writer and its reader in the order (pos: node -> place), and conflict(w1, w2) for SI write
-// halves w2 committed inside w1's snapshot window.
-template <class Emit, class Conflict>
-void violations(const Problem& p, const std::vector<uint32_t>& order, const std::vector<uint32_t>& pos,
-                const std::vector<uint32_t>& reader, Emit&& emit, Conflict&& conflict) {
-  // Writers of each key by place.
-  std::vector<uint32_t> kbeg(p.num_keys + 1, 0), wat;
-  for (uint32_t v = 1; v < p.n; ++v)
-    for (uint32_t i = p.wbeg[v]; i < p.wbeg[v + 1]; ++i) ++kbeg[p.wkeys[i] + 1];
-  for (uint32_t x = 0; x < p.num_keys; ++x) kbeg[x + 1] += kbeg[x];
-  wat.resize(kbeg[p.num_keys]);
-  {
+// The writers of each key in the places of an order (pos: node -> place).
+struct WritersByPlace {
+  std::vector<uint32_t> kbeg, wat;
+  const std::vector<uint32_t>& pos;
+  WritersByPlace(const Problem& p, const std::vector<uint32_t>& order, const std::vector<uint32_t>& pos_)
+      : kbeg(p.num_keys + 1, 0), pos(pos_) {
+    for (uint32_t v = 1; v < p.n; ++v)
+      for (uint32_t i = p.wbeg[v]; i < p.wbeg[v + 1]; ++i) ++kbeg[p.wkeys[i] + 1];
+    for (uint32_t x = 0; x < p.num_keys; ++x) kbeg[x + 1] += kbeg[x];
+    wat.resize(kbeg[p.num_keys]);
     std::vector<uint32_t> at(kbeg.begin(), kbeg.end() - 1);
     for (uint32_t v : order)
       for (uint32_t i = p.wbeg[v]; i < p.wbeg[v + 1]; ++i) wat[at[p.wkeys[i]]++] = v;
   }
-  auto between = [&](uint32_t x, uint32_t a, uint32_t b, auto&& f) {
+  // f(w) for every writer w of x placed strictly between places a and b.
+  template <class F>
+  void between(uint32_t x, uint32_t a, uint32_t b, F&& f) const {
     const auto first = wat.begin() + kbeg[x], last = wat.begin() + kbeg[x + 1];
     auto it = std::upper_bound(first, last, a, [&](uint32_t q, uint32_t w) { return q < pos[w]; });
     for (; it != last && pos[*it] < b; ++it) f(*it);
-  };
+  }
+  // The last writer of x placed before place b (0, the initial transaction, when none).
+  uint32_t last_before(uint32_t x, uint32_t b) const {
+    const auto first = wat.begin() + kbeg[x], last = wat.begin() + kbeg[x + 1];
+    auto it = std::lower_bound(first, last, b, [&](uint32_t w, uint32_t q) { return pos[w] < q; });
+    return it == first ? 0 : *(it - 1);
+  }
+};
+
+// Calls emit(read index, t2) for every writer t2 of the read's key strictly between the read's
+// writer and its reader in the order (pos: node -> place), and conflict(w1, w2) for SI write
+// halves w2 committed inside w1's snapshot window.
+template <class Emit, class Conflict>
+void violations(const Problem& p, const WritersByPlace& W, const std::vector<uint32_t>& pos,
+                const std::vector<uint32_t>& reader, Emit&& emit, Conflict&& conflict) {
+  auto between = [&](uint32_t x, uint32_t a, uint32_t b, auto&& f) { W.between(x, a, b, f); };
   for (uint32_t i = 0; i < p.reads.size(); ++i) {
     const Problem::Read& r = p.reads[i];
     between(r.key, pos[r.writer], pos[reader[i]], [&](uint32_t t2) { emit(i, t2); });
@@ -110,8 +124,60 @@ bool topological_near(uint32_t n, const std::vector<Problem::Edge>& edges, std::
 
 }  // namespace
 
+// Repeated values. A read whose last writer before it in the order is one of its candidates is
+// satisfied by the order: that candidate becomes its choice (and one the solver sees). Else
+// the choice constraints the order breaks for its current choice are added; a read whose
+// choice is not among the candidates the solver saw gets more of them, nearest the reader in
+// the order first (those placed before it, latest first, then those after), as many again as
+// it has (at least 4). Returns how many constraints or candidates were added.
+static size_t hyper_violations(const WritersByPlace& W, const std::vector<uint32_t>& pos, Hyper& hy,
+                        FlatMap64& seen) {
+  size_t added = 0;
+  for (Hyper::Read& rd : hy.reads) {
+    const uint32_t last = W.last_before(rd.key, pos[rd.reader]);
+    bool satisfied = false;
+    for (uint32_t ci = rd.cbeg; ci < rd.cend && !satisfied; ++ci) {
+      if (hy.cands[ci] != last) continue;
+      satisfied = true;
+      if (ci >= rd.cbeg + rd.expanded) {  // bring it among those the solver sees
+        std::swap(hy.cands[ci], hy.cands[rd.cbeg + rd.expanded]);
+        ci = rd.cbeg + rd.expanded++;
+      }
+      rd.chosen = ci;
+    }
+    if (satisfied) continue;
+    if (rd.chosen == kNone) {
+      const uint32_t at = pos[rd.reader];
+      const auto rest = hy.cands.begin() + rd.cbeg + rd.expanded, end = hy.cands.begin() + rd.cend;
+      std::sort(rest, end, [&](uint32_t a, uint32_t b) {
+        const bool ab = pos[a] < at, bb = pos[b] < at;
+        if (ab != bb) return ab;
+        return ab ? pos[a] > pos[b] : pos[a] < pos[b];
+      });
+      const uint32_t more = std::min<uint32_t>(std::max<uint32_t>(4, rd.expanded), static_cast<uint32_t>(end - rest));
+      rd.expanded += more;
+      added += more;
+      continue;
+    }
+    const uint32_t c = hy.cands[rd.chosen];
+    if (pos[c] > pos[rd.reader]) {  // the first order need not respect the choice's WR edge
+      ++added;
+      continue;
+    }
+    W.between(rd.key, pos[c], pos[rd.reader], [&](uint32_t t2) {
+      if (t2 == rd.reader) return;
+      const uint64_t key = (uint64_t(rd.chosen) << 32) | t2;
+      const uint32_t id = static_cast<uint32_t>(seen.size());
+      if (seen.insert(key, id) != id) return;
+      hy.open.push_back({rd.chosen, t2});
+      ++added;
+    });
+  }
+  return added;
+}
+
 SolveResult lazy_solve(const Problem& p, const Instance* real_time, std::vector<uint32_t> order,
-                       const CheckBudget& budget, LazyStats& stats) {
+                       const CheckBudget& budget, LazyStats& stats, Hyper* hyper) {
   SolveResult res;
   const uint32_t n = p.n;
   // The known edges: chains, write-read, real time (in p.fixed, or added as the candidates
@@ -128,7 +194,7 @@ SolveResult lazy_solve(const Problem& p, const Instance* real_time, std::vector<
       sat.edges.push_back({p.reads[i].writer, v, EdgeType::WR, p.reads[i].key, p.reads[i].op});
     }
   for (const Problem::Edge& e : p.fixed) sat.edges.push_back(e);
-  FlatMap64 seen(1024);
+  FlatMap64 seen(1024), seen_hyper(1024);
   std::vector<uint32_t> pos(n);
   std::vector<char> core;
   while (true) {
@@ -152,8 +218,9 @@ SolveResult lazy_solve(const Problem& p, const Instance* real_time, std::vector<
       const uint32_t id = static_cast<uint32_t>(seen.size());
       return seen.insert(key, id) == id;
     };
+    const WritersByPlace W(p, order, pos);
     violations(
-        p, order, pos, sat.reader,
+        p, W, pos, sat.reader,
         [&](uint32_t i, uint32_t t2) {
           const Problem::Read& r = p.reads[i];
           if (t2 == sat.reader[i] || !fresh((uint64_t(i) << 32) | t2)) return;
@@ -173,7 +240,8 @@ SolveResult lazy_solve(const Problem& p, const Instance* real_time, std::vector<
         ++added;
         sat.edges.push_back({from, to, EdgeType::RT});
       });
-    stats.constraints = sat.open.size();
+    if (hyper) added += hyper_violations(W, pos, *hyper, seen_hyper);
+    stats.constraints = sat.open.size() + (hyper ? hyper->open.size() : 0);
     if (added == 0) {
       // Nothing is violated: the order is a solution (verified apart all the same).
       if (verify_order(p, {}, order)) {
@@ -191,7 +259,7 @@ SolveResult lazy_solve(const Problem& p, const Instance* real_time, std::vector<
       return res;
     }
     sat.order = order;
-    SolveResult s = solve(p, sat, budget);
+    SolveResult s = solve(p, sat, budget, hyper);
     stats.vars = s.vars;
     stats.conflicts += s.conflicts;
     if (s.verdict != Verdict::Pass) return s;

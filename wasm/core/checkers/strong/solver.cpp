@@ -21,6 +21,13 @@
 // heap, Luby restarts, and phases taken from the current topological order, so a decision
 // rarely reorders anything and histories that pass are usually solved without a conflict.
 //
+// Repeated values (Hyper, internal.h): a variable per candidate writer of an ambiguous read
+// ("reads from it": its WR edge), and for a read whose candidates are not all here yet one more,
+// "reads from another" (no edges); a clause per read says at least one holds. A choice
+// constraint's RW edge (reader -> t2) belongs to the pair literal "candidate before t2" guarded
+// by the candidate's literal: it is in the graph while both are true, and a cycle through it
+// blames both.
+//
 // Memory: 12 bytes per literal edge (about 2 edges per open constraint plus 2 per variable),
 // 8 bytes per adjacency entry and about 40 bytes per variable and per node, plus the learned
 // clauses (4 bytes per literal).
@@ -42,6 +49,7 @@ constexpr uint32_t kKnownEdge = kNone;
 struct LitEdge {
   uint32_t from, to;
 };
+inline uint32_t no_guard() { return kNone; }
 
 // An incrementally maintained topological order (Pearce-Kelly), iterative.
 class TopoGraph {
@@ -179,8 +187,8 @@ class TopoGraph {
 
 class Solver {
  public:
-  Solver(const Problem& p, const Saturation& sat, const CheckBudget& budget)
-      : p_(p), sat_(sat), budget_(budget), graph_(p.n, sat.order) {}
+  Solver(const Problem& p, const Saturation& sat, const CheckBudget& budget, Hyper* hyper)
+      : p_(p), sat_(sat), budget_(budget), hyper_(hyper), graph_(p.n, sat.order) {}
 
   SolveResult run() {
     SolveResult res;
@@ -188,7 +196,7 @@ class Solver {
     res.vars = num_vars_;
     for (const Problem::Edge& e : sat_.edges) graph_.add_known(e.from, e.to);
     core_.assign(p_.n, 0);
-    const Verdict v = search();
+    const Verdict v = add_read_clauses() ? search() : Verdict::Fail;
     res.verdict = v;
     res.conflicts = conflicts_;
     res.decisions = decisions_;
@@ -196,6 +204,7 @@ class Solver {
     res.restarts = restarts_;
     if (v == Verdict::Pass) {
       res.order = graph_.order();
+      if (hyper_) read_choices();
     } else if (v == Verdict::Fail) {
       res.core_nodes = std::move(core_);
     } else {
@@ -213,6 +222,7 @@ class Solver {
     struct Tagged {
       Lit lit;
       uint32_t from, to;
+      uint32_t guard;  // a candidate index while building, then its literal; kNone: none
     };
     std::vector<Tagged> tagged;
     auto var_for = [&](uint32_t a, uint32_t b) -> Lit {
@@ -229,26 +239,68 @@ class Solver {
       if (c.y & kConflictFlag) {
         const uint32_t w1 = c.x, w2 = c.y & ~kConflictFlag;
         const Lit l = var_for(w1, w2);
-        tagged.push_back({l, w1, w2 - 1});
-        tagged.push_back({negate(l), w2, w1 - 1});
+        tagged.push_back({l, w1, w2 - 1, kNone});
+        tagged.push_back({negate(l), w2, w1 - 1, kNone});
       } else {
         const uint32_t t1 = p_.reads[c.x].writer, t3 = sat_.reader[c.x], t2 = c.y;
         const Lit l = var_for(t1, t2);
-        tagged.push_back({l, t3, t2});
-        tagged.push_back({negate(l), t2, t1});
+        tagged.push_back({l, t3, t2, kNone});
+        tagged.push_back({negate(l), t2, t1, kNone});
       }
     }
-    num_vars_ = static_cast<uint32_t>(va.size());
-    for (uint32_t v = 0; v < num_vars_; ++v) {
-      tagged.push_back({2 * v, va[v], vb[v]});
-      tagged.push_back({2 * v + 1, vb[v], va[v]});
+    if (hyper_) {
+      cand_read_.assign(hyper_->cands.size(), kNone);
+      for (uint32_t r = 0; r < hyper_->reads.size(); ++r)
+        for (uint32_t ci = hyper_->reads[r].cbeg; ci < hyper_->reads[r].cend; ++ci) cand_read_[ci] = r;
+      for (const Constraint& c : hyper_->open) {
+        const uint32_t w = hyper_->cands[c.x], t2 = c.y;
+        tagged.push_back({var_for(w, t2), hyper_->reads[cand_read_[c.x]].reader, t2, c.x});
+      }
     }
+    num_pairs_ = static_cast<uint32_t>(va.size());
+    if (hyper_) {
+      // The candidates' variables, then the "another" variables.
+      cand_var_.assign(hyper_->cands.size(), kNone);
+      other_var_.assign(hyper_->reads.size(), kNone);
+      for (uint32_t r = 0; r < hyper_->reads.size(); ++r) {
+        const Hyper::Read& rd = hyper_->reads[r];
+        for (uint32_t ci = rd.cbeg; ci < rd.cbeg + rd.expanded; ++ci) {
+          cand_var_[ci] = static_cast<uint32_t>(va.size());
+          va.push_back(hyper_->cands[ci]);
+          vb.push_back(rd.reader);
+        }
+      }
+      cand_var_count_ = static_cast<uint32_t>(va.size()) - num_pairs_;
+      var_read_.resize(cand_var_count_);
+      for (uint32_t ci = 0; ci < cand_var_.size(); ++ci)
+        if (cand_var_[ci] != kNone) var_read_[cand_var_[ci] - num_pairs_] = cand_read_[ci];
+      for (uint32_t r = 0; r < hyper_->reads.size(); ++r) {
+        const Hyper::Read& rd = hyper_->reads[r];
+        if (rd.cbeg + rd.expanded == rd.cend) continue;
+        other_var_[r] = static_cast<uint32_t>(va.size());
+        va.push_back(rd.reader);
+        vb.push_back(rd.reader);
+      }
+      for (Tagged& t : tagged)
+        if (t.guard != kNone) t.guard = 2 * cand_var_[t.guard];
+    }
+    num_vars_ = static_cast<uint32_t>(va.size());
+    for (uint32_t v = 0; v < num_pairs_; ++v) {
+      tagged.push_back({2 * v, va[v], vb[v], kNone});
+      tagged.push_back({2 * v + 1, vb[v], va[v], kNone});
+    }
+    for (uint32_t v = num_pairs_; v < num_vars_; ++v)
+      if (va[v] != vb[v]) tagged.push_back({2 * v, va[v], vb[v], kNone});  // WR: candidate -> reader
     std::sort(tagged.begin(), tagged.end(), [](const Tagged& x, const Tagged& y) {
-      return x.lit != y.lit ? x.lit < y.lit : x.from != y.from ? x.from < y.from : x.to < y.to;
+      return x.lit != y.lit     ? x.lit < y.lit
+             : x.from != y.from ? x.from < y.from
+             : x.to != y.to     ? x.to < y.to
+                                : x.guard < y.guard;
     });
     tagged.erase(std::unique(tagged.begin(), tagged.end(),
                              [](const Tagged& x, const Tagged& y) {
-                               return x.lit == y.lit && x.from == y.from && x.to == y.to;
+                               return x.lit == y.lit && x.from == y.from && x.to == y.to &&
+                                      x.guard == y.guard;
                              }),
                  tagged.end());
     edge_begin_.assign(2 * num_vars_ + 1, 0);
@@ -258,12 +310,39 @@ class Solver {
       ++edge_begin_[t.lit + 1];
       edges_.push_back({t.from, t.to});
       edge_lit_.push_back(t.lit);
+      if (t.guard != kNone) {
+        if (edge_guard_.empty()) edge_guard_.assign(edges_.size() - 1, kNone);
+        edge_guard_.push_back(t.guard);
+      } else if (!edge_guard_.empty()) {
+        edge_guard_.push_back(kNone);
+      }
     }
     for (uint32_t l = 0; l < 2 * num_vars_; ++l) edge_begin_[l + 1] += edge_begin_[l];
+    if (!edge_guard_.empty()) {
+      // The guarded edges of each candidate literal (added when the second literal is).
+      guarded_begin_.assign(2 * num_vars_ + 1, 0);
+      for (uint32_t g : edge_guard_)
+        if (g != kNone) ++guarded_begin_[g + 1];
+      for (uint32_t l = 0; l < 2 * num_vars_; ++l) guarded_begin_[l + 1] += guarded_begin_[l];
+      guarded_.resize(guarded_begin_.back());
+      std::vector<uint32_t> at(guarded_begin_.begin(), guarded_begin_.end() - 1);
+      for (uint32_t e = 0; e < edge_guard_.size(); ++e)
+        if (edge_guard_[e] != kNone) guarded_[at[edge_guard_[e]]++] = e;
+    }
     va_ = std::move(va);
     vb_ = std::move(vb);
 
     value_.assign(num_vars_, -1);
+    pos_.assign(num_vars_, 0);
+    prefer_.assign(num_vars_, -1);
+    if (hyper_) {
+      for (uint32_t r = 0; r < hyper_->reads.size(); ++r) {
+        const Hyper::Read& rd = hyper_->reads[r];
+        for (uint32_t ci = rd.cbeg; ci < rd.cbeg + rd.expanded; ++ci)
+          prefer_[cand_var_[ci]] = rd.chosen == ci;
+        if (other_var_[r] != kNone) prefer_[other_var_[r]] = 0;
+      }
+    }
     level_.assign(num_vars_, 0);
     reason_.assign(num_vars_, kNone);
     activity_.assign(num_vars_, 0.0);
@@ -289,6 +368,7 @@ class Solver {
   void assign(Lit l, uint32_t reason) {
     const uint32_t v = var_of(l);
     value_[v] = static_cast<int8_t>(!(l & 1));
+    pos_[v] = static_cast<uint32_t>(trail_.size());
     level_[v] = level();
     reason_[v] = reason;
     trail_.push_back(l);
@@ -298,14 +378,28 @@ class Solver {
   // watching its negation. Returns false on a conflict, left in conflict_.
   bool propagate() {
     while (qhead_ < trail_.size()) {
+      const size_t at = qhead_;
       const Lit p = trail_[qhead_];
       edge_mark_.resize(qhead_ + 1);
       edge_mark_[qhead_] = graph_.added();
       ++qhead_;
-      for (uint32_t e = edge_begin_[p]; e < edge_begin_[p + 1]; ++e)
+      // A guarded edge goes in with the second of its two literals.
+      const auto earlier = [&](Lit q) { return is_true(q) && pos_[var_of(q)] < at; };
+      for (uint32_t e = edge_begin_[p]; e < edge_begin_[p + 1]; ++e) {
+        if (!edge_guard_.empty() && edge_guard_[e] != kNone && !earlier(edge_guard_[e])) continue;
         if (!graph_.add(edges_[e].from, edges_[e].to, e)) {
-          theory_conflict(p);
+          theory_conflict(e);
           return false;
+        }
+      }
+      if (!guarded_begin_.empty())
+        for (uint32_t i = guarded_begin_[p]; i < guarded_begin_[p + 1]; ++i) {
+          const uint32_t e = guarded_[i];
+          if (!earlier(edge_lit_[e])) continue;
+          if (!graph_.add(edges_[e].from, edges_[e].to, e)) {
+            theory_conflict(e);
+            return false;
+          }
         }
       // Clauses watching ~p: find another literal to watch, or propagate / conflict.
       const Lit fl = negate(p);
@@ -343,23 +437,34 @@ class Solver {
     return true;
   }
 
-  // The cycle the literal p's edge would close: the conflict clause is the negation of p and
-  // of every literal whose edge lies on the cycle.
-  void theory_conflict(Lit p) {
-    conflict_.assign(1, negate(p));
+  // The literals that put edge e in the graph (its own, and its guard's).
+  void edge_lits(uint32_t e, std::vector<Lit>& out) const {
+    out.push_back(edge_lit_[e]);
+    if (!edge_guard_.empty() && edge_guard_[e] != kNone) out.push_back(edge_guard_[e]);
+  }
+
+  // The cycle edge e would close: the conflict clause is the negation of e's literals and of
+  // every literal whose edge lies on the cycle.
+  void theory_conflict(uint32_t e) {
+    conflict_.clear();
+    edge_lits(e, conflict_);
     for (uint32_t ref : graph_.cycle_refs)
-      if (ref != kKnownEdge) conflict_.push_back(negate(edge_lit_[ref]));
+      if (ref != kKnownEdge) edge_lits(ref, conflict_);
+    for (Lit& l : conflict_) l = negate(l);
     std::sort(conflict_.begin(), conflict_.end());
     conflict_.erase(std::unique(conflict_.begin(), conflict_.end()), conflict_.end());
-    mark_core();
+    mark_core(e);
   }
 
   // The nodes of the cycle in graph_, and the pair of each literal on it (a serialization
   // constraint's writer is not always on the cycle, yet without it the constraint is gone).
-  void mark_core() {
+  void mark_core(uint32_t closing) {
     for (uint32_t v : graph_.cycle_nodes) core_[v] = 1;
+    scratch_.clear();
+    if (closing != kNone) edge_lits(closing, scratch_);
     for (uint32_t ref : graph_.cycle_refs)
-      if (ref != kKnownEdge) core_[va_[var_of(edge_lit_[ref])]] = core_[vb_[var_of(edge_lit_[ref])]] = 1;
+      if (ref != kKnownEdge) edge_lits(ref, scratch_);
+    for (Lit l : scratch_) core_[va_[var_of(l)]] = core_[vb_[var_of(l)]] = 1;
   }
 
   uint32_t clause_size(uint32_t c) const {
@@ -424,21 +529,34 @@ class Solver {
     trail_lim_.resize(lvl);
   }
 
-  // Whether one of l's edges would close a cycle; the cycle is left in graph_.cycle_refs.
-  bool closing_cycle(Lit l) {
-    for (uint32_t e = edge_begin_[l]; e < edge_begin_[l + 1]; ++e)
-      if (graph_.closes_cycle(edges_[e].from, edges_[e].to)) return true;
-    return false;
+  // The edge of l (its own, or one it guards whose other literal is true) that would close a
+  // cycle, or kNone; the cycle is left in graph_.cycle_refs.
+  uint32_t closing_cycle(Lit l) {
+    for (uint32_t e = edge_begin_[l]; e < edge_begin_[l + 1]; ++e) {
+      if (!edge_guard_.empty() && edge_guard_[e] != kNone && !is_true(edge_guard_[e])) continue;
+      if (graph_.closes_cycle(edges_[e].from, edges_[e].to)) return e;
+    }
+    if (!guarded_begin_.empty())
+      for (uint32_t i = guarded_begin_[l]; i < guarded_begin_[l + 1]; ++i) {
+        const uint32_t e = guarded_[i];
+        if (is_true(edge_lit_[e]) && graph_.closes_cycle(edges_[e].from, edges_[e].to)) return e;
+      }
+    return kNone;
   }
-  // The reason clause of `implied` from the cycle in graph_.cycle_refs: implied first, then the
-  // negations of the cycle's literals, the one assigned last (highest level) second.
-  uint32_t add_reason(Lit implied) {
+  // The reason clause of `implied` (the negation of l) from edge e of l and the cycle in
+  // graph_.cycle_refs: implied first, then the negations of e's other literal and of the
+  // cycle's literals, the one assigned last (highest level) second.
+  uint32_t add_reason(Lit implied, uint32_t e) {
     learnt_.assign(1, implied);
+    scratch_.clear();
+    edge_lits(e, scratch_);
     for (uint32_t ref : graph_.cycle_refs)
-      if (ref != kKnownEdge) learnt_.push_back(negate(edge_lit_[ref]));
+      if (ref != kKnownEdge) edge_lits(ref, scratch_);
+    for (Lit q : scratch_)
+      if (q != negate(implied)) learnt_.push_back(negate(q));
     std::sort(learnt_.begin() + 1, learnt_.end());
     learnt_.erase(std::unique(learnt_.begin() + 1, learnt_.end()), learnt_.end());
-    mark_core();
+    mark_core(e);
     if (learnt_.size() == 1) return kNone;  // known edges alone: a fact
     size_t best = 1;
     for (size_t i = 2; i < learnt_.size(); ++i)
@@ -456,8 +574,10 @@ class Solver {
     return c;
   }
 
-  // The phase of a decision: the literal whose edges agree with the current order.
+  // The phase of a decision: a choice variable's preference (the current choice), else the
+  // literal whose edges agree with the current order.
   Lit phase(uint32_t v) {
+    if (prefer_[v] >= 0) return prefer_[v] ? 2 * v : 2 * v + 1;
     auto forward_edges = [&](Lit l) {
       uint32_t bad = 0;
       for (uint32_t e = edge_begin_[l]; e < edge_begin_[l + 1]; ++e)
@@ -510,12 +630,13 @@ class Solver {
         }
       }
       if (v == kNone) return Verdict::Pass;
+      if (hyper_) v = choice_decision(v);
       const Lit l = phase(v);
-      if (closing_cycle(l)) {
+      if (const uint32_t e = closing_cycle(l); e != kNone) {
         // Theory propagation: l's edge would close a cycle of true literals' edges, so its
         // negation holds; the reason is the clause "not l, or not one of the cycle's literals"
         // (a cycle of known edges alone makes it a fact, asserted at level 0).
-        const uint32_t reason = add_reason(negate(l));
+        const uint32_t reason = add_reason(negate(l), e);
         if (reason == kNone) backtrack(0);
         assign(negate(l), reason);
         continue;
@@ -523,6 +644,63 @@ class Solver {
       ++decisions_;
       trail_lim_.push_back(trail_.size());
       assign(l, kNone);
+    }
+  }
+
+  // A decision on a read's candidate while none of its candidates is true decides instead that
+  // it reads from one: its current choice, else the candidate last before it in the current
+  // order (else the first one free). The read's "another" literal is then only ever implied,
+  // never guessed.
+  uint32_t choice_decision(uint32_t v) {
+    const uint32_t r = v >= num_pairs_ && v < num_pairs_ + cand_var_count_ ? cand_read_of_var(v) : kNone;
+    if (r == kNone) return v;
+    const Hyper::Read& rd = hyper_->reads[r];
+    uint32_t pick = kNone, best = kNone;
+    for (uint32_t ci = rd.cbeg; ci < rd.cbeg + rd.expanded; ++ci) {
+      const uint32_t u = cand_var_[ci];
+      if (value_[u] == 1) {  // it reads from one already: v goes false
+        prefer_[v] = 0;
+        return v;
+      }
+      if (value_[u] >= 0) continue;
+      if (ci == rd.chosen) pick = u;
+      const uint32_t o = graph_.ord(hyper_->cands[ci]);
+      if (pick == kNone && o < graph_.ord(rd.reader) && (best == kNone || o > graph_.ord(va_[best]))) best = u;
+    }
+    if (pick == kNone) pick = best != kNone ? best : v;
+    if (pick != v) heap_insert(v);
+    prefer_[pick] = 1;
+    return pick;
+  }
+  uint32_t cand_read_of_var(uint32_t v) const { return var_read_[v - num_pairs_]; }
+
+  // Each ambiguous read reads from one of its candidates (or, not all here yet, another): at
+  // least one literal of each holds (more than one only adds edges, so "exactly" is not
+  // needed). False when a read has no candidate left (cannot happen: one is always here).
+  bool add_read_clauses() {
+    if (!hyper_) return true;
+    for (uint32_t r = 0; r < hyper_->reads.size(); ++r) {
+      const Hyper::Read& rd = hyper_->reads[r];
+      learnt_.clear();
+      for (uint32_t ci = rd.cbeg; ci < rd.cbeg + rd.expanded; ++ci) learnt_.push_back(2 * cand_var_[ci]);
+      if (other_var_[r] != kNone) learnt_.push_back(2 * other_var_[r]);
+      if (learnt_.empty()) return false;
+      if (learnt_.size() == 1) {
+        if (value_[var_of(learnt_[0])] < 0) assign(learnt_[0], kNone);
+      } else {
+        add_learnt();
+      }
+    }
+    return true;
+  }
+  // The solution's choice of each read: its current one when still true, else the first true
+  // candidate, else kNone (it reads from one not yet here).
+  void read_choices() {
+    for (Hyper::Read& rd : hyper_->reads) {
+      if (rd.chosen != kNone && value_[cand_var_[rd.chosen]] == 1) continue;
+      rd.chosen = kNone;
+      for (uint32_t ci = rd.cbeg; ci < rd.cbeg + rd.expanded && rd.chosen == kNone; ++ci)
+        if (value_[cand_var_[ci]] == 1) rd.chosen = ci;
     }
   }
 
@@ -599,8 +777,17 @@ class Solver {
   const Problem& p_;
   const Saturation& sat_;
   const CheckBudget& budget_;
+  Hyper* hyper_;
   TopoGraph graph_;
-  uint32_t num_vars_ = 0;
+  uint32_t num_vars_ = 0, num_pairs_ = 0;
+  std::vector<uint32_t> cand_read_, cand_var_, other_var_;  // Hyper: candidate / read -> var
+  std::vector<uint32_t> var_read_;  // candidate var (less num_pairs_) -> read
+  uint32_t cand_var_count_ = 0;
+  std::vector<Lit> edge_guard_;                      // per edge (empty without guarded edges)
+  std::vector<uint32_t> guarded_begin_, guarded_;    // guarded edges of each literal
+  std::vector<uint32_t> pos_;                        // trail index of each assigned var
+  std::vector<int8_t> prefer_;                       // choice vars: the preferred value
+  std::vector<Lit> scratch_;
   std::vector<uint32_t> va_, vb_, first_;
   std::vector<uint32_t> edge_begin_;
   std::vector<LitEdge> edges_;
@@ -621,8 +808,8 @@ class Solver {
 
 }  // namespace
 
-SolveResult solve(const Problem& p, const Saturation& sat, const CheckBudget& budget) {
-  return Solver(p, sat, budget).run();
+SolveResult solve(const Problem& p, const Saturation& sat, const CheckBudget& budget, Hyper* hyper) {
+  return Solver(p, sat, budget, hyper).run();
 }
 
 }  // namespace isoscope::strong

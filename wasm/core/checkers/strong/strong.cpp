@@ -36,6 +36,16 @@ bool try_candidate(const Instance& in, Decision& d) {
 
 void decide_lazy(const Instance& in, const CheckBudget& budget, Decision& d) {
   const Problem& p = d.problem;
+  d.solved = lazy_solve(p, p.level == Level::SSER ? &in : nullptr, first_order(in, p), budget, d.lazy);
+  d.by_lazy = d.by_solver = true;
+  d.verdict = d.solved.verdict;
+  d.reason = d.solved.reason;
+  if (d.verdict == Verdict::Pass) d.order = d.solved.order;
+}
+
+}  // namespace
+
+std::vector<uint32_t> first_order(const Instance& in, const Problem& p) {
   std::vector<uint32_t> order = timestamp_order(in, p);
   if (order.empty() && p.level == Level::SER) order = replay_order(p, /*force=*/true);
   if (order.empty() && p.level != Level::SER) {
@@ -49,14 +59,8 @@ void decide_lazy(const Instance& in, const CheckBudget& budget, Decision& d) {
     }
   }
   if (order.empty()) order = progress_order(p);
-  d.solved = lazy_solve(p, p.level == Level::SSER ? &in : nullptr, std::move(order), budget, d.lazy);
-  d.by_lazy = d.by_solver = true;
-  d.verdict = d.solved.verdict;
-  d.reason = d.solved.reason;
-  if (d.verdict == Verdict::Pass) d.order = d.solved.order;
+  return order;
 }
-
-}  // namespace
 
 Decision decide(const Instance& in, Level level, const StrongOptions& opts,
                 const CheckBudget& budget) {

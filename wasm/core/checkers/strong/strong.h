@@ -88,3 +88,22 @@ StrongReport check_strong(const History& h, Level level, const CheckBudget& budg
                           const StrongOptions& opts = {});
 
 }  // namespace isoscope
+
+namespace isoscope {
+
+// Repeated values (checkers/choice.cpp): a strong level decided with the choice of reads-from
+// inside the polygraph solver (VeriStrong's hyper-polygraph; internal.h, Hyper). h has every
+// read resolved but ops[i], whose read_from must be kThinAir (the instance leaves them out);
+// cands[i] are its candidates (write ops of committed transactions, or kReadsInitial), the
+// preferred one first. Every transaction of h is committed or aborted (none unknown).
+struct ChoiceOutcome {
+  Verdict verdict = Verdict::Unknown;
+  std::string reason;
+  std::vector<uint32_t> choice;  // Pass: the candidate each read reads from
+  std::vector<char> core;        // Fail: the History transactions the refutation used
+  size_t rounds = 0, constraints = 0;
+};
+ChoiceOutcome decide_choices(const History& h, Level level, const std::vector<uint32_t>& ops,
+                             const std::vector<std::vector<uint32_t>>& cands, const CheckBudget& budget);
+
+}  // namespace isoscope
