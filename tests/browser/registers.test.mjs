@@ -36,6 +36,19 @@ const GOOD = [
   '{:type :ok, :f :write, :value [9 4], :process 2, :time 25}',
 ].join('\n') + '\n';
 
+// Clicks Share on `page` and opens the link in a new page, on its Timeline.
+async function openShareLink(page) {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']).catch(() => {});
+  await page.click('#share');
+  await page.waitForSelector('#share[data-link]');
+  const link = await page.$eval('#share', (b) => b.dataset.link);
+  const again = await env.page();
+  await again.goto(link);
+  await waitChecked(again);
+  await again.click('#tab-timeline').catch(() => {});
+  return again;
+}
+
 let env;
 before(async () => {
   const big = generateHistory(['--register', '--sessions', 50, '--txns', Math.ceil(OPS / 50), '--keys', 100, '--seed', 5]);
@@ -64,14 +77,7 @@ test('a Jepsen register history with a violation shows the failing key, prefix a
   assert.match(await page.textContent('#timeline-key-note'), new RegExp(`Key 7: the longest linearizable prefix, 3 operations .*T${offending}, outlined, cannot take effect after it`));
   await shot(page, 'timeline-registers');
   // The share link holds the history as Jepsen EDN and opens on the same key and prefix.
-  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']).catch(() => {});
-  await page.click('#share');
-  await page.waitForSelector('#share[data-link]');
-  const link = await page.$eval('#share', (b) => b.dataset.link);
-  const again = await env.page();
-  await again.goto(link);
-  await waitChecked(again);
-  await again.click('#tab-timeline').catch(() => {});
+  const again = await openShareLink(page);
   await again.waitForSelector('.tl-objects[data-key="7"]');
   assert.equal(await again.$eval('.tl-objects', (e) => e.dataset.prefix), '3');
   assert.deepEqual(again.errors, []);
@@ -91,14 +97,7 @@ test('the share link of a passing register history keeps the key in view', async
   await page.selectOption('#timeline-key', { label: '9' });
   await page.waitForSelector('.tl-objects[data-key="9"]');
   assert.match(await page.textContent('#timeline-key-note'), /Key 9: its linearization, 1 operation/);
-  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']).catch(() => {});
-  await page.click('#share');
-  await page.waitForSelector('#share[data-link]');
-  const link = await page.$eval('#share', (b) => b.dataset.link);
-  const again = await env.page();
-  await again.goto(link);
-  await waitChecked(again);
-  await again.click('#tab-timeline').catch(() => {});
+  const again = await openShareLink(page);
   await again.waitForSelector('.tl-objects[data-key]');
   assert.equal(await again.$eval('.tl-objects', (e) => e.dataset.key), '9');
   assert.match(await again.textContent('#timeline-key-note'), /Key 9: its linearization, 1 operation/);

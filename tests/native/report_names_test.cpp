@@ -68,17 +68,11 @@ void expect_names_hold(const History& h, const CheckReport& report, const std::s
   }
 }
 
-History parse(const std::string& json) {
-  const std::string path = temp_file("h.json", json);
-  Expected<History> h = read_path(path);
-  EXPECT_TRUE(static_cast<bool>(h));
-  return std::move(*h);
-}
-
-}  // namespace
-
-TEST(ReportNames, RandomHistoriesNameOnlyWhatPassingLevelsAllow) {
-  for (uint64_t seed = 1; seed <= 400; ++seed) {
+// The histories the naming properties run over: `randoms` small generated ones (random and
+// causal, some timed), then the database simulator's engines at 60 seeds (cobra and polysi mixes).
+template <typename Visit>
+void for_each_test_history(uint64_t randoms, Visit visit) {
+  for (uint64_t seed = 1; seed <= randoms; ++seed) {
     GenParams p;
     p.seed = seed;
     p.sessions = 2 + seed % 3;
@@ -88,11 +82,8 @@ TEST(ReportNames, RandomHistoriesNameOnlyWhatPassingLevelsAllow) {
     p.timestamps = seed % 3 == 0;
     Expected<History> h = generate_history(p);
     ASSERT_TRUE(static_cast<bool>(h));
-    expect_names_hold(*h, check_history(*h, {}), "random seed " + std::to_string(seed));
+    visit(*h, "random seed " + std::to_string(seed));
   }
-}
-
-TEST(ReportNames, SimulatedDatabasesNameOnlyWhatPassingLevelsAllow) {
   for (uint64_t seed = 1; seed <= 60; ++seed)
     for (DbEngine engine : {DbEngine::ReadCommitted, DbEngine::SnapshotIsolation, DbEngine::Serializable}) {
       DbSimParams p;
@@ -106,8 +97,21 @@ TEST(ReportNames, SimulatedDatabasesNameOnlyWhatPassingLevelsAllow) {
       parse_workload_mix(seed % 2 ? "cobra" : "polysi", p.mix);
       Expected<History> h = simulate_database(p);
       ASSERT_TRUE(static_cast<bool>(h));
-      expect_names_hold(*h, check_history(*h, {}), "db_sim seed " + std::to_string(seed));
+      visit(*h, "db_sim seed " + std::to_string(seed));
     }
+}
+
+History parse(const std::string& json) {
+  const std::string path = temp_file("h.json", json);
+  Expected<History> h = read_path(path);
+  EXPECT_TRUE(static_cast<bool>(h));
+  return std::move(*h);
+}
+
+}  // namespace
+
+TEST(ReportNames, GeneratedAndSimulatedHistoriesNameOnlyWhatPassingLevelsAllow) {
+  for_each_test_history(400, [](const History& h, const std::string& what) { expect_names_hold(h, check_history(h, {}), what); });
 }
 
 TEST(ReportNames, RecordedHistoriesNameOnlyWhatPassingLevelsAllow) {
@@ -249,32 +253,6 @@ TEST(ReportNames, LevelByLevelNamesAreTheWholeCheck) {
     }
     expect_names_hold(h, one, what + " (level by level)");
   };
-  for (uint64_t seed = 1; seed <= 200; ++seed) {
-    GenParams p;
-    p.seed = seed;
-    p.sessions = 2 + seed % 3;
-    p.txns_per_session = 3 + seed % 4;
-    p.keys = 2 + seed % 3;
-    p.mode = seed % 2 ? GenMode::Random : GenMode::Causal;
-    p.timestamps = seed % 3 == 0;
-    Expected<History> h = generate_history(p);
-    ASSERT_TRUE(static_cast<bool>(h));
-    compare(*h, "random seed " + std::to_string(seed));
-  }
-  for (uint64_t seed = 1; seed <= 60; ++seed)
-    for (DbEngine engine : {DbEngine::ReadCommitted, DbEngine::SnapshotIsolation, DbEngine::Serializable}) {
-      DbSimParams p;
-      p.seed = seed;
-      p.engine = engine;
-      p.sessions = 4;
-      p.txns_per_session = 12;
-      p.min_ops = 1;
-      p.max_ops = 4;
-      p.key.keys = 3 + seed % 4;
-      parse_workload_mix(seed % 2 ? "cobra" : "polysi", p.mix);
-      Expected<History> h = simulate_database(p);
-      ASSERT_TRUE(static_cast<bool>(h));
-      compare(*h, "db_sim seed " + std::to_string(seed));
-    }
+  for_each_test_history(200, compare);
   EXPECT_GT(compared, 100u);
 }
