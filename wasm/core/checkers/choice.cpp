@@ -615,7 +615,7 @@ bool Chooser::projection_fails(const std::vector<char>& keep, const std::vector<
         op_of.push_back(o);
       }
     }
-  const History sub = project_history(h_, keep, &drop);
+  const History sub = project_history(h_, keep, &drop, AmbiguousProjection::AsIs);
   if (sub.ops.size() != op_of.size() || sub.txns.size() != txn_of.size()) return false;
   std::string reason;
   if (!level_applies(sub, level_, reason)) return false;
