@@ -509,6 +509,46 @@ TEST(Formats, CobraTimestampsAndOpenTransactions) {
   EXPECT_TRUE(h->txns[2].committed == false || h->txns[2].committed == true);
 }
 
+// VeriStrong's repeated-value Cobra logs: reads name writer 0xabddefee ("any transaction") and
+// a write is known by its (write id, value) pair; the same write id may carry different values.
+TEST(Formats, CobraReadsNamingAnyWriter) {
+  auto be = [](std::string& s, uint64_t v) {
+    for (int i = 7; i >= 0; --i) s += static_cast<char>((v >> (i * 8)) & 0xFF);
+  };
+  const uint64_t any = 0xabddefee;
+  std::string a, b;
+  a += 'S'; be(a, 0x100);
+  a += 'W'; be(a, 7); be(a, 5); be(a, 11);  // key 5: write id 7, value 11
+  a += 'W'; be(a, 7); be(a, 6); be(a, 40);  // key 6: (7, 40)
+  a += 'C'; be(a, 0x100);
+  b += 'S'; be(b, 0x200);
+  b += 'W'; be(b, 7); be(b, 5); be(b, 12);  // key 5: the same write id, another value
+  b += 'W'; be(b, 7); be(b, 6); be(b, 40);  // key 6: (7, 40) again: a repeated pair
+  b += 'C'; be(b, 0x200);
+  b += 'S'; be(b, 0x300);
+  b += 'R'; be(b, any); be(b, 7); be(b, 5); be(b, 12);  // T 0x200's write only
+  b += 'R'; be(b, any); be(b, 7); be(b, 6); be(b, 40);  // either write
+  b += 'R'; be(b, any); be(b, 7); be(b, 5); be(b, 13);  // a pair nobody wrote
+  b += 'R'; be(b, 0xbebeebee); be(b, 0xbebeebee); be(b, 9); be(b, 3);
+  b += 'C'; be(b, 0x300);
+  std::vector<InputFile> files = {{"logs/T1.log", a}, {"logs/T2.log", b}};
+  Expected<History> h = read_history(files);
+  ASSERT_TRUE(h.ok()) << h.error().to_string();
+  EXPECT_EQ(h->format, "cobra");
+  ASSERT_EQ(h->num_txns(), 3u);
+  EXPECT_EQ(h->repeated_pairs, 1u);  // (6, 7/40) only: (5, 7/11) and (5, 7/12) differ
+  EXPECT_EQ(h->read_from[4], 2u);  // txn 0 is the initial one; ops: T1 w w (0, 1), T2 w w (2, 3), T3 r r r r (4-7)
+  EXPECT_EQ(h->read_from[5], kAmbiguous);
+  EXPECT_EQ(h->read_from[6], kThinAir);
+  EXPECT_EQ(h->read_from[7], kReadsInitial);
+  ASSERT_EQ(h->ambiguous.op.size(), 1u);
+  EXPECT_EQ(h->ambiguous.op[0], 5u);
+  // --unique-values refuses the repeated pair.
+  std::optional<InputError> strict = unique_values_error(*h, files);
+  ASSERT_TRUE(strict.has_value());
+  EXPECT_NE(strict->message.find("written"), std::string::npos) << strict->message;
+}
+
 TEST(Formats, DbcopJson) {
   const std::string bare = R"([
     [{"events": [{"Write": {"variable": 0, "version": 1}}, {"Read": {"variable": 1, "version": null}}], "committed": true},

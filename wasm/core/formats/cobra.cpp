@@ -8,6 +8,10 @@
 // timestamps is decided per file: it is read without them first and with them when that fails.
 // The write id is the value (Cobra guarantees its uniqueness); `value` is a hash and is not
 // used. A read with writer 0xbebeebee or 0xdeadbeef reads the initial value.
+// Logs with repeated values (VeriStrong's benchmarks) name no writer: a read's writer is
+// 0xabddefee, "any transaction". Then neither the write id nor the writer is unique: a write is
+// known by its (write id, value) pair, which becomes the value of every write and read of the
+// history, and a read of a pair written more than once may read from any of those writes.
 // A read naming a writer transaction that no log holds is a dangling read: it loads, and it
 // reads a value nobody writes (a string that names the writer and the write id), so the
 // checker reports it as a thin-air read. So does a read whose write id was written by a
@@ -26,10 +30,12 @@ namespace {
 
 constexpr uint64_t kInitTxn = 0xbebeebee, kNullTxn = 0xdeadbeef;
 constexpr uint64_t kGcTrue = 0x23332333, kGcFalse = 0x66666666;
+constexpr uint64_t kAnyTxn = 0xabddefee;  // a read that names no writer (repeated values)
 
 struct Record {
   char tag;
   uint64_t a = 0, b = 0, c = 0;  // S/C: txn, ts; W: writeId, key; R: writerTxn, writeId, key
+  uint64_t value = 0;            // W, R: the value field
   uint64_t ts = 0;
   bool has_ts = false;
   uint32_t offset = 0;
@@ -99,19 +105,17 @@ bool parse_log(const InputFile& f, bool with_ts, size_t limit, std::vector<Recor
         open = false;
         break;
       case 'W': {
-        uint64_t value;
         r.u64_be(rec.a);
         r.u64_be(rec.b);
-        r.u64_be(value);
+        r.u64_be(rec.value);
         if (!open) return fail(at, "a 'W' record outside a transaction: expected 'S' first");
         break;
       }
       case 'R': {
-        uint64_t value;
         r.u64_be(rec.a);
         r.u64_be(rec.b);
         r.u64_be(rec.c);
-        r.u64_be(value);
+        r.u64_be(rec.value);
         if (!open) return fail(at, "an 'R' record outside a transaction: expected 'S' first");
         if ((rec.a == kInitTxn || rec.a == kNullTxn) && rec.b != kInitTxn && rec.b != kNullTxn &&
             rec.b != kGcTrue && rec.b != kGcFalse)
@@ -205,6 +209,7 @@ Expected<History> read_cobra(std::span<const InputFile> files) {
   };
   std::vector<WriteRec> writes;
   size_t n_records = 0;
+  bool any_writer = false;  // some read names writer 0xabddefee: values are (write id, value) pairs
   for (size_t i = 0; i < logs.size(); ++i) {
     InputError err;
     if (!parse_log_auto(*logs[i], logs[i]->bytes.size(), recs[i], err)) return err;
@@ -225,10 +230,13 @@ Expected<History> read_cobra(std::span<const InputFile> files) {
         txn_ids.push_back(r.a);
       } else if (r.tag == 'W') {
         writes.push_back({r.b, r.a, cur});
+      } else if (r.tag == 'R' && r.a == kAnyTxn) {
+        any_writer = true;
       }
     }
   }
-  std::sort(writes.begin(), writes.end());  // a (key, write id) written twice: the builder reports it
+  // A (key, write id) written twice: the builder reports it (unless pairs are the values).
+  std::sort(writes.begin(), writes.end());
 
   // Pass 2: build.
   HistoryBuilder b;
@@ -237,6 +245,9 @@ Expected<History> read_cobra(std::span<const InputFile> files) {
   const uint32_t init_value = values.intern_int(static_cast<int64_t>(kInitTxn));
   b.set_initial(init_value);
   b.reserve(txn_places.size(), n_records);
+  auto pair_value = [&](uint64_t wid, uint64_t value) {
+    return values.intern_str(fmt::hex64(wid) + "/" + std::to_string(static_cast<int64_t>(value)));
+  };
   for (size_t i = 0; i < logs.size(); ++i) {
     if (recs[i].empty()) continue;  // an empty log: a client that recorded nothing
     b.begin_session();
@@ -280,22 +291,27 @@ Expected<History> read_cobra(std::span<const InputFile> files) {
           open = false;
           break;
         case 'W':
-          b.write(keys.intern_int(static_cast<int64_t>(r.b)), values.intern_int(static_cast<int64_t>(r.a)));
+          b.write(keys.intern_int(static_cast<int64_t>(r.b)),
+                  any_writer ? pair_value(r.a, r.value) : values.intern_int(static_cast<int64_t>(r.a)));
           break;
         case 'R': {
           const uint64_t writer = r.a, wid = r.b, key = r.c;
           uint32_t v;
           if (writer == kInitTxn || writer == kNullTxn) {
             v = init_value;
+          } else if (writer == kAnyTxn) {
+            v = pair_value(wid, r.value);  // a pair nobody writes is a thin-air read
           } else if (txn_index.find(writer) == FlatMap64::kAbsent) {
             // Dangling: the writer is in no log. A value nobody writes: a thin-air read.
             v = values.intern_str("<write " + fmt::hex64(wid) + " of transaction " + fmt::hex64(writer) +
                                   ", which is in no log>");
           } else {
-            auto it = std::lower_bound(writes.begin(), writes.end(), WriteRec{key, wid, 0});
-            if (it != writes.end() && it->key == key && it->wid == wid && it->txn != writer)
+            auto [lo, hi] = std::equal_range(writes.begin(), writes.end(), WriteRec{key, wid, 0});
+            if (lo != hi && std::none_of(lo, hi, [&](const WriteRec& w) { return w.txn == writer; }))
               v = values.intern_str("<write " + fmt::hex64(wid) + " of transaction " + fmt::hex64(writer) +
                                     ", which that transaction did not write>");
+            else if (any_writer)
+              v = pair_value(wid, r.value);
             else
               v = values.intern_int(static_cast<int64_t>(wid));  // unwritten: thin air as well
           }
