@@ -76,10 +76,12 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force) {
   // Readers still to run of each (writer, key) (index into p.outs), and the reads of each writer.
   std::vector<uint32_t> pending(p.outs.size());
   for (size_t i = 0; i < p.outs.size(); ++i) pending[i] = p.outs[i].count;
+  // p.outs is sorted by key within each writer: a binary search (the initial transaction has an
+  // entry for every key read from it, thousands in TPC-C).
   auto out_index = [&](uint32_t w, uint32_t key) {
-    for (uint32_t i = p.obeg[w]; i < p.obeg[w + 1]; ++i)
-      if (p.outs[i].key == key) return i;
-    return kNone;
+    const auto first = p.outs.begin() + p.obeg[w], last = p.outs.begin() + p.obeg[w + 1];
+    const auto it = std::lower_bound(first, last, key, [](const Problem::Out& o, uint32_t k) { return o.key < k; });
+    return it != last && it->key == key ? static_cast<uint32_t>(it - p.outs.begin()) : kNone;
   };
   std::vector<uint32_t> rwbeg(n + 1, 0), rw(p.reads.size()), reader(p.reads.size());
   for (uint32_t v = 1; v < n; ++v)
@@ -90,6 +92,16 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force) {
     std::vector<uint32_t> at(rwbeg.begin(), rwbeg.end() - 1);
     for (uint32_t i = 0; i < p.reads.size(); ++i) rw[at[p.reads[i].writer]++] = i;
   }
+  // Each writer's reads by key, so that the readers of one (writer, key) are a range.
+  for (uint32_t v = 0; v < n; ++v)
+    std::sort(rw.begin() + rwbeg[v], rw.begin() + rwbeg[v + 1],
+              [&](uint32_t a, uint32_t b) { return p.reads[a].key < p.reads[b].key; });
+  auto readers_of = [&](uint32_t w, uint32_t key) {
+    const auto first = rw.begin() + rwbeg[w], last = rw.begin() + rwbeg[w + 1];
+    const auto lo = std::lower_bound(first, last, key, [&](uint32_t i, uint32_t k) { return p.reads[i].key < k; });
+    const auto hi = std::upper_bound(lo, last, key, [&](uint32_t k, uint32_t i) { return k < p.reads[i].key; });
+    return std::pair{lo, hi};
+  };
   auto writes = [&](uint32_t u, uint32_t x) {
     for (uint32_t q = p.wbeg[u]; q < p.wbeg[u + 1]; ++q)
       if (p.wkeys[q] == x) return true;
@@ -119,9 +131,9 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force) {
       for (uint32_t i = p.rbeg[w]; i < p.rbeg[w + 1]; ++i) visit(p.reads[i].writer);
       // w overwrites the current value of each key it writes: that value's readers go first.
       for (uint32_t q = p.wbeg[w]; q < p.wbeg[w + 1]; ++q) {
-        const uint32_t y = p.wkeys[q], l = latest[y];
-        for (uint32_t j = rwbeg[l]; j < rwbeg[l + 1]; ++j)
-          if (p.reads[rw[j]].key == y) visit(reader[rw[j]]);
+        const uint32_t y = p.wkeys[q];
+        const auto [lo, hi] = readers_of(latest[y], y);
+        for (auto j = lo; j != hi; ++j) visit(reader[*j]);
       }
     }
     return false;
