@@ -112,9 +112,12 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force) {
   uint32_t epoch = 0;
   // Whether another unplaced writer of x must run before r (it reaches r along the known edges,
   // so it cannot come after v's write that r reads, nor between it and r): a backward search
-  // from r through the unplaced nodes, bounded (beyond the bound, assumed not).
+  // from r through the unplaced nodes, bounded (beyond the bound, assumed not). Most searches
+  // find nothing and run to the bound: at 256 nodes they took 96% of SER on VeriStrong's
+  // PostgreSQL histories (2,000 transactions: 2.5 s of CPU; 0.14 s at 16) with the same
+  // verdicts, and no generate shape tried needed more.
   auto writer_before = [&](uint32_t r, uint32_t x, uint32_t v) {
-    constexpr uint32_t kBound = 256;
+    constexpr uint32_t kBound = 16;
     ++epoch;
     stack.assign(1, r);
     mark[r] = epoch;
