@@ -110,6 +110,16 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force) {
   std::vector<char> placed(n, 0), queued(n, 0);
   std::vector<uint32_t> latest(p.num_keys, 0), mark(n, 0), stack;
   uint32_t epoch = 0;
+  // The readers of each key's current value (latest[key]'s write of it): a range of rw, set
+  // whenever latest changes; at first the initial transaction's, one pass over its reads.
+  std::vector<std::pair<uint32_t, uint32_t>> current_readers(p.num_keys, {0, 0});
+  for (uint32_t j = rwbeg[0]; j < rwbeg[1];) {
+    const uint32_t key = p.reads[rw[j]].key;
+    uint32_t e = j;
+    while (e < rwbeg[1] && p.reads[rw[e]].key == key) ++e;
+    current_readers[key] = {j, e};
+    j = e;
+  }
   // Whether another unplaced writer of x must run before r (it reaches r along the known edges,
   // so it cannot come after v's write that r reads, nor between it and r): a backward search
   // from r through the unplaced nodes, bounded (beyond the bound, assumed not). Most searches
@@ -135,8 +145,7 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force) {
       // w overwrites the current value of each key it writes: that value's readers go first.
       for (uint32_t q = p.wbeg[w]; q < p.wbeg[w + 1]; ++q) {
         const uint32_t y = p.wkeys[q];
-        const auto [lo, hi] = readers_of(latest[y], y);
-        for (auto j = lo; j != hi; ++j) visit(reader[*j]);
+        for (uint32_t j = current_readers[y].first; j < current_readers[y].second; ++j) visit(reader[rw[j]]);
       }
     }
     return false;
@@ -195,8 +204,11 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force) {
       if (oi != kNone && --pending[oi] <= 1) wake.push_back(p.reads[i].key);
     }
     for (uint32_t i = p.wbeg[v]; i < p.wbeg[v + 1]; ++i) {
-      latest[p.wkeys[i]] = v;
-      wake.push_back(p.wkeys[i]);
+      const uint32_t x = p.wkeys[i];
+      latest[x] = v;
+      const auto [lo, hi] = readers_of(v, x);
+      current_readers[x] = {static_cast<uint32_t>(lo - rw.begin()), static_cast<uint32_t>(hi - rw.begin())};
+      wake.push_back(x);
     }
     for (uint32_t e = sbeg[v]; e < sbeg[v + 1]; ++e)
       if (--indeg[succ[e]] == 0) consider(succ[e]);
