@@ -12,6 +12,7 @@
 #include "checkers/read_consistency.h"
 #include "checkers/strong/strong.h"
 #include "checkers/weak/weak.h"
+#include "model/anomaly_kinds.h"
 
 namespace isoscope {
 
@@ -111,6 +112,10 @@ class Chooser {
   // The history less every read with a choice fails on its own: then every choice fails (each
   // level here is closed under dropping reads), with that anomaly, which needs no choice.
   bool fixed_reads_fail(LevelResult& out);
+  // SI, SER and SSER: the read-modify-write transactions of a key cannot each be given a
+  // distinct writer to read from (a Hall condition; see the definition). Then every choice
+  // fails, with a lost update among them.
+  bool updates_outnumber_versions(LevelResult& out);
   // Whether the projection on keep, less the reads in drop, fails on its own (decided as a
   // history of its own); a is then its anomaly in h_'s ids.
   bool projection_fails(const std::vector<char>& keep, const std::vector<char>& drop, Anomaly& a);
@@ -545,6 +550,7 @@ LevelResult Chooser::run() {
       for (size_t i = 0; i < vars_.size(); ++i) cur_[i] = vars_[i].first[phase_];
       phase = phases;
       LevelResult decided;
+      if (!nogoods_.back().empty() && updates_outnumber_versions(decided)) return decided;
       if (!nogoods_.back().empty() && g_witness_depth == 0 && !is_causal_model(level_) &&
           fixed_reads_fail(decided))
         return decided;
@@ -693,6 +699,157 @@ bool Chooser::core_witness(const std::vector<char>& core, Anomaly& a) {
       if (!keep[h_.candidate_txn(w)]) drop[v.op] = 1;
   }
   return projection_fails(keep, drop, a);
+}
+
+// Why it is sound. Let T (committed) read key x before writing it, then write x, and let it
+// read x from W. Under SER, W is the last writer of x before T in the commit order, and T
+// writes x: no writer of x comes between W and T, so T comes right after W in x's version
+// order. Under SI, W is the last writer of x that T's snapshot sees; a writer W' of x after W
+// and before T would be unseen by T, so concurrent with it, and both write x: forbidden (first
+// committer wins). SSER implies SER. So in every choice and commit order satisfying the level,
+// these readers of x read from pairwise distinct writers (each version has one next version),
+// none from itself, each from one of its read's candidates (those that read consistency and
+// session order leave: reading any other fails every level). When no such assignment exists
+// (a maximum bipartite matching leaves a reader out), every choice fails; the witness is the
+// set S of readers an alternating search from that reader reaches, whose candidates are |S| - 1
+// writers, all of them taken by S (Hall's theorem). PC allows lost updates, so not PC.
+bool Chooser::updates_outnumber_versions(LevelResult& out) {
+  if (level_ != Level::SI && level_ != Level::SER && level_ != Level::SSER) return false;
+  std::unordered_map<uint32_t, uint32_t> var_of_op;
+  for (uint32_t i = 0; i < vars_.size(); ++i) var_of_op[vars_[i].op] = i;
+  // The readers per key (their read op), each with its writer transactions adj[begin, end).
+  std::vector<std::vector<uint32_t>> readers_of(h_.keys.size());
+  std::vector<uint32_t> read_op, adj_begin, adj;
+  std::vector<uint32_t> read_stamp(h_.keys.size(), kNone), write_stamp(h_.keys.size(), kNone);
+  std::vector<uint32_t> pending, seen(h_.txns.size(), kNone);
+  for (uint32_t t = 1; t < h_.txns.size(); ++t) {
+    if (h_.txns[t].status != TxnStatus::Committed) continue;
+    pending.clear();
+    for (uint32_t o = h_.txns[t].op_begin; o < h_.txns[t].op_end; ++o) {
+      const uint32_t k = h_.ops[o].key;
+      if (h_.ops[o].is_write()) {
+        write_stamp[k] = t;
+      } else if (h_.ops[o].is_read() && write_stamp[k] != t && read_stamp[k] != t) {
+        read_stamp[k] = t;
+        pending.push_back(o);
+      }
+    }
+    for (uint32_t o : pending) {
+      const uint32_t k = h_.ops[o].key;
+      if (write_stamp[k] != t) continue;  // T reads x but does not write it
+      const uint32_t begin = static_cast<uint32_t>(adj.size());
+      auto add = [&](uint32_t u) {
+        if (u != t && u != kThinAir && seen[u] != o) seen[u] = o, adj.push_back(u);
+      };
+      if (h_.read_from[o] == kAmbiguous) {
+        auto it = var_of_op.find(o);
+        if (it == var_of_op.end()) continue;
+        std::vector<uint32_t> d = choosable(vars_[it->second]);
+        if (level_ == Level::SSER) prune_by_real_time(vars_[it->second], d);  // (sound there)
+        for (uint32_t w : d) add(h_.candidate_txn(w));
+      } else {
+        add(h_.writer_txn(o));
+      }
+      if (adj.size() == begin) continue;  // (read consistency fails it already)
+      readers_of[k].push_back(static_cast<uint32_t>(read_op.size()));
+      read_op.push_back(o);
+      adj_begin.push_back(begin);
+    }
+  }
+  adj_begin.push_back(static_cast<uint32_t>(adj.size()));
+  std::vector<uint32_t> owner(h_.txns.size(), kNone), visit(h_.txns.size(), 0), touched;
+  uint32_t stamp = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> stack;  // (reader, next adj index)
+  std::vector<uint32_t> reached;                      // the readers the last search reached
+  size_t steps = 0;
+  // An augmenting path from reader r0 (iterative: the stack may be as deep as the readers).
+  auto augment = [&](uint32_t r0) {
+    ++stamp;
+    reached.assign(1, r0);
+    stack.assign(1, {r0, adj_begin[r0]});
+    while (!stack.empty()) {
+      auto& [r, i] = stack.back();
+      if (i == adj_begin[r + 1]) {
+        stack.pop_back();
+        continue;
+      }
+      const uint32_t w = adj[i++];
+      if (visit[w] == stamp) continue;
+      visit[w] = stamp;
+      if (owner[w] != kNone) {
+        reached.push_back(owner[w]);
+        stack.push_back({owner[w], adj_begin[owner[w]]});
+        continue;
+      }
+      for (const auto& [fr, fi] : stack) {  // each reader on the path takes the writer it went by
+        const uint32_t fw = adj[fi - 1];
+        if (owner[fw] == kNone) touched.push_back(fw);
+        owner[fw] = fr;
+      }
+      return true;
+    }
+    return false;
+  };
+  for (uint32_t k = 0; k < readers_of.size(); ++k) {
+    for (uint32_t w : touched) owner[w] = kNone;
+    touched.clear();
+    for (uint32_t r : readers_of[k]) {
+      if ((++steps & 255) == 0 && budget_.expired()) return false;
+      if (augment(r)) continue;
+      // A Hall violator: the readers reached, and the writers visited (all owned by them).
+      std::vector<uint32_t> S(reached.begin(), reached.end()), N;
+      ++stamp;
+      for (uint32_t r2 : S)
+        for (uint32_t q = adj_begin[r2]; q < adj_begin[r2 + 1]; ++q)
+          if (visit[adj[q]] != stamp) visit[adj[q]] = stamp, N.push_back(adj[q]);
+      std::sort(S.begin(), S.end(), [&](uint32_t a, uint32_t b) { return read_op[a] < read_op[b]; });
+      std::sort(N.begin(), N.end());
+      Anomaly a;
+      a.kind = kind_name(AnomalyKind::LostUpdate);
+      auto names = [&](const std::vector<uint32_t>& txns) {
+        std::string s;
+        const size_t shown = txns.size() <= 6 ? txns.size() : 5;
+        for (size_t i = 0; i < shown; ++i) {
+          if (i) s += i + 1 == txns.size() ? " and " : ", ";
+          s += txns[i] == kInitialTxn ? std::string("the initial transaction") : short_name(h_, txns[i]);
+        }
+        if (shown < txns.size()) s += " and " + std::to_string(txns.size() - shown) + " more";
+        return s;
+      };
+      std::vector<uint32_t> readers;
+      for (uint32_t r2 : S) {
+        readers.push_back(h_.op_txn[read_op[r2]]);
+        a.ops.push_back(read_op[r2]);
+      }
+      a.txns = readers;
+      a.txns.insert(a.txns.end(), N.begin(), N.end());
+      const std::string key = h_.keys.display(h_.ops[read_op[S[0]]].key);
+      std::string reads;  // the reads' texts, each once
+      size_t kinds = 0;
+      for (uint32_t r2 : S) {
+        const std::string t = h_.op_text(read_op[r2]);
+        if (reads.find(t) != std::string::npos) continue;
+        if (++kinds > 3) {
+          reads += ", ...";
+          break;
+        }
+        reads += (kinds > 1 ? ", " : "") + t;
+      }
+      a.explanation = "Values written more than once: " + names(readers) + " each read " + key +
+                      " (" + reads + ") and then write " + key + ", and each may read it only from " + names(N) + " (" +
+                      std::to_string(N.size()) + " writer" + (N.size() == 1 ? "" : "s") + " for " +
+                      std::to_string(S.size()) + " transactions). A transaction that reads " + key +
+                      " and overwrites it must come right after the version it read (under " +
+                      level_name(level_) + " a write in between would be lost to it), so no two of them can read the same version: " +
+                      "with any choice of writers, one of these updates is lost";
+      out = LevelResult{};
+      out.verdict = Verdict::Fail;
+      out.anomalies.push_back(std::move(a));
+      out.anomalies_total = 1;
+      return true;
+    }
+  }
+  return false;
 }
 
 bool Chooser::fixed_reads_fail(LevelResult& out) {
