@@ -116,6 +116,12 @@ class Chooser {
   // distinct writer to read from (a Hall condition; see the definition). Then every choice
   // fails, with a lost update among them.
   bool updates_outnumber_versions(LevelResult& out);
+  // RR and every level from RA up: two reads of a key before the transaction writes it whose
+  // candidate writers have none in common. Then every choice fails.
+  bool reads_cannot_repeat(LevelResult& out);
+  // The writer transactions read op o (of committed transaction t) may read from, sorted.
+  std::vector<uint32_t> writer_txns(uint32_t t, uint32_t o, const std::unordered_map<uint32_t, uint32_t>& var_of_op);
+  std::string writers_text(const std::vector<uint32_t>& txns) const;
   // Whether the projection on keep, less the reads in drop, fails on its own (decided as a
   // history of its own); a is then its anomaly in h_'s ids.
   bool projection_fails(const std::vector<char>& keep, const std::vector<char>& drop, Anomaly& a);
@@ -500,6 +506,8 @@ LevelResult Chooser::run() {
     }
     first_results.push_back(std::move(r));
   }
+  // Refutations by values alone, which hold with every choice (cheap: no check, no learning).
+  if (LevelResult decided; reads_cannot_repeat(decided) || updates_outnumber_versions(decided)) return decided;
   while (true) {
     if (budget_.expired()) return CheckBudget::ran_out();
     if (phase < phases)
@@ -550,7 +558,6 @@ LevelResult Chooser::run() {
       for (size_t i = 0; i < vars_.size(); ++i) cur_[i] = vars_[i].first[phase_];
       phase = phases;
       LevelResult decided;
-      if (!nogoods_.back().empty() && updates_outnumber_versions(decided)) return decided;
       if (!nogoods_.back().empty() && g_witness_depth == 0 && !is_causal_model(level_) &&
           fixed_reads_fail(decided))
         return decided;
@@ -848,6 +855,95 @@ bool Chooser::updates_outnumber_versions(LevelResult& out) {
       out.anomalies_total = 1;
       return true;
     }
+  }
+  return false;
+}
+
+std::vector<uint32_t> Chooser::writer_txns(uint32_t t, uint32_t o,
+                                           const std::unordered_map<uint32_t, uint32_t>& var_of_op) {
+  std::vector<uint32_t> ws;
+  if (h_.read_from[o] == kAmbiguous) {
+    auto it = var_of_op.find(o);
+    if (it != var_of_op.end())
+      for (uint32_t w : choosable(vars_[it->second])) ws.push_back(h_.candidate_txn(w));
+  } else if (const uint32_t u = h_.writer_txn(o); u != kThinAir) {
+    ws.push_back(u);
+  }
+  ws.erase(std::remove(ws.begin(), ws.end(), t), ws.end());
+  std::sort(ws.begin(), ws.end());
+  ws.erase(std::unique(ws.begin(), ws.end()), ws.end());
+  return ws;
+}
+
+std::string Chooser::writers_text(const std::vector<uint32_t>& txns) const {
+  std::string s;
+  const size_t shown = txns.size() <= 5 ? txns.size() : 4;
+  for (size_t i = 0; i < shown; ++i) {
+    if (i) s += i + 1 == txns.size() ? " or " : ", ";
+    s += txns[i] == kInitialTxn ? std::string("the initial transaction") : short_name(h_, txns[i]);
+  }
+  if (shown < txns.size()) s += " or any of " + std::to_string(txns.size() - shown) + " more";
+  return s;
+}
+
+// Why it is sound. Let committed T read key x twice, r1 then r2, before T's first write of x,
+// from writers W1 and W2 (candidates of r1 and r2; reading any other fails every level). When
+// the two reads have no candidate in common, W1 != W2 in every choice. RR requires such reads
+// to read from one writer. RA and the levels above it (CC, PC, SI, SER, SSER) require, for a
+// read of x from W and another writer W' of x that precedes T by session order or reads-from,
+// that W' commits before W: W2 precedes T by reads-from and writes x, so W2 before W1; and W1
+// before W2 likewise: a contradiction. RC allows it (a non-repeatable read), and the causal
+// models are left to their enumeration.
+bool Chooser::reads_cannot_repeat(LevelResult& out) {
+  if (level_ != Level::RR && level_ != Level::RA && level_ != Level::CC && level_ != Level::PC &&
+      level_ != Level::SI && level_ != Level::SER && level_ != Level::SSER)
+    return false;
+  std::unordered_map<uint32_t, uint32_t> var_of_op;
+  for (uint32_t i = 0; i < vars_.size(); ++i) var_of_op[vars_[i].op] = i;
+  std::vector<uint32_t> write_stamp(h_.keys.size(), kNone);
+  std::vector<uint32_t> reads;  // this transaction's reads before its write of their key
+  for (uint32_t t = 1; t < h_.txns.size(); ++t) {
+    if (h_.txns[t].status != TxnStatus::Committed) continue;
+    if ((t & 1023) == 0 && budget_.expired()) return false;
+    reads.clear();
+    for (uint32_t o = h_.txns[t].op_begin; o < h_.txns[t].op_end; ++o) {
+      const uint32_t k = h_.ops[o].key;
+      if (h_.ops[o].is_write()) write_stamp[k] = t;
+      else if (h_.ops[o].is_read() && write_stamp[k] != t) reads.push_back(o);
+    }
+    for (size_t i = 0; i < reads.size(); ++i)
+      for (size_t j = i + 1; j < reads.size(); ++j) {
+        const uint32_t r1 = reads[i], r2 = reads[j];
+        if (h_.ops[r1].key != h_.ops[r2].key) continue;
+        if (h_.read_from[r1] != kAmbiguous && h_.read_from[r2] != kAmbiguous) continue;  // (the checker's)
+        const std::vector<uint32_t> a = writer_txns(t, r1, var_of_op), b = writer_txns(t, r2, var_of_op);
+        if (a.empty() || b.empty()) continue;
+        std::vector<uint32_t> both;
+        std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(both));
+        if (!both.empty()) continue;
+        Anomaly an;
+        an.kind = kind_name(AnomalyKind::NonRepeatableRead);
+        an.txns = {t};
+        an.ops = {r1, r2};
+        const std::string key = h_.keys.display(h_.ops[r1].key);
+        an.explanation = "Values written more than once: " + short_name(h_, t) + " reads " + key +
+                         " twice before writing it, " + h_.op_text(r1) + " (which may read from " +
+                         writers_text(a) + ") and then " + h_.op_text(r2) + " (from " + writers_text(b) +
+                         "). No transaction is a candidate of both, so with any choice of writers the two reads " +
+                         "see different versions of " + key + ", which " + level_name(level_) +
+                         " forbids (each writer would have to commit before the other)";
+        if (level_ == Level::RR)
+          an.explanation = "Values written more than once: " + short_name(h_, t) + " reads " + key +
+                           " twice before writing it, " + h_.op_text(r1) + " (which may read from " +
+                           writers_text(a) + ") and then " + h_.op_text(r2) + " (from " + writers_text(b) +
+                           "). No transaction is a candidate of both, so with any choice of writers the two reads " +
+                           "see different versions of " + key + ": a non-repeatable read, which RR forbids";
+        out = LevelResult{};
+        out.verdict = Verdict::Fail;
+        out.anomalies.push_back(std::move(an));
+        out.anomalies_total = 1;
+        return true;
+      }
   }
   return false;
 }
