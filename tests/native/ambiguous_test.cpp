@@ -7,6 +7,8 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "checkers/check.h"
@@ -499,6 +501,20 @@ TEST(Ambiguous, CliSummaryUniqueValuesAndValueRange) {
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("written with value 5 twice"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("repeated.json"), std::string::npos) << r.err;
+  // A folder of several histories: each is refused on its own, and a register history (LIN
+  // reads no reads-from) is not.
+  const std::filesystem::path set = std::filesystem::path(path).parent_path() / "repeated-set";
+  std::filesystem::create_directories(set);
+  std::filesystem::copy_file(path, set / "a.json", std::filesystem::copy_options::overwrite_existing);
+  std::ofstream(set / "b.json") << R"({"initial": 0, "sessions": [[[["w","x",5]]], [[["r","x",5]]]]})";
+  r = run_cli("check --json --unique-values " + shell_quote(set.string()));
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("written with value 5 twice"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(R"("history": "b.json", "input")"), std::string::npos) << r.out;
+  const std::string reg = temp_file("register.edn", "{:process 0, :type :invoke, :f :write, :value 1}\n{:process 0, :type :ok, :f :write, :value 1}\n"
+                                                    "{:process 1, :type :invoke, :f :write, :value 1}\n{:process 1, :type :ok, :f :write, :value 1}\n");
+  r = run_cli("check --unique-values " + shell_quote(reg));
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
   // generate --value-range: a concurrent run whose reads are ambiguous, still serializable.
   const std::string gen = temp_file("gen.json", "");
   r = run_cli("generate --engine ser --sessions 20 --txns 20 --value-range 4 " + shell_quote(gen));
