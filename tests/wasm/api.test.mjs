@@ -162,3 +162,19 @@ test('a pass names the failing levels decided before it again; levelResult gives
   assert.equal(undecided.ok, false);
   assert.match(undecided.error.message, /PC has not been checked/);
 });
+
+test('a repeated-value violation\'s counterexample keeps every writer its reads may read from', () => {
+  // SER fails whichever writer of x = 5 T1 reads from; a counterexample with T1 alone would
+  // show a thin-air read instead, which this history does not have.
+  load('{"initial": 0, "sessions": [[ [["r","x",5],["w","y",1]], [["w","x",5]] ], [ [["w","x",5],["r","y",1]] ]]}');
+  const r = value(mod.checkLevel('SER', 0, 5));
+  assert.equal(r.verdict, 'fail');
+  assert.match(r.anomalies[0].explanation, /may read from T2 or T3/);
+  const c = value(mod.counterexample('SER', 0, 1000));
+  assert.equal(c.reproduces, true);
+  assert.equal(c.transactions, 3);
+  load(c.history, 'counterexample.json');
+  const again = value(mod.checkLevel('SER', 0, 5));
+  assert.equal(again.verdict, 'fail');
+  assert.equal(again.anomalies[0].kind, r.anomalies[0].kind);
+});

@@ -111,13 +111,12 @@ val load_with_options(val names, val blobs, std::string format, val options) {
   Expected<History> h = read_history(files, format, max_expanded);
   const double parse_ms = now_ms() - t0;
   if (!h) return failure(h.error());
-  const bool has_options = !options.isUndefined() && !options.isNull();
-  if (has_options && options["uniqueValues"].isTrue())
-    if (const std::optional<InputError> e = unique_values_error(*h, files))
-      return failure(*e);
-  if (has_options && options["initial"].isString())
-    if (const std::optional<InputError> e = set_initial_value(*h, utf8_of(options["initial"]), files))
-      return failure(*e);
+  InputOptions opts;
+  if (!options.isUndefined() && !options.isNull()) {
+    opts.unique_values = options["uniqueValues"].isTrue();
+    if (options["initial"].isString()) opts.initial = utf8_of(options["initial"]);
+  }
+  if (const std::optional<InputError> e = apply_input_options(*h, files, opts)) return failure(*e);
   g_loaded.emplace();
   g_loaded->history = std::move(*h);
   g_loaded->parse_ms = parse_ms;

@@ -314,7 +314,7 @@ int worse(int a, int b) {
 // {"histories": [...]}, each entry the result `check --json` gives for that history alone plus
 // its "history" name, or its "error". The exit status is the worst of them.
 int check_set(const std::string& path, const LoadedInput& input, const std::vector<HistoryPart>& parts,
-              const CheckOptions& opts, bool json, const std::optional<std::string>& initial) {
+              const CheckOptions& opts, bool json, const InputOptions& input_opts) {
   int status = kExitPass;
   std::string out = json ? "{\"histories\": [\n" : "";
   std::vector<std::vector<std::string>> rows;
@@ -327,8 +327,8 @@ int check_set(const std::string& path, const LoadedInput& input, const std::vect
     const double t0 = now_ms();
     Expected<History> h = read_history(files, "");
     const double parse_ms = now_ms() - t0;
-    if (h && initial)
-      if (std::optional<InputError> e = set_initial_value(*h, *initial, files)) h = std::move(*e);
+    if (h)
+      if (std::optional<InputError> e = apply_input_options(*h, files, input_opts)) h = std::move(*e);
     if (json && k) out += ",\n";
     if (!h) {
       status = worse(status, kExitInput);
@@ -384,8 +384,8 @@ int check_set(const std::string& path, const LoadedInput& input, const std::vect
 int run_check(int argc, char** argv) {
   CheckOptions opts;
   std::string format, path;
-  bool json = false, have_path = false, unique_values = false;
-  std::optional<std::string> initial;  // --initial: the first value of every object
+  bool json = false, have_path = false;
+  InputOptions input_opts;  // --unique-values, --initial
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
@@ -400,11 +400,11 @@ int run_check(int argc, char** argv) {
     } else if (a == "--json") {
       json = true;
     } else if (a == "--unique-values") {
-      unique_values = true;
+      input_opts.unique_values = true;
     } else if (a == "--initial") {
       const char* v = next();
       if (!v || !*v) return usage_error("--initial needs the value every object starts with (an integer, nil or a string)");
-      initial = v;
+      input_opts.initial = v;
     } else if (a == "--level" || a == "--levels") {
       const char* v = next();
       if (!v) return usage_error("--level needs a value such as RC,SER");
@@ -446,7 +446,7 @@ int run_check(int argc, char** argv) {
   }
   if (format.empty()) {
     std::vector<HistoryPart> parts = split_histories(input.files);
-    if (parts.size() >= 2) return check_set(path, input, parts, opts, json, initial);
+    if (parts.size() >= 2) return check_set(path, input, parts, opts, json, input_opts);
   }
   const double t0 = now_ms();
   Expected<History> h = read_history(input.files, format);
@@ -455,11 +455,7 @@ int run_check(int argc, char** argv) {
     print_input_error(h.error());
     return kExitInput;
   }
-  if (const std::optional<InputError> e = unique_values ? unique_values_error(*h, input.files) : std::nullopt) {
-    print_input_error(*e);
-    return kExitInput;
-  }
-  if (const std::optional<InputError> e = initial ? set_initial_value(*h, *initial, input.files) : std::nullopt) {
+  if (const std::optional<InputError> e = apply_input_options(*h, input.files, input_opts)) {
     print_input_error(*e);
     return kExitInput;
   }
@@ -475,7 +471,7 @@ int run_check(int argc, char** argv) {
     std::string text = path + ": " + h->format + counts;
     for (const History::Dropped& d : h->dropped)
       text += "left out: " + std::to_string(d.count) + " " + d.reason + "\n";
-    if (initial) text += "every object starts as " + h->values.display(h->registers.initial) + " (--initial)\n";
+    if (input_opts.initial) text += "every object starts as " + h->values.display(h->registers.initial) + " (--initial)\n";
     if (h->repeated_pairs)
       text += "repeated values: " + std::to_string(h->repeated_pairs) +
               " (key, value) pairs written more than once; " + std::to_string(h->ambiguous.size()) +

@@ -8,13 +8,20 @@
 
 namespace isoscope {
 
-History project_history(const History& h, const std::vector<char>& keep, const std::vector<char>* drop) {
+History project_history(const History& h, const std::vector<char>& keep, const std::vector<char>* drop,
+                        AmbiguousProjection ambiguous) {
   HistoryBuilder b;
   b.keys() = h.keys;
   b.values() = h.values;
   b.set_initial(h.initial);
   auto writer_kept = [&](uint32_t op) {
     if (drop && (*drop)[op]) return false;
+    if (h.read_from[op] == kAmbiguous) {
+      if (ambiguous == AmbiguousProjection::AsIs) return true;
+      for (uint32_t c : h.ambiguous.candidates(op))
+        if (c != kReadsInitial && !keep[h.candidate_txn(c)]) return false;
+      return true;
+    }
     // A thin-air read stays one (it reads nobody's write in the whole history either).
     const uint32_t w = h.writer_txn(op);
     return w == kInitialTxn || w == kThinAir || keep[w];
@@ -82,6 +89,11 @@ void add_readers_writers(const History& h, std::vector<char>& keep) {
     if (!keep[t]) continue;
     for (uint32_t o = h.txns[t].op_begin; o < h.txns[t].op_end; ++o) {
       if (!h.ops[o].is_read()) continue;
+      if (h.read_from[o] == kAmbiguous) {  // every candidate, so that the read stays
+        for (uint32_t c : h.ambiguous.candidates(o))
+          if (h.candidate_txn(c) != kInitialTxn) writers.push_back(h.candidate_txn(c));
+        continue;
+      }
       const uint32_t w = h.writer_txn(o);
       if (w != kInitialTxn && w != kThinAir) writers.push_back(w);
     }

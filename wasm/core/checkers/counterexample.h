@@ -9,12 +9,24 @@
 
 namespace isoscope {
 
+// How a projection treats a read with several candidate writers (History::ambiguous):
+//   EveryCandidate  it stays only when every candidate's transaction is kept: were one left
+//                   out, a choice of h would be missing from the projection, whose failure
+//                   would then say nothing of h (the read would even come from thin air when
+//                   no candidate is kept);
+//   AsIs            it stays; the caller has put in drop those that must go.
+enum class AmbiguousProjection { EveryCandidate, AsIs };
+
 // The transactions with keep[t], in their sessions and order, with their ids, statuses and
-// timestamps, and their identities in h (History::origin). A read whose writer is left out is dropped too (it would otherwise read from thin
-// air); reads of the initial value and thin-air reads stay. The initial value is the history's.
-// drop: reads to leave out as well (optional).
+// timestamps, and their identities in h (History::origin). A read whose writer is left out is
+// dropped too (it would otherwise read from thin air), and so is an ambiguous read with a
+// candidate left out (see AmbiguousProjection); reads of the initial value and thin-air reads
+// stay. The initial value is the history's. drop: reads to leave out as well (optional).
+// Every level is closed under leaving out transactions and reads, so a projection that fails
+// shows that h fails.
 History project_history(const History& h, const std::vector<char>& keep,
-                        const std::vector<char>* drop = nullptr);
+                        const std::vector<char>* drop = nullptr,
+                        AmbiguousProjection ambiguous = AmbiguousProjection::EveryCandidate);
 
 struct Counterexample {
   History history;

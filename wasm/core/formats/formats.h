@@ -2,6 +2,7 @@
 // Each format lives in its own file (formats/<name>.cpp) and registers a detector and a reader
 // in formats/registry.cpp; auto-detection tries the detectors in a fixed order.
 #pragma once
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -84,6 +85,15 @@ std::optional<InputError> unique_values_error(const History& h, std::span<const 
 // Jepsen keyword :k is the string k). An error for a mutex (it starts free) and for a history of
 // transactions (its format says what keys start with); errors name the file of files.
 std::optional<InputError> set_initial_value(History& h, std::string_view value, std::span<const InputFile> files);
+
+// The input options of every front end (check's --unique-values and --initial, the wasm load's
+// uniqueValues and initial) on a history read from files: --unique-values refuses a repeated
+// write (object histories excepted: LIN reads no reads-from), then --initial (when given).
+struct InputOptions {
+  bool unique_values = false;
+  std::optional<std::string> initial;
+};
+std::optional<InputError> apply_input_options(History& h, std::span<const InputFile> files, const InputOptions& o);
 
 // Writers: formats/writers.h.
 

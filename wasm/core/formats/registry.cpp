@@ -285,6 +285,13 @@ std::optional<InputError> unique_values_error(const History& h, std::span<const 
   return e;
 }
 
+std::optional<InputError> apply_input_options(History& h, std::span<const InputFile> files, const InputOptions& o) {
+  if (o.unique_values && h.registers.empty())
+    if (std::optional<InputError> e = unique_values_error(h, files)) return e;
+  if (o.initial) return set_initial_value(h, *o.initial, files);
+  return std::nullopt;
+}
+
 std::optional<InputError> set_initial_value(History& h, std::string_view value, std::span<const InputFile> files) {
   const std::string file = files.size() == 1 ? files[0].name : std::string();
   if (h.registers.empty())
