@@ -35,10 +35,9 @@ TEST(StrongReplay, FindsTheOrderOfSerialHotKeyHistories) {
   }
 }
 
-// PolySI's PostgreSQL histories (5 sessions x 100 transactions, no timestamps): the replay that
-// took writers in node order and never took a choice back got stuck on these; the search
-// (critical path first, writers the present waits on, undo at a dead end) finds an order that
-// verifies.
+// PolySI's PostgreSQL histories (5 sessions x 100 transactions, 5,298 keys, no timestamps): the
+// search finds an order that verifies (as the replay before it did, in seconds rather than
+// milliseconds: it scanned every read of the initial values for each key it touched).
 TEST(StrongReplay, FindsTheOrderOfDatabaseHistories) {
   SKIP_WITHOUT_CORPUS();
   const char* paths[] = {"polysi/postgres-5_100_15/hist-00000/history.bincode",
