@@ -152,7 +152,7 @@ TEST(DbSim, PlantedAnomaliesFailExactlyTheLevelsThatForbidThem) {
 // Repeated values (value_range): every read becomes ambiguous among the writes of its value,
 // and the levels each engine guarantees still hold, since the database served one of them.
 TEST(DbSim, RepeatedValuesKeepTheEnginesLevelsAt20To100Sessions) {
-  for (DbEngine e : {DbEngine::Serializable, DbEngine::SnapshotIsolation}) {
+  for (DbEngine e : {DbEngine::Serializable, DbEngine::SnapshotIsolation, DbEngine::ReadCommitted}) {
     for (uint32_t sessions : {20u, 50u, 100u}) {
       const uint64_t seed = 5 * sessions + static_cast<uint64_t>(e);
       DbSimParams p = params(e, sessions, 3000 / sessions, seed);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <unordered_map>
 
 #include "checkers/causal/causal.h"
@@ -12,6 +13,7 @@
 #include "checkers/read_consistency.h"
 #include "checkers/strong/strong.h"
 #include "checkers/weak/weak.h"
+#include "model/anomaly_kinds.h"
 
 namespace isoscope {
 
@@ -73,8 +75,8 @@ class Chooser {
     if (t.has_time()) {
       if (u == kInitialTxn) return {1, HUGE_VAL};
       if (h_.txns[u].has_time()) {  // (a guess: approximate times do)
-        const double ts = h_.times[v.txn].start.approx(), te = h_.times[v.txn].end.approx();
-        const double xs = h_.times[u].start.approx(), xe = h_.times[u].end.approx();
+        const double ts = start_[v.txn], te = end_[v.txn];
+        const double xs = start_[u], xe = end_[u];
         const double at = phase == 0 ? ts : ts + (te - ts) * (v.op - t.op_begin + 1) / (t.size() + 1);
         if (xe <= at) return {1, -xe};
         if (xs <= te) return {3, xe};
@@ -88,6 +90,12 @@ class Chooser {
   }
   static constexpr int kPhases = 2;
   std::vector<uint32_t> domain(const Var& v) const;
+  // The candidates of v that can be chosen at all (domain's, unordered).
+  std::vector<uint32_t> choosable(const Var& v) const;
+  std::vector<double> start_, end_;  // per transaction with a time: its times, approximated
+  // Phase 1's first choice, refined: each read reads the version current at some moment of its
+  // transaction, moments increasing with the reads (a read committed engine's reads).
+  void sweep_read_committed();
   void apply();
   History project(const std::vector<char>& in_s);
   // The nogood a failing anomaly justifies (false: none could be justified short of the
@@ -105,6 +113,16 @@ class Chooser {
   // The history less every read with a choice fails on its own: then every choice fails (each
   // level here is closed under dropping reads), with that anomaly, which needs no choice.
   bool fixed_reads_fail(LevelResult& out);
+  // SI, SER and SSER: the read-modify-write transactions of a key cannot each be given a
+  // distinct writer to read from (a Hall condition; see the definition). Then every choice
+  // fails, with a lost update among them.
+  bool updates_outnumber_versions(LevelResult& out);
+  // RR and every level from RA up: two reads of a key before the transaction writes it whose
+  // candidate writers have none in common. Then every choice fails.
+  bool reads_cannot_repeat(LevelResult& out);
+  // The writer transactions read op o (of committed transaction t) may read from, sorted.
+  std::vector<uint32_t> writer_txns(uint32_t t, uint32_t o, const std::unordered_map<uint32_t, uint32_t>& var_of_op);
+  std::string writers_text(const std::vector<uint32_t>& txns) const;
   // Whether the projection on keep, less the reads in drop, fails on its own (decided as a
   // history of its own); a is then its anomaly in h_'s ids.
   bool projection_fails(const std::vector<char>& keep, const std::vector<char>& drop, Anomaly& a);
@@ -128,14 +146,89 @@ class Chooser {
   int phase_ = 0;  // the guess the domains are ordered by
 };
 
-std::vector<uint32_t> Chooser::domain(const Var& v) const {
+std::vector<uint32_t> Chooser::choosable(const Var& v) const {
   std::vector<uint32_t> d;
   for (uint32_t w : h_.ambiguous.candidates_at(v.amb))
     if (consistent(v, w)) d.push_back(w);
   if (std::any_of(d.begin(), d.end(), [&](uint32_t w) { return !after_in_session(v.txn, w); }))
     d.erase(std::remove_if(d.begin(), d.end(), [&](uint32_t w) { return after_in_session(v.txn, w); }), d.end());
-  std::stable_sort(d.begin(), d.end(), [&](uint32_t a, uint32_t b) { return rank(v, a, phase_) < rank(v, b, phase_); });
   return d;
+}
+
+std::vector<uint32_t> Chooser::domain(const Var& v) const {
+  std::vector<uint32_t> d = choosable(v);
+  std::vector<std::pair<std::pair<int, double>, uint32_t>> ranked;  // (each rank computed once)
+  ranked.reserve(d.size());
+  for (uint32_t w : d) ranked.push_back({rank(v, w, phase_), w});
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (size_t i = 0; i < d.size(); ++i) d[i] = ranked[i].second;
+  return d;
+}
+
+// A read committed engine serves each read the latest version committed when the read runs, at
+// some moment inside its transaction, later for later reads. Taking versions in the order their
+// writers end (commit times are not recorded; ends approximate them), version W of a key is
+// current from W's end until the next writer of the key ends. Per transaction, the reads in
+// order: a fixed read's writer ending raises the earliest moment; an ambiguous read takes the
+// candidate current at the earliest moment not before it (leaving the most room for the reads
+// after it). Only a guess: the level's checker verifies the choice it gives.
+void Chooser::sweep_read_committed() {
+  std::vector<std::vector<std::pair<double, uint32_t>>> ends(h_.keys.size());  // (end, txn) per key
+  std::vector<uint32_t> stamp(h_.keys.size(), kNone);
+  for (uint32_t t = 1; t < h_.txns.size(); ++t) {
+    if (h_.txns[t].status != TxnStatus::Committed || !h_.txns[t].has_time()) continue;
+    for (uint32_t o = h_.txns[t].op_begin; o < h_.txns[t].op_end; ++o)
+      if (h_.ops[o].is_write() && stamp[h_.ops[o].key] != t) {
+        stamp[h_.ops[o].key] = t;
+        ends[h_.ops[o].key].push_back({h_.times[t].end.approx(), t});
+      }
+  }
+  for (auto& e : ends) std::sort(e.begin(), e.end());
+  // When the version of candidate w (of key k) is current: [from, to); empty when unknown.
+  auto current = [&](uint32_t k, uint32_t w) -> std::pair<double, double> {
+    const auto& e = ends[k];
+    const uint32_t u = h_.candidate_txn(w);
+    if (u == kInitialTxn) return {-HUGE_VAL, e.empty() ? HUGE_VAL : e[0].first};
+    if (!h_.txns[u].has_time() || h_.txns[u].status != TxnStatus::Committed) return {HUGE_VAL, -HUGE_VAL};
+    const double end = h_.times[u].end.approx();
+    auto it = std::lower_bound(e.begin(), e.end(), std::make_pair(end, u));
+    if (it == e.end() || it->second != u) return {HUGE_VAL, -HUGE_VAL};
+    ++it;
+    return {end, it == e.end() ? HUGE_VAL : it->first};
+  };
+  std::unordered_map<uint32_t, uint32_t> var_of_op;
+  for (uint32_t i = 0; i < vars_.size(); ++i) var_of_op[vars_[i].op] = i;
+  uint32_t last_txn = kNone;
+  double at = 0;
+  for (uint32_t i = 0; i < vars_.size(); ++i) {
+    const uint32_t t = vars_[i].txn;
+    if (t == last_txn || !h_.txns[t].has_time()) continue;
+    last_txn = t;
+    at = h_.times[t].start.approx();
+    const double until = h_.times[t].end.approx();
+    for (uint32_t o = h_.txns[t].op_begin; o < h_.txns[t].op_end; ++o) {
+      if (!h_.ops[o].is_read()) continue;
+      auto vi = var_of_op.find(o);
+      if (vi == var_of_op.end()) {
+        const uint32_t u = h_.writer_txn(o);
+        if (u != kInitialTxn && u != kThinAir && u != t && h_.txns[u].has_time())
+          at = std::max(at, h_.times[u].end.approx());
+        continue;
+      }
+      Var& v = vars_[vi->second];
+      if (h_.candidate_txn(v.first[1]) == t) continue;  // its own write
+      uint32_t best = kNone;
+      double best_at = HUGE_VAL;
+      for (uint32_t w : choosable(v)) {
+        const auto [from, to] = current(h_.ops[o].key, w);
+        const double m = std::max(from, at);
+        if (m < to && m <= until && m < best_at) best = w, best_at = m;
+      }
+      if (best == kNone) continue;  // (the rank's guess stays)
+      v.first[1] = best;
+      at = best_at;
+    }
+  }
 }
 
 void Chooser::apply() {
@@ -335,6 +428,12 @@ LevelResult Chooser::run() {
   }
   // 2. The reads with a choice, and a first choice.
   const AmbiguousReads& A = h_.ambiguous;
+  if (h_.has_timestamps) {
+    start_.assign(h_.txns.size(), 0);
+    end_.assign(h_.txns.size(), 0);
+    for (uint32_t t = 1; t < h_.txns.size(); ++t)
+      if (h_.txns[t].has_time()) start_[t] = h_.times[t].start.approx(), end_[t] = h_.times[t].end.approx();
+  }
   double choices = 1;
   for (uint32_t i = 0; i < A.size(); ++i) {
     Var v;
@@ -350,18 +449,20 @@ LevelResult Chooser::run() {
     }
     for (uint32_t o = t.op_begin; o < v.op; ++o)
       if (h_.ops[o].is_write() && h_.ops[o].key == h_.ops[v.op].key) v.mine = o;
-    std::vector<uint32_t> d = domain(v);
+    std::vector<uint32_t> d = choosable(v);
     if (d.empty()) d.push_back(cands[0]);  // an unknown reader that never commits
     v.valid = static_cast<uint32_t>(d.size());
     for (int ph = 0; ph < kPhases; ++ph) {
       v.first[ph] = d[0];
+      std::pair<int, double> best = rank(v, d[0], ph);
       for (uint32_t w : d)
-        if (rank(v, w, ph) < rank(v, v.first[ph], ph)) v.first[ph] = w;
+        if (const auto r = rank(v, w, ph); r < best) v.first[ph] = w, best = r;
     }
     choices *= v.valid;
     vars_.push_back(v);
     cur_.push_back(v.first[0]);
   }
+  if (h_.has_timestamps) sweep_read_committed();
   if (is_causal_model(level_) && choices > kMaxCausalChoices) {
     res.verdict = Verdict::NotApplicable;
     res.reason = std::string(level_name(level_)) + " is decided on repeated values only up to " +
@@ -391,13 +492,35 @@ LevelResult Chooser::run() {
   const int phases = h_.has_timestamps ? kPhases : 1;
   int phase = 0, best_phase = 0;
   size_t best_phase_anomalies = SIZE_MAX;
+  // Every phase's first choice is checked before any is learned from: the one that passes
+  // saves the learning (hundreds of projections) from the ones that do not.
+  std::vector<LevelResult> first_results;
+  for (int ph = 0; ph < phases; ++ph) {
+    if (budget_.expired()) return CheckBudget::ran_out();
+    for (size_t i = 0; i < vars_.size(); ++i) cur_[i] = vars_[i].first[ph];
+    apply();
+    ++tried_;
+    LevelResult r = check(work_, budget_);
+    if (r.verdict != Verdict::Fail) {
+      r.ms = 0;
+      return r;
+    }
+    first_results.push_back(std::move(r));
+  }
+  // Refutations by values alone, which hold with every choice (cheap: no check, no learning).
+  if (LevelResult decided; reads_cannot_repeat(decided) || updates_outnumber_versions(decided)) return decided;
   while (true) {
     if (budget_.expired()) return CheckBudget::ran_out();
     if (phase < phases)
       for (size_t i = 0; i < vars_.size(); ++i) cur_[i] = vars_[i].first[phase];
     apply();
-    ++tried_;
-    LevelResult r = check(work_, budget_);
+    LevelResult r;
+    if (phase < phases) {
+      r = std::move(first_results[phase]);
+    } else {
+      ++tried_;
+      r = check(work_, budget_);
+    }
     if (r.verdict != Verdict::Fail) {
       r.ms = 0;
       return r;  // a pass (with its commit order), or unknown
@@ -584,6 +707,246 @@ bool Chooser::core_witness(const std::vector<char>& core, Anomaly& a) {
       if (!keep[h_.candidate_txn(w)]) drop[v.op] = 1;
   }
   return projection_fails(keep, drop, a);
+}
+
+// Why it is sound. Let T (committed) read key x before writing it, then write x, and let it
+// read x from W. Under SER, W is the last writer of x before T in the commit order, and T
+// writes x: no writer of x comes between W and T, so T comes right after W in x's version
+// order. Under SI, W is the last writer of x that T's snapshot sees; a writer W' of x after W
+// and before T would be unseen by T, so concurrent with it, and both write x: forbidden (first
+// committer wins). SSER implies SER. So in every choice and commit order satisfying the level,
+// these readers of x read from pairwise distinct writers (each version has one next version),
+// none from itself, each from one of its read's candidates (those that read consistency and
+// session order leave: reading any other fails every level). When no such assignment exists
+// (a maximum bipartite matching leaves a reader out), every choice fails; the witness is the
+// set S of readers an alternating search from that reader reaches, whose candidates are |S| - 1
+// writers, all of them taken by S (Hall's theorem). PC allows lost updates, so not PC.
+bool Chooser::updates_outnumber_versions(LevelResult& out) {
+  if (level_ != Level::SI && level_ != Level::SER && level_ != Level::SSER) return false;
+  std::unordered_map<uint32_t, uint32_t> var_of_op;
+  for (uint32_t i = 0; i < vars_.size(); ++i) var_of_op[vars_[i].op] = i;
+  // The readers per key (their read op), each with its writer transactions adj[begin, end).
+  std::vector<std::vector<uint32_t>> readers_of(h_.keys.size());
+  std::vector<uint32_t> read_op, adj_begin, adj;
+  std::vector<uint32_t> read_stamp(h_.keys.size(), kNone), write_stamp(h_.keys.size(), kNone);
+  std::vector<uint32_t> pending, seen(h_.txns.size(), kNone);
+  for (uint32_t t = 1; t < h_.txns.size(); ++t) {
+    if (h_.txns[t].status != TxnStatus::Committed) continue;
+    pending.clear();
+    for (uint32_t o = h_.txns[t].op_begin; o < h_.txns[t].op_end; ++o) {
+      const uint32_t k = h_.ops[o].key;
+      if (h_.ops[o].is_write()) {
+        write_stamp[k] = t;
+      } else if (h_.ops[o].is_read() && write_stamp[k] != t && read_stamp[k] != t) {
+        read_stamp[k] = t;
+        pending.push_back(o);
+      }
+    }
+    for (uint32_t o : pending) {
+      const uint32_t k = h_.ops[o].key;
+      if (write_stamp[k] != t) continue;  // T reads x but does not write it
+      const uint32_t begin = static_cast<uint32_t>(adj.size());
+      auto add = [&](uint32_t u) {
+        if (u != t && u != kThinAir && seen[u] != o) seen[u] = o, adj.push_back(u);
+      };
+      if (h_.read_from[o] == kAmbiguous) {
+        auto it = var_of_op.find(o);
+        if (it == var_of_op.end()) continue;
+        std::vector<uint32_t> d = choosable(vars_[it->second]);
+        if (level_ == Level::SSER) prune_by_real_time(vars_[it->second], d);  // (sound there)
+        for (uint32_t w : d) add(h_.candidate_txn(w));
+      } else {
+        add(h_.writer_txn(o));
+      }
+      if (adj.size() == begin) continue;  // (read consistency fails it already)
+      readers_of[k].push_back(static_cast<uint32_t>(read_op.size()));
+      read_op.push_back(o);
+      adj_begin.push_back(begin);
+    }
+  }
+  adj_begin.push_back(static_cast<uint32_t>(adj.size()));
+  std::vector<uint32_t> owner(h_.txns.size(), kNone), visit(h_.txns.size(), 0), touched;
+  uint32_t stamp = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> stack;  // (reader, next adj index)
+  std::vector<uint32_t> reached;                      // the readers the last search reached
+  size_t steps = 0;
+  // An augmenting path from reader r0 (iterative: the stack may be as deep as the readers).
+  auto augment = [&](uint32_t r0) {
+    ++stamp;
+    reached.assign(1, r0);
+    stack.assign(1, {r0, adj_begin[r0]});
+    while (!stack.empty()) {
+      auto& [r, i] = stack.back();
+      if (i == adj_begin[r + 1]) {
+        stack.pop_back();
+        continue;
+      }
+      const uint32_t w = adj[i++];
+      if (visit[w] == stamp) continue;
+      visit[w] = stamp;
+      if (owner[w] != kNone) {
+        reached.push_back(owner[w]);
+        stack.push_back({owner[w], adj_begin[owner[w]]});
+        continue;
+      }
+      for (const auto& [fr, fi] : stack) {  // each reader on the path takes the writer it went by
+        const uint32_t fw = adj[fi - 1];
+        if (owner[fw] == kNone) touched.push_back(fw);
+        owner[fw] = fr;
+      }
+      return true;
+    }
+    return false;
+  };
+  for (uint32_t k = 0; k < readers_of.size(); ++k) {
+    for (uint32_t w : touched) owner[w] = kNone;
+    touched.clear();
+    for (uint32_t r : readers_of[k]) {
+      if ((++steps & 255) == 0 && budget_.expired()) return false;
+      if (augment(r)) continue;
+      // A Hall violator: the readers reached, and the writers visited (all owned by them).
+      std::vector<uint32_t> S(reached.begin(), reached.end()), N;
+      ++stamp;
+      for (uint32_t r2 : S)
+        for (uint32_t q = adj_begin[r2]; q < adj_begin[r2 + 1]; ++q)
+          if (visit[adj[q]] != stamp) visit[adj[q]] = stamp, N.push_back(adj[q]);
+      std::sort(S.begin(), S.end(), [&](uint32_t a, uint32_t b) { return read_op[a] < read_op[b]; });
+      std::sort(N.begin(), N.end());
+      Anomaly a;
+      a.kind = kind_name(AnomalyKind::LostUpdate);
+      auto names = [&](const std::vector<uint32_t>& txns) {
+        std::string s;
+        const size_t shown = txns.size() <= 6 ? txns.size() : 5;
+        for (size_t i = 0; i < shown; ++i) {
+          if (i) s += i + 1 == txns.size() ? " and " : ", ";
+          s += txns[i] == kInitialTxn ? std::string("the initial transaction") : short_name(h_, txns[i]);
+        }
+        if (shown < txns.size()) s += " and " + std::to_string(txns.size() - shown) + " more";
+        return s;
+      };
+      std::vector<uint32_t> readers;
+      for (uint32_t r2 : S) {
+        readers.push_back(h_.op_txn[read_op[r2]]);
+        a.ops.push_back(read_op[r2]);
+      }
+      a.txns = readers;
+      a.txns.insert(a.txns.end(), N.begin(), N.end());
+      const std::string key = h_.keys.display(h_.ops[read_op[S[0]]].key);
+      std::string reads;  // the reads' texts, each once
+      size_t kinds = 0;
+      for (uint32_t r2 : S) {
+        const std::string t = h_.op_text(read_op[r2]);
+        if (reads.find(t) != std::string::npos) continue;
+        if (++kinds > 3) {
+          reads += ", ...";
+          break;
+        }
+        reads += (kinds > 1 ? ", " : "") + t;
+      }
+      a.explanation = "Values written more than once: " + names(readers) + " each read " + key +
+                      " (" + reads + ") and then write " + key + ", and each may read it only from " + names(N) + " (" +
+                      std::to_string(N.size()) + " writer" + (N.size() == 1 ? "" : "s") + " for " +
+                      std::to_string(S.size()) + " transactions). A transaction that reads " + key +
+                      " and overwrites it must come right after the version it read (under " +
+                      level_name(level_) + " a write in between would be lost to it), so no two of them can read the same version: " +
+                      "with any choice of writers, one of these updates is lost";
+      out = LevelResult{};
+      out.verdict = Verdict::Fail;
+      out.anomalies.push_back(std::move(a));
+      out.anomalies_total = 1;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<uint32_t> Chooser::writer_txns(uint32_t t, uint32_t o,
+                                           const std::unordered_map<uint32_t, uint32_t>& var_of_op) {
+  std::vector<uint32_t> ws;
+  if (h_.read_from[o] == kAmbiguous) {
+    auto it = var_of_op.find(o);
+    if (it != var_of_op.end())
+      for (uint32_t w : choosable(vars_[it->second])) ws.push_back(h_.candidate_txn(w));
+  } else if (const uint32_t u = h_.writer_txn(o); u != kThinAir) {
+    ws.push_back(u);
+  }
+  ws.erase(std::remove(ws.begin(), ws.end(), t), ws.end());
+  std::sort(ws.begin(), ws.end());
+  ws.erase(std::unique(ws.begin(), ws.end()), ws.end());
+  return ws;
+}
+
+std::string Chooser::writers_text(const std::vector<uint32_t>& txns) const {
+  std::string s;
+  const size_t shown = txns.size() <= 5 ? txns.size() : 4;
+  for (size_t i = 0; i < shown; ++i) {
+    if (i) s += i + 1 == txns.size() ? " or " : ", ";
+    s += txns[i] == kInitialTxn ? std::string("the initial transaction") : short_name(h_, txns[i]);
+  }
+  if (shown < txns.size()) s += " or any of " + std::to_string(txns.size() - shown) + " more";
+  return s;
+}
+
+// Why it is sound. Let committed T read key x twice, r1 then r2, before T's first write of x,
+// from writers W1 and W2 (candidates of r1 and r2; reading any other fails every level). When
+// the two reads have no candidate in common, W1 != W2 in every choice. RR requires such reads
+// to read from one writer. RA and the levels above it (CC, PC, SI, SER, SSER) require, for a
+// read of x from W and another writer W' of x that precedes T by session order or reads-from,
+// that W' commits before W: W2 precedes T by reads-from and writes x, so W2 before W1; and W1
+// before W2 likewise: a contradiction. RC allows it (a non-repeatable read), and the causal
+// models are left to their enumeration.
+bool Chooser::reads_cannot_repeat(LevelResult& out) {
+  if (level_ != Level::RR && level_ != Level::RA && level_ != Level::CC && level_ != Level::PC &&
+      level_ != Level::SI && level_ != Level::SER && level_ != Level::SSER)
+    return false;
+  std::unordered_map<uint32_t, uint32_t> var_of_op;
+  for (uint32_t i = 0; i < vars_.size(); ++i) var_of_op[vars_[i].op] = i;
+  std::vector<uint32_t> write_stamp(h_.keys.size(), kNone);
+  std::vector<uint32_t> reads;  // this transaction's reads before its write of their key
+  for (uint32_t t = 1; t < h_.txns.size(); ++t) {
+    if (h_.txns[t].status != TxnStatus::Committed) continue;
+    if ((t & 1023) == 0 && budget_.expired()) return false;
+    reads.clear();
+    for (uint32_t o = h_.txns[t].op_begin; o < h_.txns[t].op_end; ++o) {
+      const uint32_t k = h_.ops[o].key;
+      if (h_.ops[o].is_write()) write_stamp[k] = t;
+      else if (h_.ops[o].is_read() && write_stamp[k] != t) reads.push_back(o);
+    }
+    for (size_t i = 0; i < reads.size(); ++i)
+      for (size_t j = i + 1; j < reads.size(); ++j) {
+        const uint32_t r1 = reads[i], r2 = reads[j];
+        if (h_.ops[r1].key != h_.ops[r2].key) continue;
+        if (h_.read_from[r1] != kAmbiguous && h_.read_from[r2] != kAmbiguous) continue;  // (the checker's)
+        const std::vector<uint32_t> a = writer_txns(t, r1, var_of_op), b = writer_txns(t, r2, var_of_op);
+        if (a.empty() || b.empty()) continue;
+        std::vector<uint32_t> both;
+        std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(both));
+        if (!both.empty()) continue;
+        Anomaly an;
+        an.kind = kind_name(AnomalyKind::NonRepeatableRead);
+        an.txns = {t};
+        an.ops = {r1, r2};
+        const std::string key = h_.keys.display(h_.ops[r1].key);
+        an.explanation = "Values written more than once: " + short_name(h_, t) + " reads " + key +
+                         " twice before writing it, " + h_.op_text(r1) + " (which may read from " +
+                         writers_text(a) + ") and then " + h_.op_text(r2) + " (from " + writers_text(b) +
+                         "). No transaction is a candidate of both, so with any choice of writers the two reads " +
+                         "see different versions of " + key + ", which " + level_name(level_) +
+                         " forbids (each writer would have to commit before the other)";
+        if (level_ == Level::RR)
+          an.explanation = "Values written more than once: " + short_name(h_, t) + " reads " + key +
+                           " twice before writing it, " + h_.op_text(r1) + " (which may read from " +
+                           writers_text(a) + ") and then " + h_.op_text(r2) + " (from " + writers_text(b) +
+                           "). No transaction is a candidate of both, so with any choice of writers the two reads " +
+                           "see different versions of " + key + ": a non-repeatable read, which RR forbids";
+        out = LevelResult{};
+        out.verdict = Verdict::Fail;
+        out.anomalies.push_back(std::move(an));
+        out.anomalies_total = 1;
+        return true;
+      }
+  }
+  return false;
 }
 
 bool Chooser::fixed_reads_fail(LevelResult& out) {

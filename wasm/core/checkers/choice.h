@@ -9,12 +9,18 @@
 //      consistent, pruned again by session order (a later transaction of the reader's own
 //      session closes a cycle with so).
 //   2. A first choice from what the history says about time: the writer's transaction in the
-//      reader's session, else the latest to end before the reader starts, else any.
-//   3. The level's own checker decides the history with that choice. A pass is a pass (its
-//      commit order is the witness). A failure's anomaly names a few transactions S; when the
-//      sub-history of S fails on its own (every level here is closed under such projections,
-//      and more reads only add constraints), every choice that agrees on the reads inside S
-//      fails too: that conjunction is learned as a nogood.
+//      reader's session, else the latest to end before the reader starts, else any; with
+//      timestamps, a second one (what a read committed engine serves): each transaction's reads
+//      in order through the versions current during it, versions ordered by their writers' ends.
+//   3. The level's own checker decides the history with each first choice. A pass is a pass (its
+//      commit order is the witness). When every first choice fails, two refutations by values
+//      alone, each holding with every choice: a transaction reading a key twice (before writing
+//      it) from candidates with none in common (RR and RA up), and read-modify-writes of a key
+//      outnumbering the versions they may read (SI, SER, SSER: a bipartite matching; see
+//      choice.cpp for both proofs). Otherwise a failing choice's anomaly names a few
+//      transactions S; when the sub-history of S fails on its own (every level here is closed
+//      under such projections, and more reads only add constraints), every choice that agrees
+//      on the reads inside S fails too: that conjunction is learned as a nogood.
 //   4. The next choice satisfies every nogood (a backtracking search over the reads the nogoods
 //      mention; the others keep their first choice); none left: the level fails, and the
 //      witness is the anomaly that depended on the fewest choices, naming them.

@@ -71,10 +71,6 @@ ChoiceOutcome decide_choices(const History& h, Level level, const std::vector<ui
         out.verdict = Verdict::Unknown;
         out.reason = "internal error: a read without a choice in the solution";
       }
-      if (out.choice[i] == kNone) {
-        out.verdict = Verdict::Unknown;
-        out.reason = "internal error: a read without a choice in the solution";
-      }
     }
   } else if (s.verdict == Verdict::Fail) {
     out.core.assign(h.txns.size(), 0);
