@@ -1,0 +1,102 @@
+// isoscope's side of a side-by-side benchmark on a folder of histories (docs/benchmarks.md,
+// "Repeated values: side by side with VeriStrong"): every history is checked at each level
+// alone, natively (build/isoscope, wall and CPU time of the process, parsing included) and in
+// wasm (the Node build: load + check inside one fresh instance), several rounds, medians.
+//
+//   node scripts/bench-histories.mjs [--levels SER,SI] [--rounds 3] [--budget-ms 60000] DIR...
+//       every history under each DIR: a Cobra folder (*.log files), or a file
+//       (history.bincode, a JSON history, ...), found down to four levels deep
+//   node scripts/bench-histories.mjs --wasm-once LEVEL BUDGET_MS PATH
+//       one wasm run, as one JSON line (for harnesses that interleave other checkers)
+//
+// Prints one JSON line per history and level, then a Markdown table. Compare times only as
+// ratios within one run: the machine is shared.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadIsoscope, readInput, value } from '../tests/wasm/load-module.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const cli = process.env.ISOSCOPE_CLI ?? path.join(root, 'build/isoscope');
+
+async function wasmOnce(level, budgetMs, file) {
+  const mod = await loadIsoscope();
+  const { names, blobs } = readInput(file);
+  const t0 = performance.now();
+  const input = value(mod.load(names, blobs, ''));
+  const r = value(mod.check(level, budgetMs, 1));
+  const ms = performance.now() - t0;
+  return { verdict: r.levels[level].verdict, ms, input };
+}
+
+function nativeOnce(level, budgetMs, file) {
+  // CPU time: the child's user + system time, from /usr/bin/time's format.
+  const args = ['-f', 'CPU %U %S', cli, 'check', '--json', '--level', level, '--budget-ms', String(budgetMs), file];
+  const t0 = performance.now();
+  const p = spawnSync('/usr/bin/time', args, { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const ms = performance.now() - t0;
+  const cpu = /CPU ([\d.]+) ([\d.]+)/.exec(p.stderr ?? '');
+  let r;
+  try {
+    r = JSON.parse(p.stdout);
+  } catch {
+    return { verdict: `error (exit ${p.status}): ${(p.stderr ?? '').split('\n')[0]}`, ms, cpu_ms: NaN };
+  }
+  return { verdict: r.levels[level].verdict, ms, cpu_ms: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : NaN, input: r.input };
+}
+
+// Histories under dir: a folder holding *.log files is one Cobra history; other files count alone.
+function histories(dir, depth = 0) {
+  const st = statSync(dir);
+  if (!st.isDirectory()) return [dir];
+  const entries = readdirSync(dir).sort();
+  if (entries.some((n) => n.endsWith('.log'))) return [dir];
+  if (depth >= 4) return [];
+  return entries.flatMap((n) => histories(path.join(dir, n), depth + 1));
+}
+
+const median = (xs) => {
+  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN;
+};
+
+async function main(argv) {
+  if (argv[0] === '--wasm-once') {
+    const [, level, budget, file] = argv;
+    console.log(JSON.stringify(await wasmOnce(level, Number(budget), file)));
+    return;
+  }
+  let levels = ['SER', 'SI'], rounds = 3, budget = 60000;
+  const dirs = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--levels') levels = argv[++i].split(',');
+    else if (argv[i] === '--rounds') rounds = Number(argv[++i]);
+    else if (argv[i] === '--budget-ms') budget = Number(argv[++i]);
+    else dirs.push(argv[i]);
+  }
+  const rows = [];
+  for (const file of dirs.flatMap((d) => histories(d)))
+    for (const level of levels) {
+      const native = [], wasm = [];
+      for (let round = 0; round < rounds; round++) {
+        native.push(nativeOnce(level, budget, file));
+        wasm.push(await wasmOnce(level, budget, file));
+      }
+      const input = native.find((r) => r.input)?.input ?? wasm[0].input;
+      const verdicts = [...new Set([...native, ...wasm].map((r) => r.verdict))];
+      const row = {
+        history: file, level, txns: input.transactions, ambiguous_reads: input.ambiguous_reads ?? 0,
+        verdict: verdicts.join('/'), native_ms: median(native.map((r) => r.ms)),
+        native_cpu_ms: median(native.map((r) => r.cpu_ms)), wasm_ms: median(wasm.map((r) => r.ms)),
+      };
+      console.log(JSON.stringify(row));
+      rows.push(row);
+    }
+  console.log('\n| history | txns | ambiguous reads | level | verdict | native ms | native CPU ms | wasm ms |');
+  console.log('|---|--:|--:|---|---|--:|--:|--:|');
+  for (const r of rows)
+    console.log(`| ${r.history} | ${r.txns} | ${r.ambiguous_reads} | ${r.level} | ${r.verdict} | ${r.native_ms.toFixed(0)} | ${r.native_cpu_ms.toFixed(0)} | ${r.wasm_ms.toFixed(0)} |`);
+}
+
+await main(process.argv.slice(2));
