@@ -113,6 +113,9 @@ class Chooser {
   // The history less every read with a choice fails on its own: then every choice fails (each
   // level here is closed under dropping reads), with that anomaly, which needs no choice.
   bool fixed_reads_fail(LevelResult& out);
+  // Its commit order when it passes (h_'s transaction ids): a solution of every read but those
+  // with a choice, the solver's first candidate order.
+  std::vector<uint32_t> fixed_order_;
   // SI, SER and SSER: the read-modify-write transactions of a key cannot each be given a
   // distinct writer to read from (a Hall condition; see the definition). Then every choice
   // fails, with a lost update among them.
@@ -124,8 +127,10 @@ class Chooser {
   std::vector<uint32_t> writer_txns(uint32_t t, uint32_t o, const std::unordered_map<uint32_t, uint32_t>& var_of_op);
   std::string writers_text(const std::vector<uint32_t>& txns) const;
   // Whether the projection on keep, less the reads in drop, fails on its own (decided as a
-  // history of its own); a is then its anomaly in h_'s ids.
-  bool projection_fails(const std::vector<char>& keep, const std::vector<char>& drop, Anomaly& a);
+  // history of its own); a is then its anomaly in h_'s ids. When it passes with a commit
+  // order, pass_order (if given) receives it in h_'s ids.
+  bool projection_fails(const std::vector<char>& keep, const std::vector<char>& drop, Anomaly& a,
+                        std::vector<uint32_t>* pass_order = nullptr);
   // SSER: drops from d (candidates of v) those real time rules out.
   void prune_by_real_time(const Var& v, std::vector<uint32_t>& d);
   std::vector<std::vector<std::pair<Time, Time>>> writers_by_end_;  // per key: (end, max start so far)
@@ -649,7 +654,7 @@ bool Chooser::decide_in_solver(LevelResult& out, const Anomaly& best,
     which.push_back(i);
     work_.read_from[vars_[i].op] = kThinAir;  // left out of the solver's instance
   }
-  const ChoiceOutcome o = decide_choices(work_, level_, ops, cands, budget_);
+  const ChoiceOutcome o = decide_choices(work_, level_, ops, cands, budget_, fixed_order_);
   if (o.verdict == Verdict::Pass)
     for (size_t k = 0; k < which.size(); ++k) cur_[which[k]] = o.choice[k];
   apply();
@@ -659,7 +664,14 @@ bool Chooser::decide_in_solver(LevelResult& out, const Anomaly& best,
     return true;
   }
   if (o.verdict == Verdict::Pass) {
-    // Verified by the level's own checker on the solution's reads-from (its commit order).
+    // Verified as the level's own checker verifies a candidate order (CC, then the order
+    // against every read: decide_choices), else by that checker on the solution's reads-from.
+    if (!o.commit_order.empty() && check_cc(work_, budget_).verdict == Verdict::Pass) {
+      out = LevelResult{};
+      out.verdict = Verdict::Pass;
+      out.commit_order = o.commit_order;
+      return true;
+    }
     LevelResult r = resolved_checker(level_)(work_, budget_);
     if (r.verdict != Verdict::Pass) return false;
     r.ms = 0;
@@ -955,7 +967,7 @@ bool Chooser::fixed_reads_fail(LevelResult& out) {
   for (const Var& v : vars_)
     if (v.valid > 1) drop[v.op] = any = 1;
   Anomaly a;
-  if (!any || !projection_fails(keep, drop, a)) return false;
+  if (!any || !projection_fails(keep, drop, a, &fixed_order_)) return false;
   out = LevelResult{};
   out.verdict = Verdict::Fail;
   out.anomalies.push_back(std::move(a));
@@ -963,7 +975,8 @@ bool Chooser::fixed_reads_fail(LevelResult& out) {
   return true;
 }
 
-bool Chooser::projection_fails(const std::vector<char>& keep, const std::vector<char>& drop, Anomaly& a) {
+bool Chooser::projection_fails(const std::vector<char>& keep, const std::vector<char>& drop, Anomaly& a,
+                               std::vector<uint32_t>* pass_order) {
   // The kept transactions and operations, in the order project_history numbers them.
   std::vector<uint32_t> txn_of(1, kInitialTxn), op_of;
   for (size_t s = 0; s < h_.num_sessions(); ++s)
@@ -985,9 +998,13 @@ bool Chooser::projection_fails(const std::vector<char>& keep, const std::vector<
   ++g_witness_depth;
   LevelResult r = checker_for(level_, /*general_only=*/true)(sub, budget_);
   --g_witness_depth;
+  auto txn = [&](uint32_t t) { return t < txn_of.size() ? txn_of[t] : t; };
+  if (r.verdict == Verdict::Pass && pass_order) {
+    pass_order->clear();
+    for (uint32_t t : r.commit_order) pass_order->push_back(txn(t));
+  }
   if (r.verdict != Verdict::Fail || r.anomalies.empty()) return false;
   a = std::move(r.anomalies[0]);
-  auto txn = [&](uint32_t t) { return t < txn_of.size() ? txn_of[t] : t; };
   auto op = [&](uint32_t o) { return o < op_of.size() ? op_of[o] : o; };
   for (uint32_t& t : a.txns) t = txn(t);
   for (uint32_t& o : a.ops) o = op(o);
