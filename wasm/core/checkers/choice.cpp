@@ -133,6 +133,10 @@ class Chooser {
                         std::vector<uint32_t>* pass_order = nullptr);
   // SSER: drops from d (candidates of v) those real time rules out.
   void prune_by_real_time(const Var& v, std::vector<uint32_t>& d);
+  // The strong levels: drops from doms[i] (candidates of vars_[i], empty for the reads without
+  // a choice) those the known edges rule out (see the definition); a domain left with one
+  // candidate makes its edge known and the pruning goes again.
+  void prune_by_reachability(std::vector<std::vector<uint32_t>>& doms);
   std::vector<std::vector<std::pair<Time, Time>>> writers_by_end_;  // per key: (end, max start so far)
 
   const History& h_;
@@ -641,12 +645,22 @@ bool Chooser::decide_in_solver(LevelResult& out, const Anomaly& best,
     return true;
   }
   std::vector<uint32_t> ops, which;
-  std::vector<std::vector<uint32_t>> cands;
+  std::vector<std::vector<uint32_t>> cands, doms(vars_.size());
   apply();
   for (uint32_t i = 0; i < vars_.size(); ++i) {
     if (vars_[i].valid < 2) continue;  // (its one candidate: apply() set it)
-    std::vector<uint32_t> d = domain(vars_[i]);
-    if (level_ == Level::SSER) prune_by_real_time(vars_[i], d);
+    doms[i] = domain(vars_[i]);
+    if (level_ == Level::SSER) prune_by_real_time(vars_[i], doms[i]);
+  }
+  prune_by_reachability(doms);
+  for (uint32_t i = 0; i < vars_.size(); ++i) {
+    if (vars_[i].valid < 2) continue;
+    std::vector<uint32_t>& d = doms[i];
+    if (d.size() == 1) {  // the others are ruled out: a read without a choice
+      cur_[i] = d[0];
+      work_.read_from[vars_[i].op] = d[0];
+      continue;
+    }
     auto c = std::find(d.begin(), d.end(), cur_[i]);
     if (c != d.end()) std::rotate(d.begin(), c, c + 1);
     ops.push_back(vars_[i].op);
@@ -700,6 +714,133 @@ bool Chooser::decide_in_solver(LevelResult& out, const Anomaly& best,
   }
   out.anomalies_total = 1;
   return true;
+}
+
+// Candidates that no choice can take, by the known edges alone (session order and the reads
+// without a choice; every strong level implies causal consistency, so their closure hb is
+// acyclic in every choice):
+//   - the reader reaches the candidate's transaction along hb: reading from it closes a cycle;
+//   - the candidate's transaction reaches another writer W of the key that reaches the reader
+//     (the initial transaction reaches every W): W is causally between the write and the read,
+//     which causal consistency forbids (W would have to commit both before and after it).
+// Reachability is kept per transaction as the earliest transaction of each session it reaches
+// (transactions x sessions entries; histories beyond kMaxReachEntries are not pruned). A
+// domain that would be left empty keeps its candidates (the solver refutes it with a witness).
+void Chooser::prune_by_reachability(std::vector<std::vector<uint32_t>>& doms) {
+  constexpr size_t kMaxReachEntries = size_t(1) << 24;
+  constexpr size_t kMaxWriterScans = size_t(1) << 26;
+  const uint32_t n = static_cast<uint32_t>(h_.txns.size());
+  const uint32_t k = static_cast<uint32_t>(h_.num_sessions());
+  if (k == 0 || size_t(n) * k > kMaxReachEntries) return;
+  auto live = [&](uint32_t t) { return t != kInitialTxn && t < n && h_.txns[t].status == TxnStatus::Committed; };
+  // The committed writers of each key (distinct transactions).
+  std::vector<std::vector<uint32_t>> writers(h_.keys.size());
+  for (uint32_t t = 1; t < n; ++t) {
+    if (!live(t)) continue;
+    for (uint32_t o = h_.txns[t].op_begin; o < h_.txns[t].op_end; ++o)
+      if (h_.ops[o].is_write() && (writers[h_.ops[o].key].empty() || writers[h_.ops[o].key].back() != t))
+        writers[h_.ops[o].key].push_back(t);
+  }
+  std::vector<char> open(h_.ops.size(), 0);
+  std::vector<uint32_t> reach(size_t(n) * k), succ_begin(n + 1), succ, indeg(n), topo;
+  size_t scans = 0;
+  for (int pass = 0; pass < 8; ++pass) {
+    for (uint32_t i = 0; i < vars_.size(); ++i) open[vars_[i].op] = doms[i].size() >= 2;
+    // hb's edges among committed transactions: session order (to the next committed one) and
+    // every read of another transaction's write that has no choice left.
+    std::fill(succ_begin.begin(), succ_begin.end(), 0);
+    auto for_edges = [&](auto&& f) {
+      for (uint32_t c = 0; c < k; ++c) {
+        uint32_t prev = kNone;
+        for (uint32_t t = h_.session_begin[c]; t < h_.session_begin[c + 1]; ++t) {
+          if (!live(t)) continue;
+          if (prev != kNone) f(prev, t);
+          prev = t;
+        }
+      }
+      for (uint32_t t = 1; t < n; ++t) {
+        if (!live(t)) continue;
+        for (uint32_t o = h_.txns[t].op_begin; o < h_.txns[t].op_end; ++o) {
+          if (!h_.ops[o].is_read() || open[o]) continue;
+          const uint32_t u = work_.writer_txn(o);
+          if (live(u) && u != t) f(u, t);
+        }
+      }
+    };
+    for_edges([&](uint32_t a, uint32_t) { ++succ_begin[a + 1]; });
+    for (uint32_t t = 0; t < n; ++t) succ_begin[t + 1] += succ_begin[t];
+    succ.resize(succ_begin[n]);
+    std::fill(indeg.begin(), indeg.end(), 0);
+    {
+      std::vector<uint32_t> at(succ_begin.begin(), succ_begin.end() - 1);
+      for_edges([&](uint32_t a, uint32_t b) { succ[at[a]++] = b, ++indeg[b]; });
+    }
+    topo.clear();
+    for (uint32_t t = 1; t < n; ++t)
+      if (live(t) && indeg[t] == 0) topo.push_back(t);
+    for (size_t i = 0; i < topo.size(); ++i)
+      for (uint32_t e = succ_begin[topo[i]]; e < succ_begin[topo[i] + 1]; ++e)
+        if (--indeg[succ[e]] == 0) topo.push_back(succ[e]);
+    size_t committed = 0;
+    for (uint32_t t = 1; t < n; ++t) committed += live(t);
+    if (topo.size() != committed) return;  // hb has a cycle: every choice fails (the solver shows it)
+    // reach[t][c]: the index in session c of the first transaction t reaches (kNone: none).
+    std::fill(reach.begin(), reach.end(), kNone);
+    for (size_t i = topo.size(); i-- > 0;) {
+      const uint32_t t = topo[i];
+      uint32_t* r = &reach[size_t(t) * k];
+      for (uint32_t e = succ_begin[t]; e < succ_begin[t + 1]; ++e) {
+        const uint32_t s = succ[e];
+        const uint32_t* rs = &reach[size_t(s) * k];
+        for (uint32_t c = 0; c < k; ++c) r[c] = std::min(r[c], rs[c]);
+        r[h_.txns[s].session] = std::min(r[h_.txns[s].session], h_.txns[s].index);
+      }
+    }
+    // Whether a reaches b along hb (a != b; the initial transaction reaches every one).
+    auto reaches = [&](uint32_t a, uint32_t b) {
+      if (a == kInitialTxn) return b != kInitialTxn;
+      return h_.txns[b].index >= reach[size_t(a) * k + h_.txns[b].session] &&
+             reach[size_t(a) * k + h_.txns[b].session] != kNone;
+    };
+    bool fixed_more = false;
+    std::vector<uint32_t> before;  // the writers of the key that reach the reader
+    for (uint32_t i = 0; i < vars_.size(); ++i) {
+      std::vector<uint32_t>& d = doms[i];
+      if (d.size() < 2) continue;
+      const uint32_t t = vars_[i].txn;
+      if (!live(t)) continue;
+      const std::vector<uint32_t>& ws = writers[h_.ops[vars_[i].op].key];
+      before.clear();
+      if (scans + ws.size() <= kMaxWriterScans) {
+        scans += ws.size();
+        for (uint32_t w : ws)
+          if (w != t && reaches(w, t)) before.push_back(w);
+      }
+      std::vector<uint32_t> kept;
+      for (uint32_t c : d) {
+        const uint32_t u = h_.candidate_txn(c);
+        bool out = false;
+        if (u != t && u != kInitialTxn && reaches(t, u)) {
+          out = true;
+          ++choice_prune_counts().reader_reaches;
+        }
+        for (size_t j = 0; j < before.size() && !out && u != t; ++j)
+          if (before[j] != u && reaches(u, before[j])) {
+            out = true;
+            ++choice_prune_counts().overwritten;
+          }
+        if (!out) kept.push_back(c);
+      }
+      if (kept.empty() || kept.size() == d.size()) continue;
+      if (kept.size() == 1) {
+        fixed_more = true;
+        ++choice_prune_counts().fixed;
+        work_.read_from[vars_[i].op] = kept[0];
+      }
+      d = std::move(kept);
+    }
+    if (!fixed_more) return;
+  }
 }
 
 // The witness of a refutation by the solver: the sub-history of the transactions it used, less
@@ -1018,6 +1159,11 @@ bool Chooser::projection_fails(const std::vector<char>& keep, const std::vector<
 }
 
 }  // namespace
+
+ChoicePruneCounts& choice_prune_counts() {
+  thread_local ChoicePruneCounts counts;
+  return counts;
+}
 
 LevelResult check_with_choices(const History& h, Level level, const CheckBudget& budget) {
   Chooser c(h, level, budget);
