@@ -28,7 +28,14 @@
 //      unknown): the choice goes inside the strong levels' lazy polygraph solver instead
 //      (strong.h, decide_choices: a literal per candidate writer implying its WR edge, the
 //      anti-dependency edges guarded by it), which refutes whole families of choices at once.
-//      Its pass is verified by the level's own checker on the choice it found; its failure is
+//      Before it, the candidates the known edges rule out are dropped (causal consistency,
+//      which every strong level implies: the reader reaches the candidate, or another writer
+//      of the key lies causally between them); a read left with one candidate becomes a known
+//      edge and the pruning goes again. The solver starts from the commit order of the history
+//      less the reads with a choice (found when checking whether it fails on its own: then
+//      every choice fails, with an anomaly that needs none). Its pass is verified as
+//      check_strong verifies a candidate order (CC, then the order against every read, with
+//      the choice it found; else the level's own checker on that choice); its failure is
 //      shown on the sub-history of the transactions the refutation used (less the ambiguous
 //      reads that could read from outside it), decided on its own, so the witness stays small.
 // WCC, CCv and CM (not closed under projections) learn the whole choice instead, so they are
