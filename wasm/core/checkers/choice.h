@@ -38,6 +38,8 @@
 //      the choice it found; else the level's own checker on that choice); its failure is
 //      shown on the sub-history of the transactions the refutation used (less the ambiguous
 //      reads that could read from outside it), decided on its own, so the witness stays small.
+// RC, RR, RA and CC, once their first guesses fail, try the choice SER's solver finds (a choice
+// that satisfies SER satisfies them), checked by their own checker, before learning nogoods.
 // WCC, CCv and CM (not closed under projections) learn the whole choice instead, so they are
 // decided by enumeration, up to kMaxCausalChoices choices.
 #pragma once
