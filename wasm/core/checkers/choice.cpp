@@ -113,6 +113,9 @@ class Chooser {
   // The history less every read with a choice fails on its own: then every choice fails (each
   // level here is closed under dropping reads), with that anomaly, which needs no choice.
   bool fixed_reads_fail(LevelResult& out);
+  // Its commit order when it passes (h_'s transaction ids): a solution of every read but those
+  // with a choice, the solver's first candidate order.
+  std::vector<uint32_t> fixed_order_;
   // SI, SER and SSER: the read-modify-write transactions of a key cannot each be given a
   // distinct writer to read from (a Hall condition; see the definition). Then every choice
   // fails, with a lost update among them.
@@ -124,10 +127,16 @@ class Chooser {
   std::vector<uint32_t> writer_txns(uint32_t t, uint32_t o, const std::unordered_map<uint32_t, uint32_t>& var_of_op);
   std::string writers_text(const std::vector<uint32_t>& txns) const;
   // Whether the projection on keep, less the reads in drop, fails on its own (decided as a
-  // history of its own); a is then its anomaly in h_'s ids.
-  bool projection_fails(const std::vector<char>& keep, const std::vector<char>& drop, Anomaly& a);
+  // history of its own); a is then its anomaly in h_'s ids. When it passes with a commit
+  // order, pass_order (if given) receives it in h_'s ids.
+  bool projection_fails(const std::vector<char>& keep, const std::vector<char>& drop, Anomaly& a,
+                        std::vector<uint32_t>* pass_order = nullptr);
   // SSER: drops from d (candidates of v) those real time rules out.
   void prune_by_real_time(const Var& v, std::vector<uint32_t>& d);
+  // The strong levels: drops from doms[i] (candidates of vars_[i], empty for the reads without
+  // a choice) those the known edges rule out (see the definition); a domain left with one
+  // candidate makes its edge known and the pruning goes again.
+  void prune_by_reachability(std::vector<std::vector<uint32_t>>& doms);
   std::vector<std::vector<std::pair<Time, Time>>> writers_by_end_;  // per key: (end, max start so far)
 
   const History& h_;
@@ -509,6 +518,24 @@ LevelResult Chooser::run() {
   }
   // Refutations by values alone, which hold with every choice (cheap: no check, no learning).
   if (LevelResult decided; reads_cannot_repeat(decided) || updates_outnumber_versions(decided)) return decided;
+  // RC, RR, RA and CC: a choice that satisfies SER satisfies them too, and SER's solver finds
+  // one where the nogoods of these levels converge slowly (minutes on VeriStrong's 10^4
+  // transactions). Its choice is checked by the level's own checker, so a pass stays a pass.
+  if ((level_ == Level::RC || level_ == Level::RR || level_ == Level::RA || level_ == Level::CC) &&
+      g_witness_depth == 0 && !solver_only_) {
+    Chooser ser(h_, Level::SER, budget_);
+    if (ser.solver_applies() && ser.run().verdict == Verdict::Pass && ser.cur_.size() == cur_.size()) {
+      cur_ = ser.cur_;
+      apply();
+      ++tried_;
+      LevelResult r = check(work_, budget_);
+      if (r.verdict == Verdict::Pass) {
+        r.ms = 0;
+        return r;
+      }
+    }
+    if (budget_.expired()) return CheckBudget::ran_out();
+  }
   while (true) {
     if (budget_.expired()) return CheckBudget::ran_out();
     if (phase < phases)
@@ -636,12 +663,22 @@ bool Chooser::decide_in_solver(LevelResult& out, const Anomaly& best,
     return true;
   }
   std::vector<uint32_t> ops, which;
-  std::vector<std::vector<uint32_t>> cands;
+  std::vector<std::vector<uint32_t>> cands, doms(vars_.size());
   apply();
   for (uint32_t i = 0; i < vars_.size(); ++i) {
     if (vars_[i].valid < 2) continue;  // (its one candidate: apply() set it)
-    std::vector<uint32_t> d = domain(vars_[i]);
-    if (level_ == Level::SSER) prune_by_real_time(vars_[i], d);
+    doms[i] = domain(vars_[i]);
+    if (level_ == Level::SSER) prune_by_real_time(vars_[i], doms[i]);
+  }
+  prune_by_reachability(doms);
+  for (uint32_t i = 0; i < vars_.size(); ++i) {
+    if (vars_[i].valid < 2) continue;
+    std::vector<uint32_t>& d = doms[i];
+    if (d.size() == 1) {  // the others are ruled out: a read without a choice
+      cur_[i] = d[0];
+      work_.read_from[vars_[i].op] = d[0];
+      continue;
+    }
     auto c = std::find(d.begin(), d.end(), cur_[i]);
     if (c != d.end()) std::rotate(d.begin(), c, c + 1);
     ops.push_back(vars_[i].op);
@@ -649,7 +686,7 @@ bool Chooser::decide_in_solver(LevelResult& out, const Anomaly& best,
     which.push_back(i);
     work_.read_from[vars_[i].op] = kThinAir;  // left out of the solver's instance
   }
-  const ChoiceOutcome o = decide_choices(work_, level_, ops, cands, budget_);
+  const ChoiceOutcome o = decide_choices(work_, level_, ops, cands, budget_, fixed_order_);
   if (o.verdict == Verdict::Pass)
     for (size_t k = 0; k < which.size(); ++k) cur_[which[k]] = o.choice[k];
   apply();
@@ -659,7 +696,14 @@ bool Chooser::decide_in_solver(LevelResult& out, const Anomaly& best,
     return true;
   }
   if (o.verdict == Verdict::Pass) {
-    // Verified by the level's own checker on the solution's reads-from (its commit order).
+    // Verified as the level's own checker verifies a candidate order (CC, then the order
+    // against every read: decide_choices), else by that checker on the solution's reads-from.
+    if (!o.commit_order.empty() && check_cc(work_, budget_).verdict == Verdict::Pass) {
+      out = LevelResult{};
+      out.verdict = Verdict::Pass;
+      out.commit_order = o.commit_order;
+      return true;
+    }
     LevelResult r = resolved_checker(level_)(work_, budget_);
     if (r.verdict != Verdict::Pass) return false;
     r.ms = 0;
@@ -688,6 +732,133 @@ bool Chooser::decide_in_solver(LevelResult& out, const Anomaly& best,
   }
   out.anomalies_total = 1;
   return true;
+}
+
+// Candidates that no choice can take, by the known edges alone (session order and the reads
+// without a choice; every strong level implies causal consistency, so their closure hb is
+// acyclic in every choice):
+//   - the reader reaches the candidate's transaction along hb: reading from it closes a cycle;
+//   - the candidate's transaction reaches another writer W of the key that reaches the reader
+//     (the initial transaction reaches every W): W is causally between the write and the read,
+//     which causal consistency forbids (W would have to commit both before and after it).
+// Reachability is kept per transaction as the earliest transaction of each session it reaches
+// (transactions x sessions entries; histories beyond kMaxReachEntries are not pruned). A
+// domain that would be left empty keeps its candidates (the solver refutes it with a witness).
+void Chooser::prune_by_reachability(std::vector<std::vector<uint32_t>>& doms) {
+  constexpr size_t kMaxReachEntries = size_t(1) << 24;
+  constexpr size_t kMaxWriterScans = size_t(1) << 26;
+  const uint32_t n = static_cast<uint32_t>(h_.txns.size());
+  const uint32_t k = static_cast<uint32_t>(h_.num_sessions());
+  if (k == 0 || size_t(n) * k > kMaxReachEntries) return;
+  auto live = [&](uint32_t t) { return t != kInitialTxn && t < n && h_.txns[t].status == TxnStatus::Committed; };
+  // The committed writers of each key (distinct transactions).
+  std::vector<std::vector<uint32_t>> writers(h_.keys.size());
+  for (uint32_t t = 1; t < n; ++t) {
+    if (!live(t)) continue;
+    for (uint32_t o = h_.txns[t].op_begin; o < h_.txns[t].op_end; ++o)
+      if (h_.ops[o].is_write() && (writers[h_.ops[o].key].empty() || writers[h_.ops[o].key].back() != t))
+        writers[h_.ops[o].key].push_back(t);
+  }
+  std::vector<char> open(h_.ops.size(), 0);
+  std::vector<uint32_t> reach(size_t(n) * k), succ_begin(n + 1), succ, indeg(n), topo;
+  size_t scans = 0;
+  for (int pass = 0; pass < 8; ++pass) {
+    for (uint32_t i = 0; i < vars_.size(); ++i) open[vars_[i].op] = doms[i].size() >= 2;
+    // hb's edges among committed transactions: session order (to the next committed one) and
+    // every read of another transaction's write that has no choice left.
+    std::fill(succ_begin.begin(), succ_begin.end(), 0);
+    auto for_edges = [&](auto&& f) {
+      for (uint32_t c = 0; c < k; ++c) {
+        uint32_t prev = kNone;
+        for (uint32_t t = h_.session_begin[c]; t < h_.session_begin[c + 1]; ++t) {
+          if (!live(t)) continue;
+          if (prev != kNone) f(prev, t);
+          prev = t;
+        }
+      }
+      for (uint32_t t = 1; t < n; ++t) {
+        if (!live(t)) continue;
+        for (uint32_t o = h_.txns[t].op_begin; o < h_.txns[t].op_end; ++o) {
+          if (!h_.ops[o].is_read() || open[o]) continue;
+          const uint32_t u = work_.writer_txn(o);
+          if (live(u) && u != t) f(u, t);
+        }
+      }
+    };
+    for_edges([&](uint32_t a, uint32_t) { ++succ_begin[a + 1]; });
+    for (uint32_t t = 0; t < n; ++t) succ_begin[t + 1] += succ_begin[t];
+    succ.resize(succ_begin[n]);
+    std::fill(indeg.begin(), indeg.end(), 0);
+    {
+      std::vector<uint32_t> at(succ_begin.begin(), succ_begin.end() - 1);
+      for_edges([&](uint32_t a, uint32_t b) { succ[at[a]++] = b, ++indeg[b]; });
+    }
+    topo.clear();
+    for (uint32_t t = 1; t < n; ++t)
+      if (live(t) && indeg[t] == 0) topo.push_back(t);
+    for (size_t i = 0; i < topo.size(); ++i)
+      for (uint32_t e = succ_begin[topo[i]]; e < succ_begin[topo[i] + 1]; ++e)
+        if (--indeg[succ[e]] == 0) topo.push_back(succ[e]);
+    size_t committed = 0;
+    for (uint32_t t = 1; t < n; ++t) committed += live(t);
+    if (topo.size() != committed) return;  // hb has a cycle: every choice fails (the solver shows it)
+    // reach[t][c]: the index in session c of the first transaction t reaches (kNone: none).
+    std::fill(reach.begin(), reach.end(), kNone);
+    for (size_t i = topo.size(); i-- > 0;) {
+      const uint32_t t = topo[i];
+      uint32_t* r = &reach[size_t(t) * k];
+      for (uint32_t e = succ_begin[t]; e < succ_begin[t + 1]; ++e) {
+        const uint32_t s = succ[e];
+        const uint32_t* rs = &reach[size_t(s) * k];
+        for (uint32_t c = 0; c < k; ++c) r[c] = std::min(r[c], rs[c]);
+        r[h_.txns[s].session] = std::min(r[h_.txns[s].session], h_.txns[s].index);
+      }
+    }
+    // Whether a reaches b along hb (a != b; the initial transaction reaches every one).
+    auto reaches = [&](uint32_t a, uint32_t b) {
+      if (a == kInitialTxn) return b != kInitialTxn;
+      return h_.txns[b].index >= reach[size_t(a) * k + h_.txns[b].session] &&
+             reach[size_t(a) * k + h_.txns[b].session] != kNone;
+    };
+    bool fixed_more = false;
+    std::vector<uint32_t> before;  // the writers of the key that reach the reader
+    for (uint32_t i = 0; i < vars_.size(); ++i) {
+      std::vector<uint32_t>& d = doms[i];
+      if (d.size() < 2) continue;
+      const uint32_t t = vars_[i].txn;
+      if (!live(t)) continue;
+      const std::vector<uint32_t>& ws = writers[h_.ops[vars_[i].op].key];
+      before.clear();
+      if (scans + ws.size() <= kMaxWriterScans) {
+        scans += ws.size();
+        for (uint32_t w : ws)
+          if (w != t && reaches(w, t)) before.push_back(w);
+      }
+      std::vector<uint32_t> kept;
+      for (uint32_t c : d) {
+        const uint32_t u = h_.candidate_txn(c);
+        bool out = false;
+        if (u != t && u != kInitialTxn && reaches(t, u)) {
+          out = true;
+          ++choice_prune_counts().reader_reaches;
+        }
+        for (size_t j = 0; j < before.size() && !out && u != t; ++j)
+          if (before[j] != u && reaches(u, before[j])) {
+            out = true;
+            ++choice_prune_counts().overwritten;
+          }
+        if (!out) kept.push_back(c);
+      }
+      if (kept.empty() || kept.size() == d.size()) continue;
+      if (kept.size() == 1) {
+        fixed_more = true;
+        ++choice_prune_counts().fixed;
+        work_.read_from[vars_[i].op] = kept[0];
+      }
+      d = std::move(kept);
+    }
+    if (!fixed_more) return;
+  }
 }
 
 // The witness of a refutation by the solver: the sub-history of the transactions it used, less
@@ -955,7 +1126,7 @@ bool Chooser::fixed_reads_fail(LevelResult& out) {
   for (const Var& v : vars_)
     if (v.valid > 1) drop[v.op] = any = 1;
   Anomaly a;
-  if (!any || !projection_fails(keep, drop, a)) return false;
+  if (!any || !projection_fails(keep, drop, a, &fixed_order_)) return false;
   out = LevelResult{};
   out.verdict = Verdict::Fail;
   out.anomalies.push_back(std::move(a));
@@ -963,7 +1134,8 @@ bool Chooser::fixed_reads_fail(LevelResult& out) {
   return true;
 }
 
-bool Chooser::projection_fails(const std::vector<char>& keep, const std::vector<char>& drop, Anomaly& a) {
+bool Chooser::projection_fails(const std::vector<char>& keep, const std::vector<char>& drop, Anomaly& a,
+                               std::vector<uint32_t>* pass_order) {
   // The kept transactions and operations, in the order project_history numbers them.
   std::vector<uint32_t> txn_of(1, kInitialTxn), op_of;
   for (size_t s = 0; s < h_.num_sessions(); ++s)
@@ -985,9 +1157,13 @@ bool Chooser::projection_fails(const std::vector<char>& keep, const std::vector<
   ++g_witness_depth;
   LevelResult r = checker_for(level_, /*general_only=*/true)(sub, budget_);
   --g_witness_depth;
+  auto txn = [&](uint32_t t) { return t < txn_of.size() ? txn_of[t] : t; };
+  if (r.verdict == Verdict::Pass && pass_order) {
+    pass_order->clear();
+    for (uint32_t t : r.commit_order) pass_order->push_back(txn(t));
+  }
   if (r.verdict != Verdict::Fail || r.anomalies.empty()) return false;
   a = std::move(r.anomalies[0]);
-  auto txn = [&](uint32_t t) { return t < txn_of.size() ? txn_of[t] : t; };
   auto op = [&](uint32_t o) { return o < op_of.size() ? op_of[o] : o; };
   for (uint32_t& t : a.txns) t = txn(t);
   for (uint32_t& o : a.ops) o = op(o);
@@ -1001,6 +1177,11 @@ bool Chooser::projection_fails(const std::vector<char>& keep, const std::vector<
 }
 
 }  // namespace
+
+ChoicePruneCounts& choice_prune_counts() {
+  thread_local ChoicePruneCounts counts;
+  return counts;
+}
 
 LevelResult check_with_choices(const History& h, Level level, const CheckBudget& budget) {
   Chooser c(h, level, budget);

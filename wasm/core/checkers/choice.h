@@ -28,9 +28,18 @@
 //      unknown): the choice goes inside the strong levels' lazy polygraph solver instead
 //      (strong.h, decide_choices: a literal per candidate writer implying its WR edge, the
 //      anti-dependency edges guarded by it), which refutes whole families of choices at once.
-//      Its pass is verified by the level's own checker on the choice it found; its failure is
+//      Before it, the candidates the known edges rule out are dropped (causal consistency,
+//      which every strong level implies: the reader reaches the candidate, or another writer
+//      of the key lies causally between them); a read left with one candidate becomes a known
+//      edge and the pruning goes again. The solver starts from the commit order of the history
+//      less the reads with a choice (found when checking whether it fails on its own: then
+//      every choice fails, with an anomaly that needs none). Its pass is verified as
+//      check_strong verifies a candidate order (CC, then the order against every read, with
+//      the choice it found; else the level's own checker on that choice); its failure is
 //      shown on the sub-history of the transactions the refutation used (less the ambiguous
 //      reads that could read from outside it), decided on its own, so the witness stays small.
+// RC, RR, RA and CC, once their first guesses fail, try the choice SER's solver finds (a choice
+// that satisfies SER satisfies them), checked by their own checker, before learning nogoods.
 // WCC, CCv and CM (not closed under projections) learn the whole choice instead, so they are
 // decided by enumeration, up to kMaxCausalChoices choices.
 #pragma once
@@ -45,6 +54,14 @@ LevelResult check_with_choices(const History& h, Level level, const CheckBudget&
 // the first guesses; NotApplicable when it does not apply (a transaction of unknown status),
 // Unknown when a pass it found does not verify (a bug).
 LevelResult check_choices_in_solver(const History& h, Level level, const CheckBudget& budget);
+
+// Tests: what the strong levels' pruning by the known edges (choice.cpp,
+// prune_by_reachability) removed on this thread: candidates the reader reaches, candidates
+// overwritten by a writer between them and the reader, and reads left with one candidate.
+struct ChoicePruneCounts {
+  size_t reader_reaches = 0, overwritten = 0, fixed = 0;
+};
+ChoicePruneCounts& choice_prune_counts();
 
 // How many reads-from choices the causal models enumerate at most.
 constexpr double kMaxCausalChoices = 4096;

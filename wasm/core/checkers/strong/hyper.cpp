@@ -6,8 +6,57 @@
 
 namespace isoscope {
 
+namespace {
+
+// The solver's first candidate order: first (History transaction ids) in the problem's nodes,
+// each transaction's halves side by side in the split problems, the nodes it leaves out
+// after; without first, the unique-value first order (a replay, which costs seconds on 10^4
+// transactions and ignores the reads with a choice all the same).
+std::vector<uint32_t> start_order(const strong::Instance& in, const strong::Problem& p,
+                                  const std::vector<uint32_t>& inst, const std::vector<uint32_t>& first) {
+  if (first.empty()) return strong::first_order(in, p);
+  const bool split = p.n != in.n();
+  std::vector<uint32_t> order = {0};
+  std::vector<char> placed(p.n, 0);
+  placed[0] = 1;
+  auto put = [&](uint32_t v) {
+    if (v < p.n && !placed[v]) placed[v] = 1, order.push_back(v);
+  };
+  for (uint32_t t : first) {
+    const uint32_t it = t < inst.size() ? inst[t] : kNone;
+    if (it == kNone || it == 0) continue;
+    if (split) put(2 * it - 1), put(2 * it);
+    else put(it);
+  }
+  for (uint32_t v = 1; v < p.n; ++v) put(v);
+  return order;
+}
+
+// The solution's commit order when it verifies against h with the choice applied, as
+// check_strong verifies a candidate order (verify_order; real time for SSER); else empty.
+std::vector<uint32_t> verified_commit_order(const History& h, Level level, const std::vector<uint32_t>& ops,
+                                            const std::vector<uint32_t>& choice,
+                                            const std::vector<uint32_t>& order) {
+  using namespace strong;
+  History resolved = h;
+  for (size_t i = 0; i < ops.size(); ++i) resolved.read_from[ops[i]] = choice[i];
+  const Instance in = make_instance(resolved);
+  const Problem p = make_problem(in, level, /*real_time=*/false);
+  if (!verify_order(p, {}, order)) return {};
+  if (level == Level::SSER && !respects_real_time(in, p, order)) return {};
+  std::vector<uint32_t> commit;
+  for (uint32_t v : order) {
+    if (v != 0 && p.part[v] == Part::Read) continue;
+    commit.push_back(in.orig[p.txn[v]]);
+  }
+  return commit;
+}
+
+}  // namespace
+
 ChoiceOutcome decide_choices(const History& h, Level level, const std::vector<uint32_t>& ops,
-                             const std::vector<std::vector<uint32_t>>& cands, const CheckBudget& budget) {
+                             const std::vector<std::vector<uint32_t>>& cands, const CheckBudget& budget,
+                             const std::vector<uint32_t>& first) {
   using namespace strong;
   ChoiceOutcome out;
   const Instance in = make_instance(h);
@@ -46,7 +95,7 @@ ChoiceOutcome decide_choices(const History& h, Level level, const std::vector<ui
     hy.reads.push_back(rd);
   }
   LazyStats stats;
-  SolveResult s = lazy_solve(p, level == Level::SSER ? &in : nullptr, first_order(in, p), budget, stats, &hy);
+  SolveResult s = lazy_solve(p, level == Level::SSER ? &in : nullptr, start_order(in, p, inst, first), budget, stats, &hy);
   out.rounds = stats.rounds;
   out.constraints = stats.constraints;
   out.verdict = s.verdict;
@@ -72,6 +121,7 @@ ChoiceOutcome decide_choices(const History& h, Level level, const std::vector<ui
         out.reason = "internal error: a read without a choice in the solution";
       }
     }
+    if (out.verdict == Verdict::Pass) out.commit_order = verified_commit_order(h, level, ops, out.choice, s.order);
   } else if (s.verdict == Verdict::Fail) {
     out.core.assign(h.txns.size(), 0);
     for (uint32_t v = 0; v < p.n && v < s.core_nodes.size(); ++v)

@@ -98,15 +98,22 @@ namespace isoscope {
 // inside the polygraph solver (VeriStrong's hyper-polygraph; internal.h, Hyper). h has every
 // read resolved but ops[i], whose read_from must be kThinAir (the instance leaves them out);
 // cands[i] are its candidates (write ops of committed transactions, or kReadsInitial), the
-// preferred one first. Every transaction of h is committed or aborted (none unknown).
+// preferred one first. Every transaction of h is committed or aborted (none unknown). first,
+// when not empty, is a commit order (History transaction ids) to start from, e.g. one that
+// satisfies every read but ops.
 struct ChoiceOutcome {
   Verdict verdict = Verdict::Unknown;
   std::string reason;
   std::vector<uint32_t> choice;  // Pass: the candidate each read reads from
+  // Pass: a commit order (History transaction ids, as LevelResult::commit_order) verified
+  // against h with the choice applied, as check_strong verifies a candidate order (empty when
+  // it did not verify: then the caller verifies the choice with the level's checker).
+  std::vector<uint32_t> commit_order;
   std::vector<char> core;        // Fail: the History transactions the refutation used
   size_t rounds = 0, constraints = 0;
 };
 ChoiceOutcome decide_choices(const History& h, Level level, const std::vector<uint32_t>& ops,
-                             const std::vector<std::vector<uint32_t>>& cands, const CheckBudget& budget);
+                             const std::vector<std::vector<uint32_t>>& cands, const CheckBudget& budget,
+                             const std::vector<uint32_t>& first = {});
 
 }  // namespace isoscope
