@@ -55,7 +55,7 @@ bool respects_real_time(const Instance& in, const Problem& p, const std::vector<
   return true;
 }
 
-std::vector<uint32_t> replay_order(const Problem& p, bool force) {
+std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudget* budget) {
   const uint32_t n = p.n;
   if (n < 2) return {};
   for (uint32_t v = 1; v < n; ++v)
@@ -169,17 +169,17 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force) {
   };
   // Whether another unplaced writer of x must run before r (so it cannot come after v's write
   // that r reads, nor between it and r): a backward search from r through the unplaced nodes,
-  // bounded (beyond the bound, assumed not).
-  auto writer_before = [&](uint32_t r, uint32_t x, uint32_t v) {
-    constexpr uint32_t kBound = 256;
+  // bounded: left is the nodes it may still visit, shared by the searches of one transaction's
+  // readers (beyond it, assumed not: a value read by thousands would otherwise cost thousands of
+  // searches each time its writer is considered).
+  auto writer_before = [&](uint32_t r, uint32_t x, uint32_t v, uint32_t& left) {
     ++epoch;
     stack.assign(1, r);
     mark[r] = epoch;
-    uint32_t seen = 0;
-    while (!stack.empty() && seen < kBound) {
+    while (!stack.empty() && left > 0) {
       const uint32_t w = stack.back();
       stack.pop_back();
-      ++seen;
+      --left;
       if (w != r && writes(w, x)) return true;
       visit_before(w, [&](uint32_t u) {
         if (u != v && !placed[u] && mark[u] != epoch) mark[u] = epoch, stack.push_back(u);
@@ -213,8 +213,9 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force) {
         return false;
       }
     }
-    for (uint32_t j = rwbeg[v]; j < rwbeg[v + 1] && lookahead; ++j)
-      if (writer_before(reader[rw[j]], p.reads[rw[j]].key, v)) {
+    uint32_t left = 256;
+    for (uint32_t j = rwbeg[v]; j < rwbeg[v + 1] && lookahead && left > 0; ++j)
+      if (writer_before(reader[rw[j]], p.reads[rw[j]].key, v, left)) {
         blocked_on = p.reads[rw[j]].key;
         return false;
       }
@@ -326,8 +327,13 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force) {
     auto visit = [&](uint32_t w) {
       if (!placed[w] && dmark[w] != depoch) dmark[w] = depoch, dstack.push_back(w);
     };
-    for (uint32_t x : live)
-      for (uint32_t j = orbeg[cur_out[x]]; j < orbeg[cur_out[x] + 1]; ++j) visit(reader[oreads[j]]);
+    // Seeds: the readers still to run of the live values, no more than the search can expand
+    // (histories that read thousands of keys from the initial transaction have thousands).
+    for (size_t k = 0; k < live.size() && dstack.size() < kBound; ++k) {
+      const uint32_t x = live[k];
+      for (uint32_t j = orbeg[cur_out[x]]; j < orbeg[cur_out[x] + 1] && dstack.size() < kBound; ++j)
+        visit(reader[oreads[j]]);
+    }
     while (!dstack.empty() && seen++ < kBound) {
       const uint32_t u = dstack.back();
       dstack.pop_back();
@@ -376,6 +382,10 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force) {
       if (clean(v, key)) place(v);  // still clean: an earlier placement may have changed that
       else consider(v);
       continue;
+    }
+    if (undos < max_undos && order.size() > 1 && (undos & 63) == 0 && budget && budget->expired()) {
+      if (!force) return {};
+      undos = max_undos;  // out of time: no more undoing, the rest by the fallback below
     }
     if (undos < max_undos && order.size() > 1) {
       // Dead end: the last choice is undone and taboo in its place (those after it forgotten).

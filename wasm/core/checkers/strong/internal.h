@@ -161,9 +161,10 @@ SolveResult solve(const Problem& p, const Saturation& sat, const CheckBudget& bu
 
 // Candidate commit orders (candidate.cpp), to be verified: from the timestamps (empty when a
 // transaction has none), and by replaying a whole-transaction problem (empty when the replay
-// gets stuck).
+// gets stuck). The replay is a search: when the budget runs out it stops undoing its choices
+// (forced: it places the rest by its fallback; else it gives up).
 std::vector<uint32_t> timestamp_order(const Instance& in, const Problem& p);
-std::vector<uint32_t> replay_order(const Problem& p, bool force = false);
+std::vector<uint32_t> replay_order(const Problem& p, bool force = false, const CheckBudget* budget = nullptr);
 // A guess for split problems and the rest: sessions interleaved by their progress (each node at
 // the fraction of its chain that precedes it).
 std::vector<uint32_t> progress_order(const Problem& p);
@@ -181,7 +182,7 @@ SolveResult lazy_solve(const Problem& p, const Instance* real_time, std::vector<
                        const CheckBudget& budget, LazyStats& stats, Hyper* hyper = nullptr);
 // The lazy polygraph's first candidate order: the timestamps', else a replay, else the
 // sessions interleaved by progress.
-std::vector<uint32_t> first_order(const Instance& in, const Problem& p);
+std::vector<uint32_t> first_order(const Instance& in, const Problem& p, const CheckBudget* budget = nullptr);
 
 // Whether order (nodes, node 0 first) satisfies p: every known edge, the serialization
 // axiom, and SI's conflict rule.

@@ -17,7 +17,7 @@ namespace {
 
 // A pass from a candidate commit order (candidate.cpp) that verifies, before any polygraph.
 // d.problem is built without real-time edges: an SSER candidate is checked against them apart.
-bool try_candidate(const Instance& in, Decision& d) {
+bool try_candidate(const Instance& in, Decision& d, const CheckBudget& budget) {
   const Problem& p = d.problem;
   std::vector<uint32_t> order = timestamp_order(in, p);
   const bool verified = [&] {
@@ -26,7 +26,7 @@ bool try_candidate(const Instance& in, Decision& d) {
     // often a violation, and the replay would search in vain: 30 s on the si engine's 10^5
     // transactions, whose write skew the lazy polygraph finds in one.)
     if (p.level != Level::SER) return false;  // the replay knows whole transactions only
-    order = replay_order(p);
+    order = replay_order(p, false, &budget);
     return !order.empty() && verify_order(p, {}, order);
   }();
   if (!verified || (p.level == Level::SSER && !respects_real_time(in, p, order))) return false;
@@ -39,7 +39,7 @@ bool try_candidate(const Instance& in, Decision& d) {
 
 void decide_lazy(const Instance& in, const CheckBudget& budget, Decision& d) {
   const Problem& p = d.problem;
-  d.solved = lazy_solve(p, p.level == Level::SSER ? &in : nullptr, first_order(in, p), budget, d.lazy);
+  d.solved = lazy_solve(p, p.level == Level::SSER ? &in : nullptr, first_order(in, p, &budget), budget, d.lazy);
   d.by_lazy = d.by_solver = true;
   d.verdict = d.solved.verdict;
   d.reason = d.solved.reason;
@@ -48,13 +48,13 @@ void decide_lazy(const Instance& in, const CheckBudget& budget, Decision& d) {
 
 }  // namespace
 
-std::vector<uint32_t> first_order(const Instance& in, const Problem& p) {
+std::vector<uint32_t> first_order(const Instance& in, const Problem& p, const CheckBudget* budget) {
   std::vector<uint32_t> order = timestamp_order(in, p);
-  if (order.empty() && p.level == Level::SER) order = replay_order(p, /*force=*/true);
+  if (order.empty() && p.level == Level::SER) order = replay_order(p, /*force=*/true, budget);
   if (order.empty() && p.level != Level::SER) {
     // Split problems: the replay of the SER problem, each transaction's halves side by side.
     const Problem whole = make_problem(in, Level::SER, false);
-    const std::vector<uint32_t> o = replay_order(whole, /*force=*/true);
+    const std::vector<uint32_t> o = replay_order(whole, /*force=*/true, budget);
     if (!o.empty()) {
       order.push_back(0);
       for (uint32_t v : o)
@@ -69,7 +69,7 @@ Decision decide(const Instance& in, Level level, const StrongOptions& opts,
                 const CheckBudget& budget) {
   Decision d;
   d.problem = make_problem(in, level, /*real_time=*/false);
-  if (opts.candidate && try_candidate(in, d)) return d;
+  if (opts.candidate && try_candidate(in, d, budget)) return d;
   const size_t reach = static_cast<size_t>(d.problem.n) * (d.problem.k + 1);
   if (opts.lazy && reach > opts.lazy_above &&
       (in.h->has_timestamps || reach > std::min(opts.lazy_untimed_above, kMaxReachEntries))) {
