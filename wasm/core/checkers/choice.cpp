@@ -125,7 +125,9 @@ class Chooser {
   bool reads_cannot_repeat(LevelResult& out);
   // The writer transactions read op o (of committed transaction t) may read from, sorted.
   std::vector<uint32_t> writer_txns(uint32_t t, uint32_t o, const std::unordered_map<uint32_t, uint32_t>& var_of_op);
-  std::string writers_text(const std::vector<uint32_t>& txns) const;
+  // "T1, T2 and T3"; beyond five, four and the count: "T1, T2, T3, T4 or any of 7 more"
+  // (conj "or", more "any of ").
+  std::string txns_text(const std::vector<uint32_t>& txns, const char* conj, const char* more) const;
   // Whether the projection on keep, less the reads in drop, fails on its own (decided as a
   // history of its own); a is then its anomaly in h_'s ids. When it passes with a commit
   // order, pass_order (if given) receives it in h_'s ids.
@@ -985,16 +987,6 @@ bool Chooser::updates_outnumber_versions(LevelResult& out) {
       std::sort(N.begin(), N.end());
       Anomaly a;
       a.kind = kind_name(AnomalyKind::LostUpdate);
-      auto names = [&](const std::vector<uint32_t>& txns) {
-        std::string s;
-        const size_t shown = txns.size() <= 6 ? txns.size() : 5;
-        for (size_t i = 0; i < shown; ++i) {
-          if (i) s += i + 1 == txns.size() ? " and " : ", ";
-          s += txns[i] == kInitialTxn ? std::string("the initial transaction") : short_name(h_, txns[i]);
-        }
-        if (shown < txns.size()) s += " and " + std::to_string(txns.size() - shown) + " more";
-        return s;
-      };
       std::vector<uint32_t> readers;
       for (uint32_t r2 : S) {
         readers.push_back(h_.op_txn[read_op[r2]]);
@@ -1014,8 +1006,8 @@ bool Chooser::updates_outnumber_versions(LevelResult& out) {
         }
         reads += (kinds > 1 ? ", " : "") + t;
       }
-      a.explanation = "Values written more than once: " + names(readers) + " each read " + key +
-                      " (" + reads + ") and then write " + key + ", and each may read it only from " + names(N) + " (" +
+      a.explanation = "Values written more than once: " + txns_text(readers, "and", "") + " each read " + key +
+                      " (" + reads + ") and then write " + key + ", and each may read it only from " + txns_text(N, "and", "") + " (" +
                       std::to_string(N.size()) + " writer" + (N.size() == 1 ? "" : "s") + " for " +
                       std::to_string(S.size()) + " transactions). A transaction that reads " + key +
                       " and overwrites it must come right after the version it read (under " +
@@ -1047,14 +1039,14 @@ std::vector<uint32_t> Chooser::writer_txns(uint32_t t, uint32_t o,
   return ws;
 }
 
-std::string Chooser::writers_text(const std::vector<uint32_t>& txns) const {
+std::string Chooser::txns_text(const std::vector<uint32_t>& txns, const char* conj, const char* more) const {
   std::string s;
   const size_t shown = txns.size() <= 5 ? txns.size() : 4;
   for (size_t i = 0; i < shown; ++i) {
-    if (i) s += i + 1 == txns.size() ? " or " : ", ";
+    if (i) s += i + 1 == txns.size() ? std::string(" ") + conj + " " : ", ";
     s += txns[i] == kInitialTxn ? std::string("the initial transaction") : short_name(h_, txns[i]);
   }
-  if (shown < txns.size()) s += " or any of " + std::to_string(txns.size() - shown) + " more";
+  if (shown < txns.size()) s += std::string(" ") + conj + " " + more + std::to_string(txns.size() - shown) + " more";
   return s;
 }
 
@@ -1100,16 +1092,12 @@ bool Chooser::reads_cannot_repeat(LevelResult& out) {
         const std::string key = h_.keys.display(h_.ops[r1].key);
         an.explanation = "Values written more than once: " + short_name(h_, t) + " reads " + key +
                          " twice before writing it, " + h_.op_text(r1) + " (which may read from " +
-                         writers_text(a) + ") and then " + h_.op_text(r2) + " (from " + writers_text(b) +
+                         txns_text(a, "or", "any of ") + ") and then " + h_.op_text(r2) + " (from " + txns_text(b, "or", "any of ") +
                          "). No transaction is a candidate of both, so with any choice of writers the two reads " +
-                         "see different versions of " + key + ", which " + level_name(level_) +
-                         " forbids (each writer would have to commit before the other)";
-        if (level_ == Level::RR)
-          an.explanation = "Values written more than once: " + short_name(h_, t) + " reads " + key +
-                           " twice before writing it, " + h_.op_text(r1) + " (which may read from " +
-                           writers_text(a) + ") and then " + h_.op_text(r2) + " (from " + writers_text(b) +
-                           "). No transaction is a candidate of both, so with any choice of writers the two reads " +
-                           "see different versions of " + key + ": a non-repeatable read, which RR forbids";
+                         "see different versions of " + key +
+                         (level_ == Level::RR ? std::string(": a non-repeatable read, which RR forbids")
+                                              : ", which " + std::string(level_name(level_)) +
+                                                    " forbids (each writer would have to commit before the other)");
         out = LevelResult{};
         out.verdict = Verdict::Fail;
         out.anomalies.push_back(std::move(an));

@@ -348,33 +348,32 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
   // The search: a dead end undoes the last choice (chronologically), within a budget of undos.
   size_t undos = 0;
   const size_t max_undos = static_cast<size_t>(n) / 4 + 256;
+  // Whether u, taken from a queue, may run now (else it leaves the queue, taboo ones deferred).
+  auto takes = [&](uint32_t u) {
+    if (placed[u] || indeg[u] != 0) {
+      queued[u] = 0;
+      return false;
+    }
+    if (!allowed(u)) {
+      queued[u] = 0;
+      deferred.push_back(u);
+      return false;
+    }
+    return true;
+  };
   place(0);
   while (order.size() < n) {
     uint32_t v = kNone;
     while (!ready_free.empty() && v == kNone) {
       const uint32_t u = ready_free.front();
       ready_free.pop_front();
-      if (placed[u] || indeg[u] != 0) {
-        queued[u] = 0;
-      } else if (!allowed(u)) {
-        queued[u] = 0;
-        deferred.push_back(u);
-      } else {
-        v = u;
-      }
+      if (takes(u)) v = u;
     }
     if (v == kNone) v = demanded(true);
     while (!ready_writers.empty() && v == kNone) {
       const uint32_t u = ready_writers.top().second;
       ready_writers.pop();
-      if (placed[u] || indeg[u] != 0) {
-        queued[u] = 0;
-      } else if (!allowed(u)) {
-        queued[u] = 0;
-        deferred.push_back(u);
-      } else {
-        v = u;
-      }
+      if (takes(u)) v = u;
     }
     if (v != kNone) {
       queued[v] = 0;
