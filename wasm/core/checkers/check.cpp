@@ -96,7 +96,7 @@ static size_t estimated_bytes(const History& h, Level l) {
   const size_t ops = h.num_ops(), txns = h.txns.size(), sessions = h.num_sessions() + 1;
   size_t bytes = 96 * ops + 64 * txns;
   if (l == Level::CC) bytes += cc_clock_bytes_estimate(h);
-  if (l == Level::PC || l == Level::SI || l == Level::SER || l == Level::SSER) {
+  if (is_strong(l)) {
     const size_t nodes = (l == Level::PC || l == Level::SI ? 2 : 1) * txns;
     bytes += 32 * ops + std::min<size_t>(nodes * sessions, size_t{48} << 20) * 8;
   }

@@ -19,6 +19,15 @@ namespace isoscope {
 
 namespace {
 
+// A failure shown by one anomaly.
+LevelResult failure_of(Anomaly a) {
+  LevelResult r;
+  r.verdict = Verdict::Fail;
+  r.anomalies.push_back(std::move(a));
+  r.anomalies_total = 1;
+  return r;
+}
+
 // The level's checker for a history whose reads are resolved (no ambiguous reads: the fast
 // paths). The mini-transaction checkers rely on unique values and are not used here.
 LevelChecker resolved_checker(Level l) { return checker_for(l, /*general_only=*/true); }
@@ -124,7 +133,7 @@ class Chooser {
   // candidate writers have none in common. Then every choice fails.
   bool reads_cannot_repeat(LevelResult& out);
   // The writer transactions read op o (of committed transaction t) may read from, sorted.
-  std::vector<uint32_t> writer_txns(uint32_t t, uint32_t o, const std::unordered_map<uint32_t, uint32_t>& var_of_op);
+  std::vector<uint32_t> writer_txns(uint32_t t, uint32_t o);
   // "T1, T2 and T3"; beyond five, four and the count: "T1, T2, T3, T4 or any of 7 more"
   // (conj "or", more "any of ").
   std::string txns_text(const std::vector<uint32_t>& txns, const char* conj, const char* more) const;
@@ -140,6 +149,9 @@ class Chooser {
   // candidate makes its edge known and the pruning goes again.
   void prune_by_reachability(std::vector<std::vector<uint32_t>>& doms);
   std::vector<std::vector<std::pair<Time, Time>>> writers_by_end_;  // per key: (end, max start so far)
+  // The committed transactions that write each key, each once, ascending (built on first use).
+  const std::vector<std::vector<uint32_t>>& committed_writers();
+  std::vector<std::vector<uint32_t>> committed_writers_;
 
   const History& h_;
   Level level_;
@@ -148,6 +160,7 @@ class Chooser {
   std::vector<char> is_last_;
   History work_;                // h_ with the current choice in read_from
   std::vector<Var> vars_;
+  std::unordered_map<uint32_t, uint32_t> var_of_op_;  // read op -> its index in vars_
   std::vector<uint32_t> fixed_op_, fixed_w_;  // reads with one candidate that counts
   std::vector<uint32_t> cur_;   // the current choice, per var
   std::vector<uint32_t> best_cur_;  // the choice of the failure reported
@@ -184,46 +197,40 @@ std::vector<uint32_t> Chooser::domain(const Var& v) const {
 // candidate current at the earliest moment not before it (leaving the most room for the reads
 // after it). Only a guess: the level's checker verifies the choice it gives.
 void Chooser::sweep_read_committed() {
+  const std::vector<std::vector<uint32_t>>& writers = committed_writers();
   std::vector<std::vector<std::pair<double, uint32_t>>> ends(h_.keys.size());  // (end, txn) per key
-  std::vector<uint32_t> stamp(h_.keys.size(), kNone);
-  for (uint32_t t = 1; t < h_.txns.size(); ++t) {
-    if (h_.txns[t].status != TxnStatus::Committed || !h_.txns[t].has_time()) continue;
-    for (uint32_t o = h_.txns[t].op_begin; o < h_.txns[t].op_end; ++o)
-      if (h_.ops[o].is_write() && stamp[h_.ops[o].key] != t) {
-        stamp[h_.ops[o].key] = t;
-        ends[h_.ops[o].key].push_back({h_.times[t].end.approx(), t});
-      }
+  for (uint32_t k = 0; k < ends.size(); ++k) {
+    for (uint32_t t : writers[k])
+      if (h_.txns[t].has_time()) ends[k].push_back({end_[t], t});
+    std::sort(ends[k].begin(), ends[k].end());
   }
-  for (auto& e : ends) std::sort(e.begin(), e.end());
   // When the version of candidate w (of key k) is current: [from, to); empty when unknown.
   auto current = [&](uint32_t k, uint32_t w) -> std::pair<double, double> {
     const auto& e = ends[k];
     const uint32_t u = h_.candidate_txn(w);
     if (u == kInitialTxn) return {-HUGE_VAL, e.empty() ? HUGE_VAL : e[0].first};
     if (!h_.txns[u].has_time() || h_.txns[u].status != TxnStatus::Committed) return {HUGE_VAL, -HUGE_VAL};
-    const double end = h_.times[u].end.approx();
+    const double end = end_[u];
     auto it = std::lower_bound(e.begin(), e.end(), std::make_pair(end, u));
     if (it == e.end() || it->second != u) return {HUGE_VAL, -HUGE_VAL};
     ++it;
     return {end, it == e.end() ? HUGE_VAL : it->first};
   };
-  std::unordered_map<uint32_t, uint32_t> var_of_op;
-  for (uint32_t i = 0; i < vars_.size(); ++i) var_of_op[vars_[i].op] = i;
   uint32_t last_txn = kNone;
   double at = 0;
   for (uint32_t i = 0; i < vars_.size(); ++i) {
     const uint32_t t = vars_[i].txn;
     if (t == last_txn || !h_.txns[t].has_time()) continue;
     last_txn = t;
-    at = h_.times[t].start.approx();
-    const double until = h_.times[t].end.approx();
+    at = start_[t];
+    const double until = end_[t];
     for (uint32_t o = h_.txns[t].op_begin; o < h_.txns[t].op_end; ++o) {
       if (!h_.ops[o].is_read()) continue;
-      auto vi = var_of_op.find(o);
-      if (vi == var_of_op.end()) {
+      auto vi = var_of_op_.find(o);
+      if (vi == var_of_op_.end()) {
         const uint32_t u = h_.writer_txn(o);
         if (u != kInitialTxn && u != kThinAir && u != t && h_.txns[u].has_time())
-          at = std::max(at, h_.times[u].end.approx());
+          at = std::max(at, end_[u]);
         continue;
       }
       Var& v = vars_[vi->second];
@@ -470,6 +477,7 @@ LevelResult Chooser::run() {
         if (const auto r = rank(v, w, ph); r < best) v.first[ph] = w, best = r;
     }
     choices *= v.valid;
+    var_of_op_[v.op] = static_cast<uint32_t>(vars_.size());
     vars_.push_back(v);
     cur_.push_back(v.first[0]);
   }
@@ -596,21 +604,32 @@ LevelResult Chooser::run() {
     }
     if (nogoods_.back().empty() || !next_choice()) {
       if (budget_.expired()) return CheckBudget::ran_out();
-      res.verdict = Verdict::Fail;
-      res.anomalies.push_back(annotate(best, best_lits));
-      res.anomalies_total = 1;
-      return res;
+      return failure_of(annotate(best, best_lits));
     }
   }
 }
 
 bool Chooser::solver_applies() const {
-  if (level_ != Level::PC && level_ != Level::SI && level_ != Level::SER && level_ != Level::SSER) return false;
+  if (!is_strong(level_)) return false;
   // A transaction that may or may not have committed makes its writes (and reads) optional,
   // which the solver's problem does not express: those histories keep the enumeration.
   for (uint32_t t = 1; t < h_.txns.size(); ++t)
     if (h_.txns[t].status == TxnStatus::Unknown) return false;
   return true;
+}
+
+const std::vector<std::vector<uint32_t>>& Chooser::committed_writers() {
+  if (committed_writers_.empty()) {
+    committed_writers_.resize(h_.keys.size());
+    for (uint32_t t = 1; t < h_.txns.size(); ++t) {
+      if (h_.txns[t].status != TxnStatus::Committed) continue;
+      for (uint32_t o = h_.txns[t].op_begin; o < h_.txns[t].op_end; ++o) {
+        std::vector<uint32_t>& w = committed_writers_[h_.ops[o].key];
+        if (h_.ops[o].is_write() && (w.empty() || w.back() != t)) w.push_back(t);
+      }
+    }
+  }
+  return committed_writers_;
 }
 
 // Under SSER the commit order extends real time, so a read of t cannot read from a candidate
@@ -620,16 +639,11 @@ bool Chooser::solver_applies() const {
 void Chooser::prune_by_real_time(const Var& v, std::vector<uint32_t>& d) {
   if (!h_.txns[v.txn].has_time()) return;
   if (writers_by_end_.empty()) {
+    const std::vector<std::vector<uint32_t>>& writers = committed_writers();
     writers_by_end_.resize(h_.keys.size());
-    std::vector<uint32_t> stamp(h_.keys.size(), kNone);
-    for (uint32_t t = 1; t < h_.txns.size(); ++t) {
-      if (h_.txns[t].status != TxnStatus::Committed || !h_.txns[t].has_time()) continue;
-      for (uint32_t o = h_.txns[t].op_begin; o < h_.txns[t].op_end; ++o)
-        if (h_.ops[o].is_write() && stamp[h_.ops[o].key] != t) {
-          stamp[h_.ops[o].key] = t;
-          writers_by_end_[h_.ops[o].key].push_back({h_.times[t].end, h_.times[t].start});
-        }
-    }
+    for (uint32_t k = 0; k < writers_by_end_.size(); ++k)
+      for (uint32_t t : writers[k])
+        if (h_.txns[t].has_time()) writers_by_end_[k].push_back({h_.times[t].end, h_.times[t].start});
     for (auto& w : writers_by_end_) {
       std::sort(w.begin(), w.end());
       for (size_t i = 1; i < w.size(); ++i) w[i].second = std::max(w[i].second, w[i - 1].second);
@@ -712,13 +726,11 @@ bool Chooser::decide_in_solver(LevelResult& out, const Anomaly& best,
     out = std::move(r);
     return true;
   }
-  out = LevelResult{};
-  out.verdict = Verdict::Fail;
   Anomaly a;
   if (g_witness_depth == 0 && core_witness(o.core, a)) {
-    out.anomalies.push_back(std::move(a));
+    out = failure_of(std::move(a));
   } else if (!best.txns.empty()) {
-    out.anomalies.push_back(annotate(best, best_lits));
+    out = failure_of(annotate(best, best_lits));
   } else {
     // No anomaly at hand (the solver was asked first): the current choice's, which fails too.
     best_cur_ = cur_;
@@ -730,9 +742,8 @@ bool Chooser::decide_in_solver(LevelResult& out, const Anomaly& best,
     }
     std::vector<std::pair<uint32_t, uint32_t>> lits;
     whole_choice(lits);
-    out.anomalies.push_back(annotate(r.anomalies[0], lits));
+    out = failure_of(annotate(r.anomalies[0], lits));
   }
-  out.anomalies_total = 1;
   return true;
 }
 
@@ -753,14 +764,7 @@ void Chooser::prune_by_reachability(std::vector<std::vector<uint32_t>>& doms) {
   const uint32_t k = static_cast<uint32_t>(h_.num_sessions());
   if (k == 0 || size_t(n) * k > kMaxReachEntries) return;
   auto live = [&](uint32_t t) { return t != kInitialTxn && t < n && h_.txns[t].status == TxnStatus::Committed; };
-  // The committed writers of each key (distinct transactions).
-  std::vector<std::vector<uint32_t>> writers(h_.keys.size());
-  for (uint32_t t = 1; t < n; ++t) {
-    if (!live(t)) continue;
-    for (uint32_t o = h_.txns[t].op_begin; o < h_.txns[t].op_end; ++o)
-      if (h_.ops[o].is_write() && (writers[h_.ops[o].key].empty() || writers[h_.ops[o].key].back() != t))
-        writers[h_.ops[o].key].push_back(t);
-  }
+  const std::vector<std::vector<uint32_t>>& writers = committed_writers();
   std::vector<char> open(h_.ops.size(), 0);
   std::vector<uint32_t> reach(size_t(n) * k), succ_begin(n + 1), succ, indeg(n), topo;
   size_t scans = 0;
@@ -896,8 +900,6 @@ bool Chooser::core_witness(const std::vector<char>& core, Anomaly& a) {
 // writers, all of them taken by S (Hall's theorem). PC allows lost updates, so not PC.
 bool Chooser::updates_outnumber_versions(LevelResult& out) {
   if (level_ != Level::SI && level_ != Level::SER && level_ != Level::SSER) return false;
-  std::unordered_map<uint32_t, uint32_t> var_of_op;
-  for (uint32_t i = 0; i < vars_.size(); ++i) var_of_op[vars_[i].op] = i;
   // The readers per key (their read op), each with its writer transactions adj[begin, end).
   std::vector<std::vector<uint32_t>> readers_of(h_.keys.size());
   std::vector<uint32_t> read_op, adj_begin, adj;
@@ -923,8 +925,8 @@ bool Chooser::updates_outnumber_versions(LevelResult& out) {
         if (u != t && u != kThinAir && seen[u] != o) seen[u] = o, adj.push_back(u);
       };
       if (h_.read_from[o] == kAmbiguous) {
-        auto it = var_of_op.find(o);
-        if (it == var_of_op.end()) continue;
+        auto it = var_of_op_.find(o);
+        if (it == var_of_op_.end()) continue;
         std::vector<uint32_t> d = choosable(vars_[it->second]);
         if (level_ == Level::SSER) prune_by_real_time(vars_[it->second], d);  // (sound there)
         for (uint32_t w : d) add(h_.candidate_txn(w));
@@ -1013,22 +1015,18 @@ bool Chooser::updates_outnumber_versions(LevelResult& out) {
                       " and overwrites it must come right after the version it read (under " +
                       level_name(level_) + " a write in between would be lost to it), so no two of them can read the same version: " +
                       "with any choice of writers, one of these updates is lost";
-      out = LevelResult{};
-      out.verdict = Verdict::Fail;
-      out.anomalies.push_back(std::move(a));
-      out.anomalies_total = 1;
+      out = failure_of(std::move(a));
       return true;
     }
   }
   return false;
 }
 
-std::vector<uint32_t> Chooser::writer_txns(uint32_t t, uint32_t o,
-                                           const std::unordered_map<uint32_t, uint32_t>& var_of_op) {
+std::vector<uint32_t> Chooser::writer_txns(uint32_t t, uint32_t o) {
   std::vector<uint32_t> ws;
   if (h_.read_from[o] == kAmbiguous) {
-    auto it = var_of_op.find(o);
-    if (it != var_of_op.end())
+    auto it = var_of_op_.find(o);
+    if (it != var_of_op_.end())
       for (uint32_t w : choosable(vars_[it->second])) ws.push_back(h_.candidate_txn(w));
   } else if (const uint32_t u = h_.writer_txn(o); u != kThinAir) {
     ws.push_back(u);
@@ -1059,11 +1057,7 @@ std::string Chooser::txns_text(const std::vector<uint32_t>& txns, const char* co
 // before W2 likewise: a contradiction. RC allows it (a non-repeatable read), and the causal
 // models are left to their enumeration.
 bool Chooser::reads_cannot_repeat(LevelResult& out) {
-  if (level_ != Level::RR && level_ != Level::RA && level_ != Level::CC && level_ != Level::PC &&
-      level_ != Level::SI && level_ != Level::SER && level_ != Level::SSER)
-    return false;
-  std::unordered_map<uint32_t, uint32_t> var_of_op;
-  for (uint32_t i = 0; i < vars_.size(); ++i) var_of_op[vars_[i].op] = i;
+  if (!is_transactional(level_) || level_ == Level::RC) return false;
   std::vector<uint32_t> write_stamp(h_.keys.size(), kNone);
   std::vector<uint32_t> reads;  // this transaction's reads before its write of their key
   for (uint32_t t = 1; t < h_.txns.size(); ++t) {
@@ -1080,7 +1074,7 @@ bool Chooser::reads_cannot_repeat(LevelResult& out) {
         const uint32_t r1 = reads[i], r2 = reads[j];
         if (h_.ops[r1].key != h_.ops[r2].key) continue;
         if (h_.read_from[r1] != kAmbiguous && h_.read_from[r2] != kAmbiguous) continue;  // (the checker's)
-        const std::vector<uint32_t> a = writer_txns(t, r1, var_of_op), b = writer_txns(t, r2, var_of_op);
+        const std::vector<uint32_t> a = writer_txns(t, r1), b = writer_txns(t, r2);
         if (a.empty() || b.empty()) continue;
         std::vector<uint32_t> both;
         std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(both));
@@ -1098,10 +1092,7 @@ bool Chooser::reads_cannot_repeat(LevelResult& out) {
                          (level_ == Level::RR ? std::string(": a non-repeatable read, which RR forbids")
                                               : ", which " + std::string(level_name(level_)) +
                                                     " forbids (each writer would have to commit before the other)");
-        out = LevelResult{};
-        out.verdict = Verdict::Fail;
-        out.anomalies.push_back(std::move(an));
-        out.anomalies_total = 1;
+        out = failure_of(std::move(an));
         return true;
       }
   }
@@ -1115,10 +1106,7 @@ bool Chooser::fixed_reads_fail(LevelResult& out) {
     if (v.valid > 1) drop[v.op] = any = 1;
   Anomaly a;
   if (!any || !projection_fails(keep, drop, a, &fixed_order_)) return false;
-  out = LevelResult{};
-  out.verdict = Verdict::Fail;
-  out.anomalies.push_back(std::move(a));
-  out.anomalies_total = 1;
+  out = failure_of(std::move(a));
   return true;
 }
 

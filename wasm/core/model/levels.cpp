@@ -78,6 +78,8 @@ const char* verdict_name(Verdict v) {
 
 bool is_transactional(Level l) { return chain_rank(l) >= 0; }
 
+bool is_strong(Level l) { return chain_rank(l) >= chain_rank(Level::PC); }
+
 bool is_weaker(Level weaker, Level stronger) {
   int a = chain_rank(weaker), b = chain_rank(stronger);
   if (a >= 0 && b >= 0) return a < b;

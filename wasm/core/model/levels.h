@@ -28,5 +28,6 @@ const char* verdict_name(Verdict v);  // "pass", "fail", "unknown", "n/a"
 // (direct and transitive).
 bool is_weaker(Level weaker, Level stronger);
 bool is_transactional(Level l);  // RC .. SSER
+bool is_strong(Level l);         // PC .. SSER: decided over a commit order (checkers/strong)
 
 }  // namespace isoscope

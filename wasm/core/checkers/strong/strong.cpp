@@ -168,7 +168,7 @@ StrongReport check_strong(const History& h, Level level, const CheckBudget& budg
   using namespace strong;
   StrongReport rep;
   LevelResult& res = rep.result;
-  if (level != Level::PC && level != Level::SI && level != Level::SER && level != Level::SSER) {
+  if (!is_strong(level)) {
     res.verdict = Verdict::Unknown;
     res.reason = "not a strong level";
     return rep;
