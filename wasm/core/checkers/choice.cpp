@@ -13,6 +13,7 @@
 #include "checkers/read_consistency.h"
 #include "checkers/strong/strong.h"
 #include "checkers/weak/weak.h"
+#include "graph/digraph.h"
 #include "model/anomaly_kinds.h"
 
 namespace isoscope {
@@ -766,55 +767,39 @@ void Chooser::prune_by_reachability(std::vector<std::vector<uint32_t>>& doms) {
   auto live = [&](uint32_t t) { return t != kInitialTxn && t < n && h_.txns[t].status == TxnStatus::Committed; };
   const std::vector<std::vector<uint32_t>>& writers = committed_writers();
   std::vector<char> open(h_.ops.size(), 0);
-  std::vector<uint32_t> reach(size_t(n) * k), succ_begin(n + 1), succ, indeg(n), topo;
+  std::vector<uint32_t> reach(size_t(n) * k);
   size_t scans = 0;
   for (int pass = 0; pass < 8; ++pass) {
     for (uint32_t i = 0; i < vars_.size(); ++i) open[vars_[i].op] = doms[i].size() >= 2;
     // hb's edges among committed transactions: session order (to the next committed one) and
     // every read of another transaction's write that has no choice left.
-    std::fill(succ_begin.begin(), succ_begin.end(), 0);
-    auto for_edges = [&](auto&& f) {
-      for (uint32_t c = 0; c < k; ++c) {
-        uint32_t prev = kNone;
-        for (uint32_t t = h_.session_begin[c]; t < h_.session_begin[c + 1]; ++t) {
-          if (!live(t)) continue;
-          if (prev != kNone) f(prev, t);
-          prev = t;
-        }
-      }
-      for (uint32_t t = 1; t < n; ++t) {
+    DigraphBuilder b(n);
+    for (uint32_t c = 0; c < k; ++c) {
+      uint32_t prev = kNone;
+      for (uint32_t t = h_.session_begin[c]; t < h_.session_begin[c + 1]; ++t) {
         if (!live(t)) continue;
-        for (uint32_t o = h_.txns[t].op_begin; o < h_.txns[t].op_end; ++o) {
-          if (!h_.ops[o].is_read() || open[o]) continue;
-          const uint32_t u = work_.writer_txn(o);
-          if (live(u) && u != t) f(u, t);
-        }
+        if (prev != kNone) b.add(prev, t);
+        prev = t;
       }
-    };
-    for_edges([&](uint32_t a, uint32_t) { ++succ_begin[a + 1]; });
-    for (uint32_t t = 0; t < n; ++t) succ_begin[t + 1] += succ_begin[t];
-    succ.resize(succ_begin[n]);
-    std::fill(indeg.begin(), indeg.end(), 0);
-    {
-      std::vector<uint32_t> at(succ_begin.begin(), succ_begin.end() - 1);
-      for_edges([&](uint32_t a, uint32_t b) { succ[at[a]++] = b, ++indeg[b]; });
     }
-    topo.clear();
-    for (uint32_t t = 1; t < n; ++t)
-      if (live(t) && indeg[t] == 0) topo.push_back(t);
-    for (size_t i = 0; i < topo.size(); ++i)
-      for (uint32_t e = succ_begin[topo[i]]; e < succ_begin[topo[i] + 1]; ++e)
-        if (--indeg[succ[e]] == 0) topo.push_back(succ[e]);
-    size_t committed = 0;
-    for (uint32_t t = 1; t < n; ++t) committed += live(t);
-    if (topo.size() != committed) return;  // hb has a cycle: every choice fails (the solver shows it)
+    for (uint32_t t = 1; t < n; ++t) {
+      if (!live(t)) continue;
+      for (uint32_t o = h_.txns[t].op_begin; o < h_.txns[t].op_end; ++o) {
+        if (!h_.ops[o].is_read() || open[o]) continue;
+        const uint32_t u = work_.writer_txn(o);
+        if (live(u) && u != t) b.add(u, t);
+      }
+    }
+    const Digraph hb = b.build();
+    const std::vector<uint32_t> topo = topological_order(hb);
+    if (topo.empty()) return;  // hb has a cycle: every choice fails (the solver shows it)
     // reach[t][c]: the index in session c of the first transaction t reaches (kNone: none).
     std::fill(reach.begin(), reach.end(), kNone);
     for (size_t i = topo.size(); i-- > 0;) {
       const uint32_t t = topo[i];
       uint32_t* r = &reach[size_t(t) * k];
-      for (uint32_t e = succ_begin[t]; e < succ_begin[t + 1]; ++e) {
-        const uint32_t s = succ[e];
+      for (uint32_t e = hb.begin(t); e < hb.end(t); ++e) {
+        const uint32_t s = hb.targets[e];
         const uint32_t* rs = &reach[size_t(s) * k];
         for (uint32_t c = 0; c < k; ++c) r[c] = std::min(r[c], rs[c]);
         r[h_.txns[s].session] = std::min(r[h_.txns[s].session], h_.txns[s].index);
