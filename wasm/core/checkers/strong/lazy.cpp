@@ -50,22 +50,27 @@ struct WritersByPlace {
   }
 };
 
+// Whether key is met for the first time (it is then added to seen).
+bool first_time(FlatMap64& seen, uint64_t key) {
+  const uint32_t id = static_cast<uint32_t>(seen.size());
+  return seen.insert(key, id) == id;
+}
+
 // Calls emit(read index, t2) for every writer t2 of the read's key strictly between the read's
 // writer and its reader in the order (pos: node -> place), and conflict(w1, w2) for SI write
 // halves w2 committed inside w1's snapshot window.
 template <class Emit, class Conflict>
 void violations(const Problem& p, const WritersByPlace& W, const std::vector<uint32_t>& pos,
                 const std::vector<uint32_t>& reader, Emit&& emit, Conflict&& conflict) {
-  auto between = [&](uint32_t x, uint32_t a, uint32_t b, auto&& f) { W.between(x, a, b, f); };
   for (uint32_t i = 0; i < p.reads.size(); ++i) {
     const Problem::Read& r = p.reads[i];
-    between(r.key, pos[r.writer], pos[reader[i]], [&](uint32_t t2) { emit(i, t2); });
+    W.between(r.key, pos[r.writer], pos[reader[i]], [&](uint32_t t2) { emit(i, t2); });
   }
   if (p.si)
     for (uint32_t v = 1; v < p.n; ++v) {
       if (p.part[v] != Part::Write) continue;
       for (uint32_t i = p.wbeg[v]; i < p.wbeg[v + 1]; ++i)
-        between(p.wkeys[i], pos[v - 1], pos[v], [&](uint32_t w2) { conflict(v, w2); });
+        W.between(p.wkeys[i], pos[v - 1], pos[v], [&](uint32_t w2) { conflict(v, w2); });
     }
 }
 
@@ -166,9 +171,7 @@ static size_t hyper_violations(const WritersByPlace& W, const std::vector<uint32
     }
     W.between(rd.key, pos[c], pos[rd.reader], [&](uint32_t t2) {
       if (t2 == rd.reader) return;
-      const uint64_t key = (uint64_t(rd.chosen) << 32) | t2;
-      const uint32_t id = static_cast<uint32_t>(seen.size());
-      if (seen.insert(key, id) != id) return;
+      if (!first_time(seen, (uint64_t(rd.chosen) << 32) | t2)) return;
       hy.open.push_back({rd.chosen, t2});
       ++added;
     });
@@ -214,16 +217,12 @@ SolveResult lazy_solve(const Problem& p, const Instance* real_time, std::vector<
     const size_t known = sat.edges.size();
     for (uint32_t i = 0; i < n; ++i) pos[order[i]] = i;
     size_t added = 0;
-    const auto fresh = [&](uint64_t key) {
-      const uint32_t id = static_cast<uint32_t>(seen.size());
-      return seen.insert(key, id) == id;
-    };
     const WritersByPlace W(p, order, pos);
     violations(
         p, W, pos, sat.reader,
         [&](uint32_t i, uint32_t t2) {
           const Problem::Read& r = p.reads[i];
-          if (t2 == sat.reader[i] || !fresh((uint64_t(i) << 32) | t2)) return;
+          if (t2 == sat.reader[i] || !first_time(seen, (uint64_t(i) << 32) | t2)) return;
           ++added;
           if (r.writer == 0)  // the initial value: its reader precedes every writer
             sat.edges.push_back({sat.reader[i], t2, EdgeType::RW, r.key, 0, r.op});
@@ -231,7 +230,7 @@ SolveResult lazy_solve(const Problem& p, const Instance* real_time, std::vector<
             sat.open.push_back({i, t2});
         },
         [&](uint32_t w1, uint32_t w2) {
-          if (w1 == w2 || !fresh((uint64_t(w1) << 32) | w2 | kConflictFlag)) return;
+          if (w1 == w2 || !first_time(seen, (uint64_t(w1) << 32) | w2 | kConflictFlag)) return;
           ++added;
           sat.open.push_back({w1, w2 | kConflictFlag});
         });
