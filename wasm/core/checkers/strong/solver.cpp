@@ -49,7 +49,6 @@ constexpr uint32_t kKnownEdge = kNone;
 struct LitEdge {
   uint32_t from, to;
 };
-inline uint32_t no_guard() { return kNone; }
 
 // An incrementally maintained topological order (Pearce-Kelly), iterative.
 class TopoGraph {
@@ -386,7 +385,7 @@ class Solver {
       // A guarded edge goes in with the second of its two literals.
       const auto earlier = [&](Lit q) { return is_true(q) && pos_[var_of(q)] < at; };
       for (uint32_t e = edge_begin_[p]; e < edge_begin_[p + 1]; ++e) {
-        if (!edge_guard_.empty() && edge_guard_[e] != kNone && !earlier(edge_guard_[e])) continue;
+        if (const Lit g = guard_of(e); g != kNone && !earlier(g)) continue;
         if (!graph_.add(edges_[e].from, edges_[e].to, e)) {
           theory_conflict(e);
           return false;
@@ -437,10 +436,12 @@ class Solver {
     return true;
   }
 
+  // The literal that guards edge e (repeated values), or kNone.
+  Lit guard_of(uint32_t e) const { return edge_guard_.empty() ? kNone : edge_guard_[e]; }
   // The literals that put edge e in the graph (its own, and its guard's).
   void edge_lits(uint32_t e, std::vector<Lit>& out) const {
     out.push_back(edge_lit_[e]);
-    if (!edge_guard_.empty() && edge_guard_[e] != kNone) out.push_back(edge_guard_[e]);
+    if (const Lit g = guard_of(e); g != kNone) out.push_back(g);
   }
 
   // The cycle edge e would close: the conflict clause is the negation of e's literals and of
@@ -533,7 +534,7 @@ class Solver {
   // cycle, or kNone; the cycle is left in graph_.cycle_refs.
   uint32_t closing_cycle(Lit l) {
     for (uint32_t e = edge_begin_[l]; e < edge_begin_[l + 1]; ++e) {
-      if (!edge_guard_.empty() && edge_guard_[e] != kNone && !is_true(edge_guard_[e])) continue;
+      if (const Lit g = guard_of(e); g != kNone && !is_true(g)) continue;
       if (graph_.closes_cycle(edges_[e].from, edges_[e].to)) return e;
     }
     if (!guarded_begin_.empty())
