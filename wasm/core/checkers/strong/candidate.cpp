@@ -107,15 +107,12 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
     for (uint32_t i = 0; i < p.reads.size(); ++i)
       if (read_out[i] != kNone) oreads[at[read_out[i]]++] = i;
   }
-  std::vector<uint32_t> rwbeg(n + 1, 0), rw(p.reads.size()), reader(p.reads.size());
+  std::vector<uint32_t> reader(p.reads.size());
   for (uint32_t v = 1; v < n; ++v)
     for (uint32_t i = p.rbeg[v]; i < p.rbeg[v + 1]; ++i) reader[i] = v;
-  for (const Problem::Read& r : p.reads) ++rwbeg[r.writer + 1];
-  for (uint32_t v = 0; v < n; ++v) rwbeg[v + 1] += rwbeg[v];
-  {
-    std::vector<uint32_t> at(rwbeg.begin(), rwbeg.end() - 1);
-    for (uint32_t i = 0; i < p.reads.size(); ++i) rw[at[p.reads[i].writer]++] = i;
-  }
+  const ReadsByWriter by_writer(p);
+  const std::vector<uint32_t>& rwbeg = by_writer.beg;
+  const std::vector<uint32_t>& rw = by_writer.reads;
   // The keys whose current value still has readers to run (an indexed set).
   std::vector<uint32_t> live, live_at(p.num_keys, kNone);
   auto refresh = [&](uint32_t x) {
@@ -131,11 +128,6 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
     }
   };
   for (uint32_t x = 0; x < p.num_keys; ++x) refresh(x);
-  auto writes = [&](uint32_t u, uint32_t x) {
-    for (uint32_t q = p.wbeg[u]; q < p.wbeg[u + 1]; ++q)
-      if (p.wkeys[q] == x) return true;
-    return false;
-  };
   // The longest path of known edges from each node to the end: on a history that ran serially,
   // a transaction's reads-from chains reach about as far as the history runs after it, so the
   // one with the longest path left is the likeliest next (list scheduling by critical path).
@@ -180,7 +172,7 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
       const uint32_t w = stack.back();
       stack.pop_back();
       --left;
-      if (w != r && writes(w, x)) return true;
+      if (w != r && p.writes(w, x)) return true;
       visit_before(w, [&](uint32_t u) {
         if (u != v && !placed[u] && mark[u] != epoch) mark[u] = epoch, stack.push_back(u);
       });

@@ -78,6 +78,12 @@ struct Problem {
     if (v == 0) return kNone;
     return v > chain_begin[chain[v]] ? v - 1 : 0;
   }
+  // Whether node v writes key.
+  bool writes(uint32_t v, uint32_t key) const {
+    for (uint32_t i = wbeg[v]; i < wbeg[v + 1]; ++i)
+      if (wkeys[i] == key) return true;
+    return false;
+  }
 };
 
 // real_time: SSER's real-time edges (add_real_time adds them later when it is false).
@@ -88,6 +94,11 @@ void add_real_time(const Instance& in, Problem& p);
 Problem sub_problem(const Problem& p, const std::vector<char>& keep_chain,
                     std::vector<uint32_t>& node_map);
 void compute_outs(Problem& p);
+// The reads of each node's writes (CSR): reads index reads[beg[w], beg[w + 1]) of writer w.
+struct ReadsByWriter {
+  std::vector<uint32_t> beg, reads;
+  explicit ReadsByWriter(const Problem& p);
+};
 
 // An open polygraph constraint, one of two orderings (saturate.cpp):
 //   serialization (x = read index, y = t2): t2 -> t1 (WW)  or  reader -> t2 (RW)

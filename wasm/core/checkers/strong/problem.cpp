@@ -112,6 +112,13 @@ Instance sub_instance(const Instance& in, const std::vector<char>& keep) {
   return out;
 }
 
+ReadsByWriter::ReadsByWriter(const Problem& p) : beg(static_cast<size_t>(p.n) + 1, 0), reads(p.reads.size()) {
+  for (const Problem::Read& r : p.reads) ++beg[r.writer + 1];
+  for (uint32_t v = 0; v < p.n; ++v) beg[v + 1] += beg[v];
+  std::vector<uint32_t> at(beg.begin(), beg.end() - 1);
+  for (uint32_t i = 0; i < p.reads.size(); ++i) reads[at[p.reads[i].writer]++] = i;
+}
+
 void compute_outs(Problem& p) {
   struct T {
     uint32_t writer, key;

@@ -134,19 +134,7 @@ void derive_one_step(const Problem& p, Saturation& sat) {
   uint32_t last = 0;  // where the last round's edges begin (0: the cycle needed no round)
   for (const Problem::Edge& e : E)
     if (e.basis != kNone) last = std::max(last, e.basis);
-  // The reads of each node's writes.
-  std::vector<uint32_t> rbeg(static_cast<size_t>(p.n) + 1, 0), by_writer(p.reads.size());
-  for (const Problem::Read& r : p.reads) ++rbeg[r.writer + 1];
-  for (uint32_t v = 0; v < p.n; ++v) rbeg[v + 1] += rbeg[v];
-  {
-    std::vector<uint32_t> at(rbeg.begin(), rbeg.end() - 1);
-    for (uint32_t i = 0; i < p.reads.size(); ++i) by_writer[at[p.reads[i].writer]++] = i;
-  }
-  auto writes = [&](uint32_t v, uint32_t key) {
-    for (uint32_t j = p.wbeg[v]; j < p.wbeg[v + 1]; ++j)
-      if (p.wkeys[j] == key) return true;
-    return false;
-  };
+  const ReadsByWriter rw(p);
   const size_t budget = 2 * static_cast<size_t>(basis - last) + (size_t(1) << 18);
   size_t steps = 0;
   FlatMap64 added;  // (from, to) of the edges derived here: each once
@@ -158,16 +146,16 @@ void derive_one_step(const Problem& p, Saturation& sat) {
   for (uint32_t ei = last; ei < basis && steps < budget; ++ei) {
     const uint32_t t1 = E[ei].from, t2 = E[ei].to;
     if (t1 == 0 || p.txn[t1] == p.txn[t2]) continue;
-    for (uint32_t k = rbeg[t1]; k < rbeg[t1 + 1] && steps < budget; ++k) {
+    for (uint32_t k = rw.beg[t1]; k < rw.beg[t1 + 1] && steps < budget; ++k) {
       ++steps;
-      const Problem::Read& r = p.reads[by_writer[k]];
-      const uint32_t t3 = sat.reader[by_writer[k]];
-      if (p.txn[t3] != p.txn[t2] && writes(t2, r.key)) add({t3, t2, EdgeType::RW, r.key, t1, r.op, basis});
+      const Problem::Read& r = p.reads[rw.reads[k]];
+      const uint32_t t3 = sat.reader[rw.reads[k]];
+      if (p.txn[t3] != p.txn[t2] && p.writes(t2, r.key)) add({t3, t2, EdgeType::RW, r.key, t1, r.op, basis});
     }
     if (p.si && p.part[t1] == Part::Read && p.part[t2] == Part::Write) {
       const uint32_t w1 = t1 + 1;
       bool common = false;
-      for (uint32_t i = p.wbeg[w1]; i < p.wbeg[w1 + 1] && !common; ++i, ++steps) common = writes(t2, p.wkeys[i]);
+      for (uint32_t i = p.wbeg[w1]; i < p.wbeg[w1 + 1] && !common; ++i, ++steps) common = p.writes(t2, p.wkeys[i]);
       if (common) add({w1, t2, EdgeType::CO, kNone, t2 - 1, kNone, basis});
     }
   }
