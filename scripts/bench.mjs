@@ -18,7 +18,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync, statSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadIsoscope, value } from '../tests/wasm/load-module.mjs';
+import { loadIsoscope, readInput, value } from '../tests/wasm/load-module.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'build/isoscope');
@@ -91,22 +91,10 @@ function runNative(file, level, binary = cli, budget = BUDGET_MS) {
     mem: j.peak_rss_bytes, input: j.input };
 }
 
-function inputsOf(file) {
-  if (statSync(file).isDirectory()) {
-    const names = readdirSorted(file);
-    return { names, blobs: names.map((n) => new Uint8Array(readFileSync(n))) };
-  }
-  return { names: [file], blobs: [new Uint8Array(readFileSync(file))] };
-}
-import { readdirSync } from 'node:fs';
-function readdirSorted(dir) {
-  return readdirSync(dir).map((n) => path.join(dir, n)).filter((p) => statSync(p).isFile()).sort();
-}
-
 async function runWasm(file, levels) {
   // A fresh instance per history: wasm memory never shrinks, so its size is this run's peak.
   const mod = await loadIsoscope();
-  const { names, blobs } = inputsOf(file);
+  const { names, blobs } = readInput(file);
   const t0 = performance.now();
   const loaded = JSON.parse(mod.load(names, blobs, ''));
   const parseMs = performance.now() - t0;
