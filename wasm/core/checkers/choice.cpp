@@ -135,9 +135,6 @@ class Chooser {
   bool reads_cannot_repeat(LevelResult& out);
   // The writer transactions read op o (of committed transaction t) may read from, sorted.
   std::vector<uint32_t> writer_txns(uint32_t t, uint32_t o);
-  // "T1, T2 and T3"; beyond five, four and the count: "T1, T2, T3, T4 or any of 7 more"
-  // (conj "or", more "any of ").
-  std::string txns_text(const std::vector<uint32_t>& txns, const char* conj, const char* more) const;
   // Whether the projection on keep, less the reads in drop, fails on its own (decided as a
   // history of its own); a is then its anomaly in h_'s ids. When it passes with a commit
   // order, pass_order (if given) receives it in h_'s ids.
@@ -993,8 +990,8 @@ bool Chooser::updates_outnumber_versions(LevelResult& out) {
         }
         reads += (kinds > 1 ? ", " : "") + t;
       }
-      a.explanation = "Values written more than once: " + txns_text(readers, "and", "") + " each read " + key +
-                      " (" + reads + ") and then write " + key + ", and each may read it only from " + txns_text(N, "and", "") + " (" +
+      a.explanation = "Values written more than once: " + txns_text(h_, readers, "and", "", 4) + " each read " + key +
+                      " (" + reads + ") and then write " + key + ", and each may read it only from " + txns_text(h_, N, "and", "", 4) + " (" +
                       std::to_string(N.size()) + " writer" + (N.size() == 1 ? "" : "s") + " for " +
                       std::to_string(S.size()) + " transactions). A transaction that reads " + key +
                       " and overwrites it must come right after the version it read (under " +
@@ -1020,17 +1017,6 @@ std::vector<uint32_t> Chooser::writer_txns(uint32_t t, uint32_t o) {
   std::sort(ws.begin(), ws.end());
   ws.erase(std::unique(ws.begin(), ws.end()), ws.end());
   return ws;
-}
-
-std::string Chooser::txns_text(const std::vector<uint32_t>& txns, const char* conj, const char* more) const {
-  std::string s;
-  const size_t shown = txns.size() <= 5 ? txns.size() : 4;
-  for (size_t i = 0; i < shown; ++i) {
-    if (i) s += i + 1 == txns.size() ? std::string(" ") + conj + " " : ", ";
-    s += txns[i] == kInitialTxn ? std::string("the initial transaction") : short_name(h_, txns[i]);
-  }
-  if (shown < txns.size()) s += std::string(" ") + conj + " " + more + std::to_string(txns.size() - shown) + " more";
-  return s;
 }
 
 // Why it is sound. Let committed T read key x twice, r1 then r2, before T's first write of x,
@@ -1071,7 +1057,7 @@ bool Chooser::reads_cannot_repeat(LevelResult& out) {
         const std::string key = h_.keys.display(h_.ops[r1].key);
         an.explanation = "Values written more than once: " + short_name(h_, t) + " reads " + key +
                          " twice before writing it, " + h_.op_text(r1) + " (which may read from " +
-                         txns_text(a, "or", "any of ") + ") and then " + h_.op_text(r2) + " (from " + txns_text(b, "or", "any of ") +
+                         txns_text(h_, a, "or", "any of ", 4) + ") and then " + h_.op_text(r2) + " (from " + txns_text(h_, b, "or", "any of ", 4) +
                          "). No transaction is a candidate of both, so with any choice of writers the two reads " +
                          "see different versions of " + key +
                          (level_ == Level::RR ? std::string(": a non-repeatable read, which RR forbids")

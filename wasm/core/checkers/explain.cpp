@@ -21,23 +21,26 @@ std::string reads_from_why(const History& h, uint32_t read_op, uint32_t writer_t
   return h.txn_name(h.op_txn[read_op]) + " reads " + h.read_text(read_op, writer_txn);
 }
 
+std::string txns_text(const History& h, const std::vector<uint32_t>& txns, const char* conj, const char* more,
+                      size_t max_named) {
+  std::string s;
+  const size_t named = txns.size() > max_named + 1 ? max_named : txns.size();
+  for (size_t i = 0; i < named; ++i) {
+    if (i) s += i + 1 == txns.size() ? std::string(" ") + conj + " " : ", ";
+    s += txns[i] == kInitialTxn ? std::string("the initial transaction") : short_name(h, txns[i]);
+  }
+  if (named < txns.size()) s += std::string(" ") + conj + " " + more + std::to_string(txns.size() - named) + " more";
+  return s;
+}
+
 std::string candidates_text(const History& h, uint32_t read_op) {
-  // Each writer once (a transaction's writes of the pair are adjacent), the first few named.
-  constexpr size_t kNamed = 8;
-  const std::span<const uint32_t> c = h.ambiguous.candidates(read_op);
+  // Each writer once (a transaction's writes of the pair are adjacent), the first eight named.
   std::vector<uint32_t> writers;
-  for (uint32_t w : c) {
+  for (uint32_t w : h.ambiguous.candidates(read_op)) {
     const uint32_t t = h.candidate_txn(w);
     if (writers.empty() || writers.back() != t) writers.push_back(t);
   }
-  std::string s;
-  const size_t named = writers.size() > kNamed + 1 ? kNamed : writers.size();
-  for (size_t i = 0; i < named; ++i) {
-    if (i) s += i + 1 == writers.size() ? " or " : ", ";
-    s += writers[i] == kInitialTxn ? std::string("the initial transaction") : short_name(h, writers[i]);
-  }
-  if (named < writers.size()) s += " or any of " + std::to_string(writers.size() - named) + " more";
-  return s;
+  return txns_text(h, writers, "or", "any of ", 8);
 }
 
 std::string real_time_why(const History& h, uint32_t from, uint32_t to) {

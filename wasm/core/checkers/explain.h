@@ -3,6 +3,7 @@
 // reasoning of their own inferred edges (anti-dependencies, forced orderings) around these.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "checkers/result.h"
 
@@ -17,6 +18,10 @@ std::string session_order_why(const History& h, uint32_t from, uint32_t to);
 std::string reads_from_why(const History& h, uint32_t read_op, uint32_t writer_txn);
 // An ambiguous read's candidate writers: "T3 or T7", "T3, T7 or the initial transaction".
 std::string candidates_text(const History& h, uint32_t read_op);
+// Transactions named in a list: "T1, T2 and T3" (conj "and"); beyond max_named + 1 of them,
+// max_named and the count: "T1, T2, T3, T4 or any of 7 more" (conj "or", more "any of ").
+std::string txns_text(const History& h, const std::vector<uint32_t>& txns, const char* conj, const char* more,
+                      size_t max_named);
 // "T1 (...) ends (at 3) before T2 (...) starts (at 5)"
 std::string real_time_why(const History& h, uint32_t from, uint32_t to);
 
