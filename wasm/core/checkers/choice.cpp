@@ -11,6 +11,7 @@
 #include "checkers/counterexample.h"
 #include "checkers/explain.h"
 #include "checkers/read_consistency.h"
+#include "checkers/serial_schedule.h"
 #include "checkers/strong/strong.h"
 #include "checkers/weak/weak.h"
 #include "graph/digraph.h"
@@ -133,6 +134,9 @@ class Chooser {
   // RR and every level from RA up: two reads of a key before the transaction writes it whose
   // candidate writers have none in common. Then every choice fails.
   bool reads_cannot_repeat(LevelResult& out);
+  // SER and SSER: a serial schedule found by search over the keys' values
+  // (serial_schedule.h), its reads-from checked by the level's own checker.
+  bool schedule_passes(LevelResult& out);
   // The writer transactions read op o (of committed transaction t) may read from, sorted.
   std::vector<uint32_t> writer_txns(uint32_t t, uint32_t o);
   // Whether the projection on keep, less the reads in drop, fails on its own (decided as a
@@ -526,6 +530,7 @@ LevelResult Chooser::run() {
   }
   // Refutations by values alone, which hold with every choice (cheap: no check, no learning).
   if (LevelResult decided; reads_cannot_repeat(decided) || updates_outnumber_versions(decided)) return decided;
+  if (LevelResult decided; schedule_passes(decided)) return decided;
   // RC, RR, RA and CC: a choice that satisfies SER satisfies them too, and SER's solver finds
   // one where the nogoods of these levels converge slowly (minutes on VeriStrong's 10^4
   // transactions). Its choice is checked by the level's own checker, so a pass stays a pass.
@@ -1068,6 +1073,26 @@ bool Chooser::reads_cannot_repeat(LevelResult& out) {
       }
   }
   return false;
+}
+
+bool Chooser::schedule_passes(LevelResult& out) {
+  if (level_ != Level::SER && level_ != Level::SSER) return false;
+  // A search that finds nothing decides nothing: it gets a quarter of the time left and a
+  // bounded number of steps (each dead end remembers 16 bytes).
+  const size_t max_steps = std::min<size_t>(16 * h_.txns.size() + 65536, size_t(1) << 21);
+  CheckBudget b = budget_;
+  if (b.deadline_ms > 0) b.deadline_ms = now_ms() + std::max(0.0, b.deadline_ms - now_ms()) / 4;
+  const SerialSchedule s = find_serial_schedule(h_, level_ == Level::SSER, b, max_steps);
+  if (!s.found) return false;
+  for (size_t i = 0; i < vars_.size(); ++i)
+    if (s.choice[vars_[i].amb] != kNone) cur_[i] = s.choice[vars_[i].amb];
+  apply();
+  ++tried_;
+  LevelResult r = resolved_checker(level_)(work_, budget_);
+  if (r.verdict != Verdict::Pass) return false;
+  r.ms = 0;
+  out = std::move(r);
+  return true;
 }
 
 bool Chooser::fixed_reads_fail(LevelResult& out) {
