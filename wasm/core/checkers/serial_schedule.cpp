@@ -299,7 +299,10 @@ SerialSchedule Search::run() {
     // A dead end: undo to the last step that had alternatives (the states undone are dead).
     while (true) {
       dead.insert(hash_, 0);
-      if (stack_.empty()) return out_;  // no schedule (up to hash collisions)
+      if (stack_.empty()) {  // no schedule (up to hash collisions)
+        out_.exhausted = true;
+        return out_;
+      }
       const Frame f = stack_.back();
       undo();
       if (f.forced) continue;

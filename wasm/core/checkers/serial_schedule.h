@@ -25,6 +25,8 @@ namespace isoscope {
 
 struct SerialSchedule {
   bool found = false;
+  bool exhausted = false;        // not found, and every state was tried (none exists, but for
+                                 // a hash collision: a hint, not a proof)
   std::vector<uint32_t> order;   // committed transactions, in the schedule's order
   std::vector<uint32_t> choice;  // per ambiguous read (History::ambiguous index): its writer, or kNone
   size_t deepest = 0;             // the most transactions placed at once
