@@ -100,6 +100,13 @@ class Chooser {
     return {6, static_cast<double>(u)};
   }
   static constexpr int kPhases = 2;
+  // A read with many candidates (values repeated thousands of times) and a time: its first
+  // choices as rank's order gives them, found among its candidates sorted by end (per candidate
+  // group, once) instead of ranking every one (reads x candidates), and valid only told >= 2.
+  // False (v untouched) when the search cannot tell: then every candidate is ranked.
+  static constexpr size_t kFewCandidates = 32;
+  bool first_by_time(Var& v, std::span<const uint32_t> cands);
+  std::unordered_map<uint32_t, std::vector<std::pair<double, uint32_t>>> by_end_;  // group -> (end, candidate)
   std::vector<uint32_t> domain(const Var& v) const;
   // The candidates of v that can be chosen at all (domain's, unordered).
   std::vector<uint32_t> choosable(const Var& v) const;
@@ -179,6 +186,50 @@ std::vector<uint32_t> Chooser::choosable(const Var& v) const {
   if (std::any_of(d.begin(), d.end(), [&](uint32_t w) { return !after_in_session(v.txn, w); }))
     d.erase(std::remove_if(d.begin(), d.end(), [&](uint32_t w) { return after_in_session(v.txn, w); }), d.end());
   return d;
+}
+
+bool Chooser::first_by_time(Var& v, std::span<const uint32_t> cands) {
+  const Txn& t = h_.txns[v.txn];
+  if (!t.has_time()) return false;
+  // Two choosable candidates (not later in the reader's session: choosable keeps those only
+  // when every candidate is).
+  uint32_t found = 0;
+  for (uint32_t w : cands)
+    if (consistent(v, w) && !after_in_session(v.txn, w) && ++found == 2) break;
+  if (found < 2) return false;
+  v.valid = 2;  // (at least)
+  // Rank 0: a write of its own transaction (the first in candidate order).
+  for (uint32_t w : cands)
+    if (h_.candidate_txn(w) == v.txn && consistent(v, w)) {
+      v.first[0] = v.first[1] = w;
+      return true;
+    }
+  std::vector<std::pair<double, uint32_t>>& e = by_end_[h_.ambiguous.group[v.amb]];
+  if (e.empty()) {
+    for (uint32_t w : cands)
+      if (const uint32_t u = h_.candidate_txn(w); u != kInitialTxn && h_.txns[u].has_time()) e.push_back({end_[u], w});
+    std::sort(e.begin(), e.end());
+  }
+  const double ts = start_[v.txn], te = end_[v.txn];
+  for (int ph = 0; ph < kPhases; ++ph) {
+    // Rank 1: the latest end at or before the moment (the first candidate among equal ends),
+    // then the initial value.
+    const double at = ph == 0 ? ts : ts + (te - ts) * (v.op - t.op_begin + 1) / (t.size() + 1);
+    auto it = std::upper_bound(e.begin(), e.end(), at,
+                               [](double a, const std::pair<double, uint32_t>& x) { return a < x.first; });
+    uint32_t best = kNone;
+    double best_end = 0;
+    while (it != e.begin()) {
+      --it;
+      if (best != kNone && it->first != best_end) break;
+      if (!consistent(v, it->second) || after_in_session(v.txn, it->second)) continue;
+      best = it->second, best_end = it->first;  // (equal ends: the lower candidate last)
+    }
+    if (best == kNone && cands.back() == kReadsInitial && consistent(v, kReadsInitial)) best = kReadsInitial;
+    if (best == kNone) return false;
+    v.first[ph] = best;
+  }
+  return true;
 }
 
 std::vector<uint32_t> Chooser::domain(const Var& v) const {
@@ -479,6 +530,12 @@ LevelResult Chooser::run() {
     }
     for (uint32_t o = t.op_begin; o < v.op; ++o)
       if (h_.ops[o].is_write() && h_.ops[o].key == h_.ops[v.op].key) v.mine = o;
+    if (!is_causal_model(level_) && cands.size() > kFewCandidates && first_by_time(v, cands)) {
+      var_of_op_[v.op] = static_cast<uint32_t>(vars_.size());
+      vars_.push_back(v);
+      cur_.push_back(v.first[0]);
+      continue;
+    }
     std::vector<uint32_t> d = choosable(v);
     if (d.empty()) d.push_back(cands[0]);  // an unknown reader that never commits
     v.valid = static_cast<uint32_t>(d.size());
