@@ -597,7 +597,6 @@ LevelResult Chooser::run() {
   }
   // Refutations by values alone, which hold with every choice (cheap: no check, no learning).
   if (LevelResult decided; reads_cannot_repeat(decided) || updates_outnumber_versions(decided)) return decided;
-  if (LevelResult decided; schedule_passes(decided)) return decided;
   // RC, RR, RA and CC: a choice that satisfies SER satisfies them too, and SER's solver finds
   // one where the nogoods of these levels converge slowly (minutes on VeriStrong's 10^4
   // transactions). Its choice is checked by the level's own checker, so a pass stays a pass.
@@ -669,6 +668,7 @@ LevelResult Chooser::run() {
       if (!nogoods_.back().empty() && g_witness_depth == 0 && !is_causal_model(level_) &&
           fixed_reads_fail(decided))
         return decided;
+      if (!nogoods_.back().empty() && schedule_passes(decided)) return decided;
       if (!nogoods_.back().empty() && solver_applies() && decide_in_solver(decided, best, best_lits))
         return decided;
     }
