@@ -27,7 +27,7 @@ bool try_candidate(const Instance& in, Decision& d, const CheckBudget& budget) {
     // transactions, whose write skew the lazy polygraph finds in one.)
     if (p.level == Level::SER) {
       order = replay_order(p, false, &budget);
-    } else if (p.level == Level::PC || p.level == Level::SI) {
+    } else if ((p.level == Level::PC || p.level == Level::SI) && !budget.ser_fails) {
       // The replay knows whole transactions: a serial order is one of PC and SI too. Within
       // half the time left, the rest for the polygraph when SER fails (write skews).
       CheckBudget half = budget;
