@@ -189,6 +189,12 @@ StrongReport check_strong(const History& h, Level level, const CheckBudget& budg
   }
   // Every strong level implies CC (and read consistency): its violations are ours. Within one
   // check, CC is decided once, before the strong levels (budget.cc_holds).
+  if (budget.cc_unknown) {
+    res.verdict = Verdict::Unknown;
+    res.reason = "causal consistency, which this level needs to hold first, was left undecided (its budget ran out)";
+    res.ms = now_ms() - t0;
+    return rep;
+  }
   if (!budget.cc_holds) {
     LevelResult cc = check_cc(h, budget);
     if (cc.verdict == Verdict::Fail) {
