@@ -24,7 +24,10 @@
 //   4. The next choice satisfies every nogood (a backtracking search over the reads the nogoods
 //      mention; the others keep their first choice); none left: the level fails, and the
 //      witness is the anomaly that depended on the fewest choices, naming them.
-//   5. PC, SI, SER and SSER, once the first guesses fail (and no transaction's status is
+//   5. SER and SSER, once the first guesses fail and the history less the reads with a choice
+//      does not: a serial schedule searched over the values the keys hold (serial_schedule.h;
+//      no reads-from needed), its choice checked by the level's own checker. Then
+//      PC, SI, SER and SSER, once the first guesses fail (and no transaction's status is
 //      unknown): the choice goes inside the strong levels' lazy polygraph solver instead
 //      (strong.h, decide_choices: a literal per candidate writer implying its WR edge, the
 //      anti-dependency edges guarded by it), which refutes whole families of choices at once.

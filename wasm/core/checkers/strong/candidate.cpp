@@ -692,6 +692,16 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
   return order;
 }
 
+std::vector<uint32_t> split_order(const std::vector<uint32_t>& whole) {
+  std::vector<uint32_t> order;
+  if (whole.empty()) return order;
+  order.reserve(2 * whole.size() - 1);
+  order.push_back(0);
+  for (uint32_t v : whole)
+    if (v != 0) order.push_back(2 * v - 1), order.push_back(2 * v);
+  return order;
+}
+
 std::vector<uint32_t> progress_order(const Problem& p) {
   std::vector<std::pair<double, uint32_t>> at;
   at.reserve(p.n);

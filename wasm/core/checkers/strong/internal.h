@@ -176,6 +176,9 @@ SolveResult solve(const Problem& p, const Saturation& sat, const CheckBudget& bu
 // (forced: it places the rest by its fallback; else it gives up).
 std::vector<uint32_t> timestamp_order(const Instance& in, const Problem& p);
 std::vector<uint32_t> replay_order(const Problem& p, bool force = false, const CheckBudget* budget = nullptr);
+// A whole-transaction order (of the SER problem) as one of the split problems (PC, SI): each
+// transaction's read half then its write half. Empty for an empty order.
+std::vector<uint32_t> split_order(const std::vector<uint32_t>& whole);
 // A guess for split problems and the rest: sessions interleaved by their progress (each node at
 // the fraction of its chain that precedes it).
 std::vector<uint32_t> progress_order(const Problem& p);

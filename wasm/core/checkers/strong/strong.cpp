@@ -28,8 +28,15 @@ bool try_candidate(const Instance& in, Decision& d, const CheckBudget& budget) {
     // Without timestamps, a replay. (With them, a commit order that does not verify is most
     // often a violation, and the replay would search in vain: 30 s on the si engine's 10^5
     // transactions, whose write skew the lazy polygraph finds in one.)
-    if (p.level != Level::SER) return false;  // the replay knows whole transactions only
-    order = replay_order(p, false, &budget);
+    if (p.level == Level::SER) {
+      order = replay_order(p, false, &budget);
+    } else if (p.level == Level::PC || p.level == Level::SI) {
+      // The replay knows whole transactions: a serial order is one of PC and SI too. Within
+      // half the time left, the rest for the polygraph when SER fails (write skews).
+      CheckBudget half = budget;
+      if (budget.deadline_ms > 0) half.deadline_ms = now_ms() + std::max(0.0, budget.deadline_ms - now_ms()) / 2;
+      order = split_order(replay_order(make_problem(in, Level::SER, false), false, &half));
+    }
     return !order.empty() && verify_order(p, {}, order);
   }();
   if (!verified || (p.level == Level::SSER && !respects_real_time(in, p, order))) return false;
@@ -54,16 +61,8 @@ void decide_lazy(const Instance& in, const CheckBudget& budget, Decision& d) {
 std::vector<uint32_t> first_order(const Instance& in, const Problem& p, const CheckBudget* budget) {
   std::vector<uint32_t> order = timestamp_order(in, p);
   if (order.empty() && p.level == Level::SER) order = replay_order(p, /*force=*/true, budget);
-  if (order.empty() && p.level != Level::SER) {
-    // Split problems: the replay of the SER problem, each transaction's halves side by side.
-    const Problem whole = make_problem(in, Level::SER, false);
-    const std::vector<uint32_t> o = replay_order(whole, /*force=*/true, budget);
-    if (!o.empty()) {
-      order.push_back(0);
-      for (uint32_t v : o)
-        if (v != 0) order.push_back(2 * v - 1), order.push_back(2 * v);
-    }
-  }
+  if (order.empty() && p.level != Level::SER)  // split problems: the replay of the SER problem
+    order = split_order(replay_order(make_problem(in, Level::SER, false), /*force=*/true, budget));
   if (order.empty()) order = progress_order(p);
   return order;
 }
@@ -94,11 +93,10 @@ Decision decide(const Instance& in, Level level, const StrongOptions& opts,
     double slice = opts.ser_first_ms;
     if (budget.deadline_ms > 0) slice = std::min(slice, std::max(0.0, budget.deadline_ms - now) * 0.3);
     b.deadline_ms = now + slice;
+    o.candidate = o.candidate && in.h->has_timestamps;  // the replay was this level's candidate
     Decision s = decide(in, Level::SER, o, b);
     if (s.verdict == Verdict::Pass) {
-      std::vector<uint32_t> order = {0};
-      for (uint32_t v : s.order)
-        if (v != 0) order.push_back(2 * v - 1), order.push_back(2 * v);
+      std::vector<uint32_t> order = split_order(s.order);
       if (verify_order(d.problem, {}, order)) {
         d.verdict = Verdict::Pass;
         d.order = std::move(order);
