@@ -353,6 +353,29 @@ TEST(StrongDifferential, AnAllLevelsCheckRunsCcOnce) {
   EXPECT_EQ(check_cc_runs() - alone, 1u);
 }
 
+// CC left unknown by its budget: the strong levels, which need it to hold, do not run it again
+// (at 10^6 transactions each would spend another budget to the same end).
+TEST(StrongDifferential, CcLeftUnknownIsNotRunAgainByTheStrongLevels) {
+  GenParams p;
+  p.seed = 3;
+  p.mode = GenMode::Serial;
+  p.sessions = 50;
+  p.txns_per_session = 400;
+  p.timestamps = true;
+  Expected<History> eh = generate_history(p);
+  ASSERT_TRUE(eh.ok());
+  CheckOptions o;
+  o.budget_ms = 1;  // 20,000 transactions: CC polls its budget every 4,096
+  const size_t before = check_cc_runs();
+  const CheckReport r = check_history(*eh, o);
+  ASSERT_EQ(r.results[static_cast<int>(Level::CC)].verdict, Verdict::Unknown);
+  EXPECT_EQ(check_cc_runs() - before, 1u);
+  for (Level l : kStrong) {
+    EXPECT_EQ(r.results[static_cast<int>(l)].verdict, Verdict::Unknown) << level_name(l);
+    EXPECT_NE(r.results[static_cast<int>(l)].reason.find("causal consistency"), std::string::npos) << level_name(l);
+  }
+}
+
 // The lattice both ways in check_history: on a serial timestamped history SSER is decided first
 // and its pass decides SER, SI and PC (one search); a failure still propagates upward.
 TEST(StrongDifferential, APassingStrongerLevelDecidesTheWeakerOnes) {

@@ -144,6 +144,8 @@ const LevelResult& decide_level(const History& h, Level l, const CheckOptions& o
       budget.cancelled_ctx = opts.cancelled_ctx;
       budget.cc_holds = report.requested[static_cast<int>(Level::CC)] &&
                         report.results[static_cast<int>(Level::CC)].verdict == Verdict::Pass;
+      budget.cc_unknown = report.requested[static_cast<int>(Level::CC)] &&
+                          report.results[static_cast<int>(Level::CC)].verdict == Verdict::Unknown;
       budget.ser_fails = report.requested[static_cast<int>(Level::SER)] &&
                          report.results[static_cast<int>(Level::SER)].verdict == Verdict::Fail;
       struct ProgressCtx {

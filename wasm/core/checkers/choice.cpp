@@ -58,6 +58,7 @@ class Chooser {
       : h_(h), level_(level), budget_(budget), solver_only_(solver_only), is_last_(last_writes_in_txn(h)), work_(h) {
     work_.ambiguous = AmbiguousReads{};
     budget_.cc_holds = false;  // CC holding for SOME choice says nothing of this one
+    budget_.cc_unknown = false;
   }
 
   LevelResult run();

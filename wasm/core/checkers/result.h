@@ -80,6 +80,10 @@ struct CheckBudget {
   // Set by check_history when CC (and so read consistency) already passed on this history: the
   // strong levels, which imply CC, then skip running it again.
   bool cc_holds = false;
+  // Set by check_history when CC ran out of its budget on this history: the strong levels,
+  // which need CC to hold first, would only run it again to the same end (at 10^6
+  // transactions, 30 s each), so they are unknown at once.
+  bool cc_unknown = false;
   // Set when SER already failed on this history: PC and SI then skip their SER attempt.
   bool ser_fails = false;
   bool expired() const;

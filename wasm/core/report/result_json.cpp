@@ -8,6 +8,7 @@
 #include "formats/formats.h"
 #include "model/anomaly_kinds.h"
 #include "model/shapes.h"
+#include "util/flat_map.h"
 #include "util/json.h"
 
 namespace isoscope {
@@ -30,12 +31,14 @@ uint32_t op_position(const History& h, uint32_t op) { return op - h.txns[h.op_tx
 
 void write_anomaly(JsonWriter& j, const History& h, const Anomaly& a) {
   // Edges name their ends by position in "transactions"; an end missing there is added.
+  // (Indexed: a witness that could not be shrunk names thousands of transactions and edges.)
   std::vector<uint32_t> txns = a.txns;
+  FlatMap64 at(txns.size() + a.edges.size() + 16);
+  for (size_t i = 0; i < txns.size(); ++i) at.insert(txns[i], static_cast<uint32_t>(i));
   auto index_of = [&](uint32_t t) {
-    auto it = std::find(txns.begin(), txns.end(), t);
-    if (it != txns.end()) return static_cast<size_t>(it - txns.begin());
-    txns.push_back(t);
-    return txns.size() - 1;
+    const uint32_t i = at.insert(t, static_cast<uint32_t>(txns.size()));
+    if (i == txns.size()) txns.push_back(t);
+    return static_cast<size_t>(i);
   };
   JsonWriter edges;
   edges.begin_array();

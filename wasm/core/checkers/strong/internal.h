@@ -182,6 +182,10 @@ std::vector<uint32_t> split_order(const std::vector<uint32_t>& whole);
 // A guess for split problems and the rest: sessions interleaved by their progress (each node at
 // the fraction of its chain that precedes it).
 std::vector<uint32_t> progress_order(const Problem& p);
+// A topological order of the known edges (chains, reads, p.fixed), node 0 first; empty when
+// they close a cycle. A candidate where they are the whole story: list-append histories,
+// whose lists give the version order (make_problem).
+std::vector<uint32_t> known_order(const Problem& p);
 // Whether order (whole transactions) extends the real-time order of the timestamps.
 bool respects_real_time(const Instance& in, const Problem& p, const std::vector<uint32_t>& order);
 

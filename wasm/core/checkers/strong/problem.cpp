@@ -2,9 +2,11 @@
 // PC -> SER and SI -> SER reductions of Biswas & Enea (Sec. 4.2, 4.3).
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "checkers/strong/internal.h"
 #include "checkers/weak/common.h"
+#include "util/flat_map.h"
 
 namespace isoscope::strong {
 
@@ -187,6 +189,104 @@ void add_real_time(const Instance& in, Problem& p) {
   }
 }
 
+namespace {
+
+// List-append histories: a list read shows the order of its key's appends, which is the
+// order their transactions commit in at every level here (a list is its appends in commit
+// order). Each key's longest list read among in's transactions (the others are its prefixes
+// once read consistency holds) gives the version order that register histories leave to the
+// polygraph, as known edges (Elle's dependency graph):
+//   WW  the writers of consecutive elements; the last shown before each append no read shows
+//       (those come after every shown one);
+//   RW  a list read before the writer of the element after its last (before the appends no
+//       read shows, when it saw the last shown one and they are few).
+// Elements whose writer is not in the instance are skipped: the order of the others is kept (a
+// projection of the history's order, so a violation found with it is one of the history).
+void add_list_orders(const Instance& in, Problem& p, bool split) {
+  const History& h = *in.h;
+  const uint32_t n = in.n();
+  FlatMap64 writer(in.wkeys.size() * 2 + 16);  // (key, appended value) -> instance txn
+  std::vector<uint32_t> longest(p.num_keys, kNone), reader(p.num_keys, kNone);  // list read op
+  for (uint32_t t = 1; t < n; ++t) {
+    const Txn& x = h.txns[in.orig[t]];
+    for (uint32_t o = x.op_begin; o < x.op_end; ++o) {
+      const Op& op = h.ops[o];
+      if (op.kind == OpKind::Append) {
+        writer.insert((uint64_t(op.key) << 32) | op.value, t);
+      } else if (op.kind == OpKind::ListRead &&
+                 (longest[op.key] == kNone ||
+                  h.lists[op.list].size > h.lists[h.ops[longest[op.key]].list].size)) {
+        longest[op.key] = o;
+        reader[op.key] = t;
+      }
+    }
+  }
+  auto write_node = [&](uint32_t t) { return split ? 2 * t : t; };
+  // Per key, its writers in list order (CSR), and each writer's place in it (by in.wkeys).
+  std::vector<uint32_t> obeg(p.num_keys + 1, 0), ordered, placed(in.wkeys.size(), kNone);
+  auto write_of = [&](uint32_t key, uint32_t t) {  // t's write of key (an index into in.wkeys)
+    for (uint32_t q = in.wbeg[t]; q < in.wbeg[t + 1]; ++q)
+      if (in.wkeys[q] == key) return q;
+    return kNone;
+  };
+  for (uint32_t key = 0; key < p.num_keys; ++key) {
+    obeg[key] = static_cast<uint32_t>(ordered.size());
+    if (longest[key] == kNone) continue;
+    const ListSpan& l = h.lists[h.ops[longest[key]].list];
+    const uint32_t read_node = split ? 2 * reader[key] - 1 : reader[key];
+    for (uint32_t i = 0; i < l.size; ++i) {
+      const uint32_t w = writer.find((uint64_t(key) << 32) | h.list_values[l.begin + i]);
+      if (w == FlatMap64::kAbsent || (ordered.size() > obeg[key] && ordered.back() == w)) continue;
+      if (ordered.size() > obeg[key])
+        p.fixed.push_back({write_node(ordered.back()), write_node(w), EdgeType::WW, key, read_node, longest[key]});
+      placed[write_of(key, w)] = static_cast<uint32_t>(ordered.size());  // w appends to key
+      ordered.push_back(w);
+    }
+  }
+  obeg[p.num_keys] = static_cast<uint32_t>(ordered.size());
+  // The appenders no read shows, per key, after the last shown writer.
+  std::vector<uint32_t> unseen_beg(p.num_keys + 1, 0), unseen;
+  {
+    std::vector<std::pair<uint32_t, uint32_t>> u;  // (key, txn)
+    for (uint32_t t = 1; t < n; ++t)
+      for (uint32_t q = in.wbeg[t]; q < in.wbeg[t + 1]; ++q) {
+        const uint32_t key = in.wkeys[q];
+        if (obeg[key] != obeg[key + 1] && placed[q] == kNone)
+          u.push_back({key, t});
+      }
+    std::sort(u.begin(), u.end());
+    for (const auto& [key, t] : u) {
+      ++unseen_beg[key + 1];
+      unseen.push_back(t);
+      p.fixed.push_back({write_node(ordered[obeg[key + 1] - 1]), write_node(t), EdgeType::WW, key,
+                         split ? 2 * reader[key] - 1 : reader[key], longest[key]});
+    }
+    for (uint32_t key = 0; key < p.num_keys; ++key) unseen_beg[key + 1] += unseen_beg[key];
+  }
+  size_t to_unseen = 0;  // RW edges to unseen appenders: at most linear in the reads
+  for (uint32_t v = 1; v < p.n; ++v)
+    for (uint32_t i = p.rbeg[v]; i < p.rbeg[v + 1]; ++i) {
+      const Problem::Read& r = p.reads[i];
+      if (h.ops[r.op].kind != OpKind::ListRead || obeg[r.key] == obeg[r.key + 1]) continue;
+      uint32_t next = obeg[r.key];  // the index of the writer after the one read
+      if (r.writer != 0) {
+        const uint32_t q = write_of(r.key, p.txn[r.writer]);
+        if (q == kNone || placed[q] == kNone) continue;
+        const uint32_t at = placed[q];
+        next = at + 1;
+      }
+      if (next < obeg[r.key + 1]) {
+        if (ordered[next] != p.txn[v])
+          p.fixed.push_back({v, write_node(ordered[next]), EdgeType::RW, r.key, r.writer, r.op});
+        continue;
+      }
+      for (uint32_t j = unseen_beg[r.key]; j < unseen_beg[r.key + 1] && to_unseen <= p.reads.size(); ++j, ++to_unseen)
+        if (unseen[j] != p.txn[v]) p.fixed.push_back({v, write_node(unseen[j]), EdgeType::RW, r.key, r.writer, r.op});
+    }
+}
+
+}  // namespace
+
 Problem make_problem(const Instance& in, Level level, bool real_time) {
   Problem p;
   p.level = level;
@@ -228,8 +328,37 @@ Problem make_problem(const Instance& in, Level level, bool real_time) {
   p.rbeg[p.n] = static_cast<uint32_t>(p.reads.size());
   p.wbeg[p.n] = static_cast<uint32_t>(p.wkeys.size());
   compute_outs(p);
+  if (in.h->has_lists) add_list_orders(in, p, split);
   if (level == Level::SSER && real_time) add_real_time(in, p);
   return p;
+}
+
+std::vector<uint32_t> known_order(const Problem& p) {
+  // Kahn's algorithm over the chains, the reads and p.fixed (CSR of successors).
+  std::vector<uint32_t> indeg(p.n, 0), sbeg(p.n + 1, 0), succ;
+  auto each_edge = [&](auto&& f) {
+    for (uint32_t v = 1; v < p.n; ++v) {
+      f(p.chain_pred(v), v);
+      for (uint32_t i = p.rbeg[v]; i < p.rbeg[v + 1]; ++i) f(p.reads[i].writer, v);
+    }
+    for (const Problem::Edge& e : p.fixed) f(e.from, e.to);
+  };
+  each_edge([&](uint32_t a, uint32_t b) { ++sbeg[a + 1], ++indeg[b]; });
+  for (uint32_t v = 0; v < p.n; ++v) sbeg[v + 1] += sbeg[v];
+  succ.resize(sbeg[p.n]);
+  {
+    std::vector<uint32_t> at(sbeg.begin(), sbeg.end() - 1);
+    each_edge([&](uint32_t a, uint32_t b) { succ[at[a]++] = b; });
+  }
+  std::vector<uint32_t> order;
+  order.reserve(p.n);
+  if (indeg[0] != 0) return {};
+  order.push_back(0);
+  for (size_t i = 0; i < order.size(); ++i)
+    for (uint32_t e = sbeg[order[i]]; e < sbeg[order[i] + 1]; ++e)
+      if (--indeg[succ[e]] == 0) order.push_back(succ[e]);
+  if (order.size() != p.n) return {};  // a cycle of known edges
+  return order;
 }
 
 Problem sub_problem(const Problem& p, const std::vector<char>& keep_chain,

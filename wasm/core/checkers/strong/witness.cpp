@@ -378,8 +378,17 @@ Anomaly cycle_anomaly(const Instance& in, const Problem& p, Saturation& sat, Lev
         a.ops.push_back(E.b);
         // Forced: the alternative, t3 reading before F commits, would close a cycle with the
         // known orderings from F to t3.
-        const std::string path = explain_path(E);
         context.push_back(t3);
+        if (E.basis == kNone && h.ops[E.b].kind == OpKind::ListRead) {  // a list's order (problem.cpp)
+          const ListSpan& l = h.lists[h.ops[E.b].list];
+          const uint32_t* vals = h.list_values.data() + l.begin;
+          const bool shown = ed.to_op != kNone && std::find(vals, vals + l.size, h.ops[ed.to_op].value) != vals + l.size;
+          ed.why = h.txn_name(t3) + " reads " + h.op_text(E.b) + ", in which " + F + "'s append comes " +
+                   (shown ? "before " + Tn + "'s" : "and " + Tn + "'s does not (it comes after every one shown)") +
+                   ": so " + F + " must commit before " + Tn;
+          break;
+        }
+        const std::string path = explain_path(E);
         ed.why = h.txn_name(t3) + " reads " + h.read_text(E.b, to) + ", and " + F +
                  " also writes " + h.keys.display(E.key) + " and must commit before " +
                  h.txn_name(t3) + " reads" + (path.empty() ? std::string() : " (" + path + ")") +
