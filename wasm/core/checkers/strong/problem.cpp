@@ -120,23 +120,25 @@ ReadsByWriter::ReadsByWriter(const Problem& p) : beg(static_cast<size_t>(p.n) + 
 }
 
 void compute_outs(Problem& p) {
-  struct T {
-    uint32_t writer, key;
-  };
-  std::vector<T> all;
-  all.reserve(p.reads.size());
-  for (const Problem::Read& r : p.reads) all.push_back({r.writer, r.key});
-  std::sort(all.begin(), all.end(),
-            [](const T& a, const T& b) { return a.writer != b.writer ? a.writer < b.writer : a.key < b.key; });
+  // The reads' keys bucketed by writer (a counting sort: one comparison sort of every read was
+  // a few percent of a check), then each writer's keys sorted and counted.
+  std::vector<uint32_t> beg(p.n + 1, 0), keys(p.reads.size());
+  for (const Problem::Read& r : p.reads) ++beg[r.writer + 1];
+  for (uint32_t v = 0; v < p.n; ++v) beg[v + 1] += beg[v];
+  {
+    std::vector<uint32_t> at(beg.begin(), beg.end() - 1);
+    for (const Problem::Read& r : p.reads) keys[at[r.writer]++] = r.key;
+  }
   p.obeg.assign(p.n + 1, 0);
   p.outs.clear();
-  size_t i = 0;
   for (uint32_t v = 0; v < p.n; ++v) {
     p.obeg[v] = static_cast<uint32_t>(p.outs.size());
-    while (i < all.size() && all[i].writer == v) {
-      size_t j = i;
-      while (j < all.size() && all[j].writer == v && all[j].key == all[i].key) ++j;
-      p.outs.push_back({all[i].key, static_cast<uint32_t>(j - i)});
+    const auto b = keys.begin() + beg[v], e = keys.begin() + beg[v + 1];
+    std::sort(b, e);
+    for (auto i = b; i != e;) {
+      auto j = i;
+      while (j != e && *j == *i) ++j;
+      p.outs.push_back({*i, static_cast<uint32_t>(j - i)});
       i = j;
     }
   }
