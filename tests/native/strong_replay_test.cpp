@@ -11,27 +11,37 @@
 namespace isoscope::strong {
 namespace {
 
-// Serial histories on 8 hot keys with blind writes (generate --ops 5 --seed 1). The replay that
-// took writers in node order and never took a choice back got stuck after a few dozen
-// transactions on each: a blind write whose readers lie far ahead froze its keys.
+// Serial histories on 8 hot keys with blind writes (generate --ops 5 --seed 1), up to 1,000
+// sessions and with every key distribution. The replay that took writers in node order and never
+// took a choice back got stuck after a few dozen transactions on each; the one that undid its last
+// choice at a dead end, after a few hundred at 100 sessions and more (its mistakes lay hundreds
+// of places back). It learns from each dead end now.
 TEST(StrongReplay, FindsTheOrderOfSerialHotKeyHistories) {
-  const uint32_t shapes[][2] = {{10, 100}, {20, 100}, {50, 100}, {100, 20}};
-  for (const auto& s : shapes) {
+  struct Shape {
+    uint32_t sessions, txns;
+    KeyDist dist;
+  };
+  const Shape shapes[] = {{10, 100, KeyDist::Uniform}, {20, 100, KeyDist::Uniform},
+                          {50, 100, KeyDist::Uniform}, {100, 20, KeyDist::Uniform},
+                          {100, 50, KeyDist::Hotspot}, {300, 10, KeyDist::Zipf},
+                          {1000, 5, KeyDist::Uniform}};
+  for (const Shape& s : shapes) {
     GenParams g;
     g.seed = 1;
     g.mode = GenMode::Serial;
-    g.sessions = s[0];
-    g.txns_per_session = s[1];
+    g.sessions = s.sessions;
+    g.txns_per_session = s.txns;
     g.min_ops = g.max_ops = 5;
     g.keys = 8;
+    g.key_dist = s.dist;
     Expected<History> h = generate_history(g);
     ASSERT_TRUE(h.ok());
     ASSERT_EQ(check_cc(*h, CheckBudget{}).verdict, Verdict::Pass);
     const Instance in = make_instance(*h);
     const Problem p = make_problem(in, Level::SER, false);
     const std::vector<uint32_t> order = replay_order(p);
-    EXPECT_EQ(order.size(), p.n) << s[0] << " x " << s[1];
-    if (!order.empty()) EXPECT_TRUE(verify_order(p, {}, order)) << s[0] << " x " << s[1];
+    EXPECT_EQ(order.size(), p.n) << s.sessions << " x " << s.txns;
+    if (!order.empty()) EXPECT_TRUE(verify_order(p, {}, order)) << s.sessions << " x " << s.txns;
   }
 }
 
