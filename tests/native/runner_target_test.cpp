@@ -2,7 +2,11 @@
 // the clear errors of the ones that mean nothing.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "runner/backends.h"
+#include "runner/client_libraries.h"
 
 using namespace isoscope::runner;
 
@@ -62,4 +66,22 @@ TEST(RunnerTarget, ListTexts) {
   ASSERT_TRUE(parse_list_text("", v));
   EXPECT_TRUE(v.empty());
   EXPECT_FALSE(parse_list_text("1 x", v));
+}
+
+// The client libraries (and their dozens of dependencies) cost every start of the program 3 ms
+// when linked: they are loaded when a database of their kind is opened, and not before.
+TEST(RunnerClientLibraries, LoadedOnlyWhenADatabaseOfTheirKindOpens) {
+  auto mapped = [] {
+    std::ifstream f("/proc/self/maps");
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+  };
+  const std::string before = mapped();
+  ASSERT_FALSE(before.empty());
+  EXPECT_EQ(before.find("libpq.so"), std::string::npos);
+  EXPECT_EQ(before.find("libmariadb.so"), std::string::npos);
+  std::string err;
+  ASSERT_TRUE(load_client_library(DbKind::MariaDB, err)) << err;  // (true too when not built in)
+  ASSERT_TRUE(load_client_library(DbKind::MariaDB, err)) << err;  // loaded once
 }

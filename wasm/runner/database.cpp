@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "runner/backends.h"
+#include "runner/client_libraries.h"
 
 namespace isoscope::runner {
 
@@ -179,6 +180,7 @@ std::unique_ptr<Database> open_sqlite(const Target&, Isolation, std::string& err
 #endif
 
 std::unique_ptr<Database> open_database(const Target& t, Isolation iso, std::string& error) {
+  if (!load_client_library(t.kind, error)) return nullptr;
   switch (t.kind) {
     case DbKind::PostgreSQL: return open_postgres(t, iso, error);
     case DbKind::MariaDB: return open_mariadb(t, iso, error);

@@ -122,23 +122,28 @@ ReadsByWriter::ReadsByWriter(const Problem& p) : beg(static_cast<size_t>(p.n) + 
 }
 
 void compute_outs(Problem& p) {
-  struct T {
-    uint32_t writer, key;
-  };
-  std::vector<T> all;
-  all.reserve(p.reads.size());
-  for (const Problem::Read& r : p.reads) all.push_back({r.writer, r.key});
-  std::sort(all.begin(), all.end(),
-            [](const T& a, const T& b) { return a.writer != b.writer ? a.writer < b.writer : a.key < b.key; });
+  // The reads' keys grouped by writer, each writer's ascending: a radix sort (by key, then
+  // stably by writer; a comparison sort of every read took 2-4% of a check), then counted.
+  const uint32_t nr = static_cast<uint32_t>(p.reads.size());
+  std::vector<uint32_t> kbeg(p.num_keys + 1, 0), by_key(nr);
+  for (const Problem::Read& r : p.reads) ++kbeg[r.key + 1];
+  for (uint32_t x = 0; x < p.num_keys; ++x) kbeg[x + 1] += kbeg[x];
+  for (uint32_t i = 0; i < nr; ++i) by_key[kbeg[p.reads[i].key]++] = i;
+  std::vector<uint32_t> beg(p.n + 1, 0), keys(nr);
+  for (const Problem::Read& r : p.reads) ++beg[r.writer + 1];
+  for (uint32_t v = 0; v < p.n; ++v) beg[v + 1] += beg[v];
+  {
+    std::vector<uint32_t> at(beg.begin(), beg.end() - 1);
+    for (uint32_t i : by_key) keys[at[p.reads[i].writer]++] = p.reads[i].key;
+  }
   p.obeg.assign(p.n + 1, 0);
   p.outs.clear();
-  size_t i = 0;
   for (uint32_t v = 0; v < p.n; ++v) {
     p.obeg[v] = static_cast<uint32_t>(p.outs.size());
-    while (i < all.size() && all[i].writer == v) {
-      size_t j = i;
-      while (j < all.size() && all[j].writer == v && all[j].key == all[i].key) ++j;
-      p.outs.push_back({all[i].key, static_cast<uint32_t>(j - i)});
+    for (uint32_t i = beg[v]; i < beg[v + 1];) {
+      uint32_t j = i;
+      while (j < beg[v + 1] && keys[j] == keys[i]) ++j;
+      p.outs.push_back({keys[i], j - i});
       i = j;
     }
   }

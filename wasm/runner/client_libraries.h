@@ -1,0 +1,16 @@
+// The database client libraries (libpq, MariaDB Connector/C, SQLite) are loaded when `isoscope
+// run` first opens a database of their kind, not when the program starts: linked as usual they
+// brought 27 shared libraries (OpenSSL, GnuTLS, Kerberos, LDAP, ...) whose loading and
+// relocation took 3 ms of every start, most of the CPU time of `check` on a small history.
+#pragma once
+#include <string>
+
+#include "runner/database.h"
+
+namespace isoscope::runner {
+
+// Loads the client library of kind (once); false with error naming the library when it cannot.
+// The backends' calls into the library (client_libraries.cpp) go through what this loaded.
+bool load_client_library(DbKind kind, std::string& error);
+
+}  // namespace isoscope::runner
