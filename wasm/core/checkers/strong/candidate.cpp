@@ -625,7 +625,7 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
     for (auto& w : waiting) w.clear();
     for (uint32_t u : front) consider(u);
   };
-  size_t conflicts = 0;
+  size_t conflicts = 0, guesses = 0;
   const size_t max_conflicts = static_cast<size_t>(n) * 4 + 1024;
   place(0);
   while (order.size() < n) {
@@ -656,10 +656,8 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
       place(v);
       continue;
     }
-    if (conflicts < max_conflicts && (++conflicts & 15) == 0 && budget && budget->expired()) {
-      if (!force) return {};
-      conflicts = max_conflicts;  // out of time: the rest by the fallback below
-    }
+    // Out of time: no order (a forced one would be of no use to a polygraph out of time too).
+    if (conflicts < max_conflicts && (++conflicts & 15) == 0 && budget && budget->expired()) return {};
     if (conflicts < max_conflicts && learn()) {
       rebuild();
       continue;
@@ -681,6 +679,7 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
       rebuild();
       conflicts = max_conflicts;
     }
+    if ((++guesses & 1023) == 0 && budget && budget->expired()) return {};
     if ((v = demanded()) != kNone) {
       place(v);
       continue;

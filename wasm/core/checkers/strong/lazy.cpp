@@ -58,16 +58,19 @@ bool first_time(FlatMap64& seen, uint64_t key) {
 
 // Calls emit(read index, t2) for every writer t2 of the read's key strictly between the read's
 // writer and its reader in the order (pos: node -> place), and conflict(w1, w2) for SI write
-// halves w2 committed inside w1's snapshot window.
-template <class Emit, class Conflict>
+// halves w2 committed inside w1's snapshot window; until stop() (asked every 1,024 reads or
+// write halves: a far-off order breaks reads x writers constraints, and the budget must hold).
+template <class Emit, class Conflict, class Stop>
 void violations(const Problem& p, const WritersByPlace& W, const std::vector<uint32_t>& pos,
-                const std::vector<uint32_t>& reader, Emit&& emit, Conflict&& conflict) {
+                const std::vector<uint32_t>& reader, Emit&& emit, Conflict&& conflict, Stop&& stop) {
   for (uint32_t i = 0; i < p.reads.size(); ++i) {
+    if ((i & 1023) == 0 && stop()) return;
     const Problem::Read& r = p.reads[i];
     W.between(r.key, pos[r.writer], pos[reader[i]], [&](uint32_t t2) { emit(i, t2); });
   }
   if (p.si)
     for (uint32_t v = 1; v < p.n; ++v) {
+      if ((v & 1023) == 0 && stop()) return;
       if (p.part[v] != Part::Write) continue;
       for (uint32_t i = p.wbeg[v]; i < p.wbeg[v + 1]; ++i)
         W.between(p.wkeys[i], pos[v - 1], pos[v], [&](uint32_t w2) { conflict(v, w2); });
@@ -198,6 +201,7 @@ SolveResult lazy_solve(const Problem& p, const Instance* real_time, std::vector<
     }
   for (const Problem::Edge& e : p.fixed) sat.edges.push_back(e);
   FlatMap64 seen(1024), seen_hyper(1024);
+  constexpr size_t kMaxPerRound = size_t(1) << 22;  // constraints a round generates at most
   std::vector<uint32_t> pos(n);
   std::vector<char> core;
   while (true) {
@@ -233,7 +237,9 @@ SolveResult lazy_solve(const Problem& p, const Instance* real_time, std::vector<
           if (w1 == w2 || !first_time(seen, (uint64_t(w1) << 32) | w2 | kConflictFlag)) return;
           ++added;
           sat.open.push_back({w1, w2 | kConflictFlag});
-        });
+        },
+        // Enough for one round (the next finds the rest), or out of time.
+        [&] { return added > kMaxPerRound || budget.expired(); });
     if (real_time)
       real_time_violations(*real_time, p, order, [&](uint32_t from, uint32_t to) {
         ++added;
@@ -241,6 +247,7 @@ SolveResult lazy_solve(const Problem& p, const Instance* real_time, std::vector<
       });
     if (hyper) added += hyper_violations(W, pos, *hyper, seen_hyper);
     stats.constraints = sat.open.size() + (hyper ? hyper->open.size() : 0);
+    if (budget.expired()) continue;  // (the round may be cut short: unknown at the top)
     if (added == 0) {
       // Nothing is violated: the order is a solution (verified apart all the same).
       if (verify_order(p, {}, order)) {
