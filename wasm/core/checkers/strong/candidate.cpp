@@ -604,9 +604,9 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
       clause = lits;
       clause.insert(clause.end(), conds.begin(), conds.end());
     } else {
-      // No cycle found (a wait for one of several nodes, or beyond the bound): the plain reason of
-      // the dead end. Whatever runs next is a node of the front, and none can run while each
-      // keeps its U and the learned edges that keep the others out of the front hold.
+      // S not closed (a search beyond its bound): the plain reason of the dead end. Whatever runs
+      // next is a node of the front, and none can run while each keeps its U and the learned
+      // edges that keep the others out of the front hold.
       for (uint32_t u : front) {
         uint32_t key;
         if (clean(u, key, false) || key == kNone || !p.writes(u, key)) return false;
