@@ -59,8 +59,6 @@ bool respects_real_time(const Instance& in, const Problem& p, const std::vector<
 std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudget* budget) {
   const uint32_t n = p.n;
   if (n < 2) return {};
-  for (uint32_t v = 1; v < n; ++v)
-    if (p.part[v] != Part::Whole) return {};
   // Successors along the known edges (CSR) and the count of unplaced predecessors.
   std::vector<uint32_t> indeg(n, 0), sbeg(n + 1, 0), succ;
   for (uint32_t v = 1; v < n; ++v) {

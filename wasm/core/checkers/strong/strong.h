@@ -11,7 +11,7 @@
 //      laid out in chains (sessions), with the write-read, real-time (SSER) and SI-conflict
 //      constraints. A candidate commit order (candidate.cpp: the timestamps' commit order, or a
 //      replay of the history, a search with nogood learning over whole transactions that PC
-//      and SI take split) that verifies is a pass at once.
+//      and SI take split, and over PC's halves where SER fails) that verifies is a pass at once.
 //   2b. Problems too large for saturation's reachability (nodes x sessions), when the history
 //      has timestamps or saturation cannot hold them: the lazy polygraph (lazy.cpp), which
 //      gives the solver only the constraints its candidate orders violate, round after round.
