@@ -393,6 +393,9 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
   using Cond = std::pair<uint32_t, uint32_t>;
   std::vector<Cond> cond_pool;  // the conditions of each learned edge: [cbeg, cend) by edge
   std::vector<std::pair<uint32_t, uint32_t>> cond_range;
+  auto append_conds = [&](uint32_t e, std::vector<Cond>& out) {
+    out.insert(out.end(), cond_pool.begin() + cond_range[e].first, cond_pool.begin() + cond_range[e].second);
+  };
   std::vector<uint32_t> fbeg(n + 1, 0), fpred;  // predecessors by the fixed edges (CSR)
   for (const Problem::Edge& e : p.fixed) ++fbeg[e.to + 1];
   for (uint32_t v = 0; v < n; ++v) fbeg[v + 1] += fbeg[v];
@@ -402,7 +405,7 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
     for (const Problem::Edge& e : p.fixed) fpred[fat[e.to]++] = e.from;
   }
   constexpr uint32_t kSearchBound = 256;  // nodes a search of the analysis visits
-  std::vector<uint32_t> cmark(n, 0), parent(n), via(n), seq_at(n, kNone), cstack;
+  std::vector<uint32_t> cmark(n, 0), parent(n), via(n), in_set(n, 0), cstack;
   uint32_t cepoch = 0;
   // Nodes of the front one of which must run before r (r itself when it is there), the
   // conditions of the learned edges it went through appended to conds: one known (or learned)
@@ -413,9 +416,6 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
     cstack.assign(1, r);
     cmark[r] = cepoch;
     uint32_t seen = 0;
-    auto add_conds = [&](uint32_t e) {
-      conds.insert(conds.end(), cond_pool.begin() + cond_range[e].first, cond_pool.begin() + cond_range[e].second);
-    };
     while (!cstack.empty()) {
       if (seen++ >= kSearchBound) return false;
       const uint32_t w = cstack.back();
@@ -434,7 +434,7 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
       for (uint32_t l = in_head[w]; l != kNone && hard == kNone; l = links[l].next) {
         const uint32_t e = links[l].edge;
         if (!learned[e].active || learned[e].placed_froms != 0) continue;
-        if (learned[e].fend - learned[e].fbeg == 1) hard = learned_froms[learned[e].fbeg], add_conds(e);
+        if (learned[e].fend - learned[e].fbeg == 1) hard = learned_froms[learned[e].fbeg], append_conds(e, conds);
         else multi = e;
       }
       if (hard != kNone) {
@@ -442,7 +442,7 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
         continue;
       }
       if (multi == kNone) return false;  // cannot happen: indeg counts an unplaced predecessor
-      add_conds(multi);
+      append_conds(multi, conds);
       for (uint32_t i = learned[multi].fbeg; i < learned[multi].fend; ++i) {
         const uint32_t f = learned_froms[i];
         if (cmark[f] != cepoch) cmark[f] = cepoch, cstack.push_back(f);
@@ -474,9 +474,7 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
       cstack.pop_back();
       if (w == v) {
         for (uint32_t x = v; x != u; x = parent[x])
-          if (via[x] != kNone)
-            conds.insert(conds.end(), cond_pool.begin() + cond_range[via[x]].first,
-                         cond_pool.begin() + cond_range[via[x]].second);
+          if (via[x] != kNone) append_conds(via[x], conds);
         return true;
       }
       auto push = [&](uint32_t x, uint32_t edge) {
@@ -493,7 +491,6 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
     }
     return false;
   };
-  // Analyses the dead end; on success backjumps and learns (true).
   std::vector<Cond> lits, conds;
   std::vector<uint32_t> seq;
   // Backjumps to just before the last placed U of clause, which then waits for its V.
@@ -545,13 +542,13 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
     block(u_last);  // its froms are all unplaced: each ran after the last U of the clause
     return true;
   };
+  // Analyses the dead end; on success backjumps and learns (true).
   auto learn = [&]() {
     // Whatever runs next is a node of the front, kept there by the learned edges that keep the
     // others out: their conditions are part of any reason.
     auto blocking_conds = [&](std::vector<Cond>& clause) {
       for (uint32_t e = 0; e < learned.size(); ++e)
-        if (learned[e].active && learned[e].placed_froms == 0)
-          clause.insert(clause.end(), cond_pool.begin() + cond_range[e].first, cond_pool.begin() + cond_range[e].second);
+        if (learned[e].active && learned[e].placed_froms == 0) append_conds(e, clause);
     };
     std::vector<Cond> clause;
     if (front.empty()) {
@@ -569,7 +566,7 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
     std::vector<Cond> best_conds, trial_conds;
     bool closed = true;
     seq.push_back(front[0]);
-    seq_at[front[0]] = 0;
+    in_set[front[0]] = 1;
     for (size_t i = 0; i < seq.size() && closed; ++i) {
       const uint32_t v = seq[i];
       uint32_t key;
@@ -596,9 +593,9 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
       lits.push_back({v, latest[key]});
       conds.insert(conds.end(), best_conds.begin(), best_conds.end());
       for (uint32_t u : best)
-        if (seq_at[u] == kNone) seq_at[u] = static_cast<uint32_t>(seq.size()), seq.push_back(u);
+        if (!in_set[u]) in_set[u] = 1, seq.push_back(u);
     }
-    for (uint32_t u : seq) seq_at[u] = kNone;
+    for (uint32_t u : seq) in_set[u] = 0;
     if (closed) {
       clause = lits;
       clause.insert(clause.end(), conds.begin(), conds.end());
