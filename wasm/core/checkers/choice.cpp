@@ -1150,9 +1150,7 @@ bool Chooser::schedule_passes(LevelResult& out) {
   // before the solver when it fails (a quarter of SER's time on VeriStrong's PostgreSQL runs
   // at 16 steps per transaction, where the solver passes them at once).
   const size_t max_steps = std::min<size_t>(4 * h_.txns.size() + 4096, size_t(1) << 21);
-  CheckBudget b = budget_;
-  if (b.deadline_ms > 0) b.deadline_ms = now_ms() + std::max(0.0, b.deadline_ms - now_ms()) / 4;
-  const SerialSchedule s = find_serial_schedule(h_, level_ == Level::SSER, b, max_steps);
+  const SerialSchedule s = find_serial_schedule(h_, level_ == Level::SSER, budget_.share(0.25), max_steps);
   if (!s.found) return false;
   for (size_t i = 0; i < vars_.size(); ++i)
     if (s.choice[vars_[i].amb] != kNone) cur_[i] = s.choice[vars_[i].amb];

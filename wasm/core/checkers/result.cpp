@@ -1,5 +1,6 @@
 #include "checkers/result.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace isoscope {
@@ -24,6 +25,15 @@ double now_ms() {
 bool CheckBudget::expired() const {
   if (cancelled && cancelled(cancelled_ctx)) return true;
   return deadline_ms > 0 && now_ms() > deadline_ms;
+}
+
+CheckBudget CheckBudget::share(double fraction) const {
+  CheckBudget b = *this;
+  if (deadline_ms > 0) {
+    const double now = now_ms();
+    b.deadline_ms = now + std::max(0.0, deadline_ms - now) * fraction;
+  }
+  return b;
 }
 
 LevelResult CheckBudget::ran_out() {

@@ -87,6 +87,9 @@ struct CheckBudget {
   // Set when SER already failed on this history: PC and SI then skip their SER attempt.
   bool ser_fails = false;
   bool expired() const;
+  // A copy that runs out once `fraction` of the time left has passed (none when this has no
+  // deadline): a slice for an attempt that decides nothing when it fails.
+  CheckBudget share(double fraction) const;
   // The result of a check stopped by expired(): unknown, "budget ran out".
   static LevelResult ran_out();
   void report_progress(size_t settled, size_t open) const {

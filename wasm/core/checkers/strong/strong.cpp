@@ -36,19 +36,14 @@ bool try_candidate(const Instance& in, Decision& d, const CheckBudget& budget) {
       // halves themselves, whose read halves may run early (SI's rule on concurrent writes to
       // a key is not the replay's: it stops there). Each within half the time left, the rest
       // for the polygraph.
-      auto half = [&] {
-        CheckBudget b = budget;
-        if (budget.deadline_ms > 0) b.deadline_ms = now_ms() + std::max(0.0, budget.deadline_ms - now_ms()) / 2;
-        return b;
-      };
       if (!budget.ser_fails) {
-        const CheckBudget b = half();
+        const CheckBudget b = budget.share(0.5);
         order = split_order(replay_order(make_problem(in, Level::SER, false), false, &b));
         if (!order.empty() && verify_order(p, {}, order)) return true;
         order.clear();
       }
       if (p.level == Level::PC) {
-        const CheckBudget b = half();
+        const CheckBudget b = budget.share(0.5);
         order = replay_order(p, false, &b);
       }
     }
