@@ -6,6 +6,7 @@
 
 #include "checkers/strong/internal.h"
 #include "checkers/weak/common.h"
+#include "graph/digraph.h"
 #include "util/flat_map.h"
 
 namespace isoscope::strong {
@@ -339,30 +340,15 @@ Problem make_problem(const Instance& in, Level level, bool real_time) {
 }
 
 std::vector<uint32_t> known_order(const Problem& p) {
-  // Kahn's algorithm over the chains, the reads and p.fixed (CSR of successors).
-  std::vector<uint32_t> indeg(p.n, 0), sbeg(p.n + 1, 0), succ;
-  auto each_edge = [&](auto&& f) {
-    for (uint32_t v = 1; v < p.n; ++v) {
-      f(p.chain_pred(v), v);
-      for (uint32_t i = p.rbeg[v]; i < p.rbeg[v + 1]; ++i) f(p.reads[i].writer, v);
-    }
-    for (const Problem::Edge& e : p.fixed) f(e.from, e.to);
-  };
-  each_edge([&](uint32_t a, uint32_t b) { ++sbeg[a + 1], ++indeg[b]; });
-  for (uint32_t v = 0; v < p.n; ++v) sbeg[v + 1] += sbeg[v];
-  succ.resize(sbeg[p.n]);
-  {
-    std::vector<uint32_t> at(sbeg.begin(), sbeg.end() - 1);
-    each_edge([&](uint32_t a, uint32_t b) { succ[at[a]++] = b; });
+  // Kahn's algorithm over the chains, the reads and p.fixed.
+  DigraphBuilder known(p.n);
+  for (uint32_t v = 1; v < p.n; ++v) {
+    known.add(p.chain_pred(v), v);
+    for (uint32_t i = p.rbeg[v]; i < p.rbeg[v + 1]; ++i) known.add(p.reads[i].writer, v);
   }
-  std::vector<uint32_t> order;
-  order.reserve(p.n);
-  if (indeg[0] != 0) return {};
-  order.push_back(0);
-  for (size_t i = 0; i < order.size(); ++i)
-    for (uint32_t e = sbeg[order[i]]; e < sbeg[order[i] + 1]; ++e)
-      if (--indeg[succ[e]] == 0) order.push_back(succ[e]);
-  if (order.size() != p.n) return {};  // a cycle of known edges
+  for (const Problem::Edge& e : p.fixed) known.add(e.from, e.to);
+  std::vector<uint32_t> order = topological_order(known.build());  // empty: a cycle of known edges
+  if (!order.empty() && order[0] != 0) return {};
   return order;
 }
 
