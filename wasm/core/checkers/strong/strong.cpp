@@ -66,6 +66,38 @@ void decide_lazy(const Instance& in, const CheckBudget& budget, Decision& d) {
   if (d.verdict == Verdict::Pass) d.order = d.solved.order;
 }
 
+// Two transactions that read one version of a key and both overwrite it: a lost update, which
+// SI, SER and SSER forbid whatever the commit order (each must commit before the other's
+// snapshot, or it would read the other's version). One sort of the reads finds it; saturation
+// needs rounds over a reachability matrix for it (minutes at 10^5 transactions), the solver
+// runs out of memory. Returns the transactions to keep (the version's writer and both readers),
+// or nothing. Readers recorded as committed only: an unknown one commits because another reads
+// its writes, which a core of three would leave out.
+std::vector<char> lost_update(const Instance& in) {
+  struct Update {
+    uint32_t writer, key, reader;
+  };
+  std::vector<Update> updates;
+  for (uint32_t t = 1; t < in.n(); ++t)
+    if (in.h->txns[in.orig[t]].status == TxnStatus::Committed)
+      for (uint32_t i = in.rbeg[t]; i < in.rbeg[t + 1]; ++i) {
+        const Instance::Read& r = in.reads[i];
+        const auto wb = in.wkeys.begin() + in.wbeg[t], we = in.wkeys.begin() + in.wbeg[t + 1];
+        if (std::find(wb, we, r.key) != we) updates.push_back({r.writer, r.key, t});
+      }
+  std::sort(updates.begin(), updates.end(), [](const Update& a, const Update& b) {
+    return a.writer != b.writer ? a.writer < b.writer : a.key < b.key;
+  });
+  for (size_t i = 1; i < updates.size(); ++i) {
+    const Update &a = updates[i - 1], &b = updates[i];
+    if (a.writer != b.writer || a.key != b.key) continue;
+    std::vector<char> keep(in.n(), 0);
+    keep[0] = keep[a.writer] = keep[a.reader] = keep[b.reader] = 1;
+    return keep;
+  }
+  return {};
+}
+
 }  // namespace
 
 std::vector<uint32_t> first_order(const Instance& in, const Problem& p, const CheckBudget* budget) {
@@ -219,7 +251,11 @@ StrongReport check_strong(const History& h, Level level, const CheckBudget& budg
     }
   }
   const Instance in = make_instance(h);
-  Decision d = decide(in, level, opts, budget);
+  const std::vector<char> lost =
+      level == Level::PC ? std::vector<char>() : lost_update(in);  // PC allows lost updates
+  Decision d;
+  if (lost.empty()) d = decide(in, level, opts, budget);
+  else d.verdict = Verdict::Fail;
   StrongStats& st = rep.stats;
   st.nodes = d.problem.n;
   st.chains = d.problem.k;
@@ -245,10 +281,12 @@ StrongReport check_strong(const History& h, Level level, const CheckBudget& budg
   } else if (d.sat.outcome == Saturation::Cycle) {
     res.anomalies.push_back(cycle_anomaly(in, d.problem, d.sat, level));
   } else {
-    // Found by search: shrink to a core (within the failing component).
+    // Found by search or as a lost update: shrink to a core (within the failing component).
     std::vector<char> keep(in.n(), 0);
     keep[0] = 1;
-    if (d.by_solver) {
+    if (!lost.empty()) {
+      keep = lost;
+    } else if (d.by_solver) {
       // The transactions of the solver's conflict cycles usually violate the level on their
       // own; when a forced edge they relied on needs others, start from the whole history.
       for (uint32_t v = 0; v < d.problem.n; ++v)
