@@ -700,6 +700,52 @@ std::vector<uint32_t> split_order(const std::vector<uint32_t>& whole) {
   return order;
 }
 
+std::vector<uint32_t> snapshot_order(const Problem& ser, const std::vector<uint32_t>& whole) {
+  if (whole.empty()) return {};
+  const uint32_t n = ser.n;
+  std::vector<uint32_t> pos(n, kNone);
+  for (uint32_t i = 0; i < whole.size(); ++i) pos[whole[i]] = i;
+  // The places of each key's writes, in order (CSR by key).
+  std::vector<uint32_t> kbeg(ser.num_keys + 1, 0), kpos(ser.wkeys.size());
+  for (uint32_t q = 0; q < ser.wkeys.size(); ++q) ++kbeg[ser.wkeys[q] + 1];
+  for (uint32_t x = 0; x < ser.num_keys; ++x) kbeg[x + 1] += kbeg[x];
+  {
+    std::vector<uint32_t> at(kbeg.begin(), kbeg.end() - 1);
+    for (uint32_t i = 0; i < whole.size(); ++i)
+      for (uint32_t q = ser.wbeg[whole[i]]; q < ser.wbeg[whole[i] + 1]; ++q) kpos[at[ser.wkeys[q]]++] = i;
+  }
+  auto next_write = [&](uint32_t x, uint32_t after) {  // the first write of x placed after `after`
+    const auto b = kpos.begin() + kbeg[x], e = kpos.begin() + kbeg[x + 1];
+    const auto it = std::upper_bound(b, e, after);
+    return it == e ? kNone : *it;
+  };
+  // Each transaction's snapshot: after the commit at place snap_of[t] (0: the initial one).
+  const uint32_t m = static_cast<uint32_t>(whole.size());
+  std::vector<uint32_t> sbeg(m + 1, 0), snap_of(n, 0);
+  for (uint32_t i = 1; i < m; ++i) {
+    const uint32_t t = whole[i];
+    uint32_t hi = i;  // before its commit, and before the first overwrite of a value it read
+    for (uint32_t r = ser.rbeg[t]; r < ser.rbeg[t + 1]; ++r)
+      hi = std::min(hi, next_write(ser.reads[r].key, pos[ser.reads[r].writer]));
+    snap_of[t] = hi - 1;  // the latest such place: it sees the most (verify_order judges)
+    ++sbeg[hi];
+  }
+  for (uint32_t i = 0; i < m; ++i) sbeg[i + 1] += sbeg[i];
+  std::vector<uint32_t> snaps(sbeg[m]);
+  {
+    std::vector<uint32_t> at(sbeg.begin(), sbeg.end() - 1);
+    for (uint32_t i = 1; i < m; ++i) snaps[at[snap_of[whole[i]]]++] = whole[i];
+  }
+  std::vector<uint32_t> order;
+  order.reserve(2 * whole.size() - 1);
+  order.push_back(0);
+  for (uint32_t i = 0; i < whole.size(); ++i) {
+    if (i > 0) order.push_back(2 * whole[i]);
+    for (uint32_t j = sbeg[i]; j < sbeg[i + 1]; ++j) order.push_back(2 * snaps[j] - 1);
+  }
+  return order;
+}
+
 std::vector<uint32_t> progress_order(const Problem& p) {
   std::vector<std::pair<double, uint32_t>> at;
   at.reserve(p.n);
