@@ -492,7 +492,8 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
     return false;
   };
   std::vector<Cond> lits, conds;
-  std::vector<uint32_t> seq;
+  std::vector<uint32_t> seq, root_marked;
+  std::vector<char> in_root(n, 0);
   // Backjumps to just before the last placed U of clause, which then waits for its V.
   auto backjump_and_learn = [&](std::vector<Cond>& clause) {
     // The last placed U of the clause waits for its V, unless some path of known and learned edges
@@ -561,48 +562,70 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
     // can run first among them (it would overwrite the value before r reads it), and so none
     // can ever run: some (V, U) of S must turn around (or a condition of the learned edges the
     // waits went through).
-    lits.clear(), conds.clear(), seq.clear();
     std::vector<uint32_t> best, trial;
     std::vector<Cond> best_conds, trial_conds;
-    bool closed = true;
-    seq.push_back(front[0]);
-    in_set[front[0]] = 1;
-    for (size_t i = 0; i < seq.size() && closed; ++i) {
-      const uint32_t v = seq[i];
-      uint32_t key;
-      if (clean(v, key, false) || key == kNone || !p.writes(v, key)) {
-        closed = false;  // not held up by a write
-        break;
+    // S closed from one seed; false when some node of it is not held up so (or a search ran
+    // beyond its bound).
+    auto close_from = [&](uint32_t seed) {
+      lits.clear(), conds.clear(), seq.clear();
+      bool closed = true;
+      seq.push_back(seed);
+      in_set[seed] = 1;
+      for (size_t i = 0; i < seq.size() && closed; ++i) {
+        const uint32_t v = seq[i];
+        uint32_t key;
+        if (clean(v, key, false) || key == kNone || !p.writes(v, key)) {
+          closed = false;  // not held up by a write
+          break;
+        }
+        const uint32_t o = cur_out[key];
+        best.clear(), best_conds.clear();
+        bool found = false;
+        for (uint32_t j = orbeg[o]; j < orbeg[o + 1]; ++j) {
+          const uint32_t r = reader[oreads[j]];
+          if (placed[r] || r == v) continue;
+          trial.clear(), trial_conds.clear();
+          if (!before_set(r, trial, trial_conds) || (found && trial.size() >= best.size())) continue;
+          found = true;
+          best.swap(trial), best_conds.swap(trial_conds);
+          if (best.size() == 1) break;
+        }
+        if (!found) {
+          closed = false;
+          break;
+        }
+        lits.push_back({v, latest[key]});
+        conds.insert(conds.end(), best_conds.begin(), best_conds.end());
+        for (uint32_t u : best)
+          if (!in_set[u]) in_set[u] = 1, seq.push_back(u);
       }
-      const uint32_t o = cur_out[key];
-      best.clear(), best_conds.clear();
-      bool found = false;
-      for (uint32_t j = orbeg[o]; j < orbeg[o + 1]; ++j) {
-        const uint32_t r = reader[oreads[j]];
-        if (placed[r] || r == v) continue;
-        trial.clear(), trial_conds.clear();
-        if (!before_set(r, trial, trial_conds) || (found && trial.size() >= best.size())) continue;
-        found = true;
-        best.swap(trial), best_conds.swap(trial_conds);
-        if (best.size() == 1) break;
-      }
-      if (!found) {
-        closed = false;
-        break;
-      }
-      lits.push_back({v, latest[key]});
-      conds.insert(conds.end(), best_conds.begin(), best_conds.end());
-      for (uint32_t u : best)
-        if (!in_set[u]) in_set[u] = 1, seq.push_back(u);
-    }
-    for (uint32_t u : seq) in_set[u] = 0;
-    if (closed) {
+      for (uint32_t u : seq) in_set[u] = 0;
+      return closed;
+    };
+    // An S whose every U is the initial transaction cannot turn around (a write skew among
+    // transactions that read initial values: the history violates SER there); it stays stuck
+    // whatever runs before it, and another seed may explain the rest of the front. Without
+    // that, the forced replay guessed from here and scrambled the rest of the history (the
+    // lazy polygraph then needed 7 rounds on 10^6 transactions).
+    bool closed = false;
+    std::vector<char>& rooted = in_root;
+    size_t seeds = 0;
+    for (uint32_t seed : front) {
+      if (rooted[seed]) continue;
+      if (seeds++ == 8 || !(closed = close_from(seed))) break;
       clause = lits;
       clause.insert(clause.end(), conds.begin(), conds.end());
-    } else {
+      if (std::any_of(clause.begin(), clause.end(), [&](const Cond& c) { return at[c.second] != 0; })) break;
+      for (uint32_t u : seq) rooted[u] = 1, root_marked.push_back(u);
+      closed = false;
+    }
+    for (uint32_t u : root_marked) rooted[u] = 0;
+    root_marked.clear();
+    if (!closed) {
       // S not closed (a search beyond its bound): the plain reason of the dead end. Whatever runs
       // next is a node of the front, and none can run while each keeps its U and the learned
       // edges that keep the others out of the front hold.
+      clause.clear();
       for (uint32_t u : front) {
         uint32_t key;
         if (clean(u, key, false) || key == kNone || !p.writes(u, key)) return false;
