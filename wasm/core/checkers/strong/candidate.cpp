@@ -247,9 +247,23 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
   };
   std::vector<Link> links;
   std::priority_queue<std::pair<uint32_t, uint32_t>> guarded;  // (guard, edge) of those active
+  // The active edges none of whose froms is placed (those holding a node back), an indexed set:
+  // the analysis lists them at some dead ends, and a scan of every edge learned made those
+  // quadratic on 10^6 transactions.
+  std::vector<uint32_t> holding, holding_at;
+  auto hold = [&](uint32_t e) {
+    holding_at[e] = static_cast<uint32_t>(holding.size());
+    holding.push_back(e);
+  };
+  auto release = [&](uint32_t e) {
+    holding_at[holding.back()] = holding_at[e];
+    holding[holding_at[e]] = holding.back();
+    holding.pop_back();
+    holding_at[e] = kNone;
+  };
   auto each_out = [&](uint32_t v, auto&& f) {
     for (uint32_t l = out_head[v]; l != kNone; l = links[l].next)
-      if (learned[links[l].edge].active) f(learned[links[l].edge]);
+      if (learned[links[l].edge].active) f(learned[links[l].edge], links[l].edge);
   };
   std::deque<uint32_t> ready_free;
   std::priority_queue<std::pair<uint32_t, uint32_t>> ready_writers;  // (height, node)
@@ -307,8 +321,8 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
       wake.push_back(x);
     }
     for (uint32_t e = sbeg[v]; e < sbeg[v + 1]; ++e) unblock(succ[e]);
-    each_out(v, [&](Learned& l) {
-      if (l.placed_froms++ == 0) unblock(l.to);
+    each_out(v, [&](Learned& l, uint32_t e) {
+      if (l.placed_froms++ == 0) release(e), unblock(l.to);
     });
     wake_keys();
   };
@@ -320,8 +334,8 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
     at[v] = kNone;
     enter(v);
     for (uint32_t e = sbeg[v]; e < sbeg[v + 1]; ++e) block(succ[e]);
-    each_out(v, [&](Learned& l) {
-      if (--l.placed_froms == 0) block(l.to);
+    each_out(v, [&](Learned& l, uint32_t e) {
+      if (--l.placed_froms == 0) hold(e), block(l.to);
     });
     for (uint32_t i = p.wbeg[v + 1]; i-- > p.wbeg[v];) {
       const uint32_t x = p.wkeys[i];
@@ -453,9 +467,11 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
   // Drops the learned edges whose conditions no longer hold (a placement they rest on undone).
   auto drop_stale = [&]() {
     while (!guarded.empty() && guarded.top().first >= order.size()) {
-      Learned& l = learned[guarded.top().second];
+      const uint32_t e = guarded.top().second;
+      Learned& l = learned[e];
       guarded.pop();
       l.active = false;
+      if (l.placed_froms == 0) release(e);
       if (l.placed_froms == 0 && --indeg[l.to] == 0 && !placed[l.to]) enter(l.to);
     }
   };
@@ -539,6 +555,8 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
     links.push_back({id, in_head[u_last]});
     in_head[u_last] = static_cast<uint32_t>(links.size() - 1);
     learned.push_back(l);
+    holding_at.push_back(kNone);
+    hold(id);
     if (l.guard != kNone) guarded.push({l.guard, id});
     block(u_last);  // its froms are all unplaced: each ran after the last U of the clause
     return true;
@@ -548,8 +566,7 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
     // Whatever runs next is a node of the front, kept there by the learned edges that keep the
     // others out: their conditions are part of any reason.
     auto blocking_conds = [&](std::vector<Cond>& clause) {
-      for (uint32_t e = 0; e < learned.size(); ++e)
-        if (learned[e].active && learned[e].placed_froms == 0) append_conds(e, clause);
+      for (uint32_t e : holding) append_conds(e, clause);
     };
     std::vector<Cond> clause;
     if (front.empty()) {
@@ -691,6 +708,7 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
       for (Learned& l : learned)
         if (l.active && (l.active = false, l.placed_froms == 0) && --indeg[l.to] == 0 && !placed[l.to]) enter(l.to);
       learned.clear(), learned_froms.clear(), cond_pool.clear(), cond_range.clear();
+      holding.clear(), holding_at.clear();
       std::fill(out_head.begin(), out_head.end(), kNone);
       std::fill(in_head.begin(), in_head.end(), kNone);
       links.clear();
