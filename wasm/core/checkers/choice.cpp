@@ -59,6 +59,7 @@ class Chooser {
     work_.ambiguous = AmbiguousReads{};
     budget_.cc_holds = false;  // CC holding for SOME choice says nothing of this one
     budget_.cc_unknown = false;
+    budget_.memo = nullptr;  // a history of its own
   }
 
   LevelResult run();

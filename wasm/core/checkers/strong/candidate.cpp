@@ -56,7 +56,7 @@ bool respects_real_time(const Instance& in, const Problem& p, const std::vector<
   return true;
 }
 
-std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudget* budget) {
+std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudget* budget, size_t max_guesses) {
   const uint32_t n = p.n;
   if (n < 2) return {};
   // Successors along the known edges (CSR) and the count of unplaced predecessors.
@@ -719,7 +719,7 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
       rebuild();
       conflicts = max_conflicts;
     }
-    if ((++guesses & 1023) == 0 && budget && budget->expired()) return {};
+    if (++guesses > max_guesses || ((guesses & 1023) == 0 && budget && budget->expired())) return {};
     if ((v = demanded()) != kNone) {
       place(v);
       continue;
