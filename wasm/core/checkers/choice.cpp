@@ -2,12 +2,14 @@
 #include "checkers/choice.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <iterator>
 #include <unordered_map>
 
 #include "checkers/causal/causal.h"
 #include "checkers/check.h"
+#include "checkers/concurrent_schedule.h"
 #include "checkers/counterexample.h"
 #include "checkers/explain.h"
 #include "checkers/read_consistency.h"
@@ -145,6 +147,12 @@ class Chooser {
   // SER and SSER: a serial schedule found by search over the keys' values
   // (serial_schedule.h), its reads-from checked by the level's own checker.
   bool schedule_passes(LevelResult& out);
+  // RC..SI: the run of a snapshot-isolation engine (read committed for RC) found by search
+  // over the keys' values (concurrent_schedule.h), its reads-from checked by the level's own
+  // checker.
+  bool concurrent_schedule_passes(LevelResult& out);
+  const ConcurrentSchedule& concurrent_schedule(ScheduleModel model);
+  uint64_t print_ = 0;  // search_fingerprint(h_), once needed
   // The writer transactions read op o (of committed transaction t) may read from, sorted.
   std::vector<uint32_t> writer_txns(uint32_t t, uint32_t o);
   // Whether the projection on keep, less the reads in drop, fails on its own (decided as a
@@ -598,6 +606,9 @@ LevelResult Chooser::run() {
   }
   // Refutations by values alone, which hold with every choice (cheap: no check, no learning).
   if (LevelResult decided; reads_cannot_repeat(decided) || updates_outnumber_versions(decided)) return decided;
+  // The weak levels try the concurrent schedules at once (before SER's solver, which may take
+  // the whole budget); the strong ones after the history less the ambiguous reads is checked.
+  if (LevelResult decided; !is_strong(level_) && concurrent_schedule_passes(decided)) return decided;
   // RC, RR, RA and CC: a choice that satisfies SER satisfies them too, and SER's solver finds
   // one where the nogoods of these levels converge slowly (minutes on VeriStrong's 10^4
   // transactions). Its choice is checked by the level's own checker, so a pass stays a pass.
@@ -669,6 +680,7 @@ LevelResult Chooser::run() {
       if (!nogoods_.back().empty() && g_witness_depth == 0 && !is_causal_model(level_) &&
           fixed_reads_fail(decided))
         return decided;
+      if (!nogoods_.back().empty() && is_strong(level_) && concurrent_schedule_passes(decided)) return decided;
       if (!nogoods_.back().empty() && schedule_passes(decided)) return decided;
       if (!nogoods_.back().empty() && solver_applies() && decide_in_solver(decided, best, best_lits))
         return decided;
@@ -1161,6 +1173,77 @@ bool Chooser::schedule_passes(LevelResult& out) {
   r.ms = 0;
   out = std::move(r);
   return true;
+}
+
+uint64_t mix64(uint64_t x) {  // splitmix64's finaliser
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+// A content fingerprint of a history: what the concurrent schedule search reads.
+uint64_t search_fingerprint(const History& h) {
+  uint64_t x = mix64(h.ops.size()) ^ mix64(h.txns.size() + (uint64_t(h.ambiguous.size()) << 32));
+  for (const Op& o : h.ops) x = mix64(x ^ (uint64_t(o.key) << 34) ^ (uint64_t(o.value) << 2) ^ uint64_t(o.kind));
+  for (const Txn& t : h.txns) x = mix64(x ^ (uint64_t(t.op_end) << 8) ^ uint64_t(t.status));
+  for (uint32_t b : h.session_begin) x = mix64(x ^ b);
+  return x ^ (h.initial ? mix64(*h.initial + 1) : 0);
+}
+
+// The searches' outcomes on this thread's last history, per model: every level of a check asks
+// for the same search, which costs up to a second when it finds nothing. An outcome cut short
+// by a budget is not kept (another budget may find more).
+struct ScheduleMemo {
+  bool valid = false;
+  uint64_t print = 0;
+  size_t max_steps = 0;
+  ConcurrentSchedule result;
+};
+thread_local std::array<ScheduleMemo, 2> g_schedule_memo;
+
+const ConcurrentSchedule& Chooser::concurrent_schedule(ScheduleModel model) {
+  // A bounded number of steps (each dead end remembers 16 bytes; a million take about a
+  // second) and a quarter of the time left: a search that finds nothing decides nothing.
+  const size_t max_steps = std::min<size_t>(16 * h_.txns.size() + 65536, size_t(1) << 21);
+  if (!print_) print_ = search_fingerprint(h_);
+  ScheduleMemo& m = g_schedule_memo[static_cast<int>(model)];
+  if (m.valid && m.print == print_ && m.max_steps == max_steps) return m.result;
+  m.result = find_concurrent_schedule(h_, model, budget_.share(0.25), max_steps);
+  m.valid = !m.result.stopped;
+  m.print = print_;
+  m.max_steps = max_steps;
+  return m.result;
+}
+
+bool Chooser::concurrent_schedule_passes(LevelResult& out) {
+  if (!is_transactional(level_) || h_.has_lists) return false;
+  // A choice that satisfies SI satisfies every level below it, and RC's its own; either may
+  // satisfy the level, whose own checker decides.
+  const ScheduleModel first = level_ == Level::RC ? ScheduleModel::ReadCommitted : ScheduleModel::SnapshotIsolation;
+  const ScheduleModel second = level_ == Level::RC ? ScheduleModel::SnapshotIsolation : ScheduleModel::ReadCommitted;
+  for (const ScheduleModel model : {first, second}) {
+    if (budget_.expired()) return false;
+    const ConcurrentSchedule& s = concurrent_schedule(model);
+    if (!s.found || s.choice.size() != h_.ambiguous.size()) continue;
+    bool candidates = true;  // (a memo's choice is of this history: checked all the same)
+    for (size_t i = 0; i < vars_.size() && candidates; ++i) {
+      const uint32_t w = s.choice[vars_[i].amb];
+      const std::span<const uint32_t> c = h_.ambiguous.candidates_at(vars_[i].amb);
+      if (w == kNone) continue;
+      candidates = std::binary_search(c.begin(), c.end(), w);
+      cur_[i] = w;
+    }
+    if (!candidates) continue;
+    apply();
+    ++tried_;
+    LevelResult r = resolved_checker(level_)(work_, budget_);
+    if (r.verdict != Verdict::Pass) continue;
+    r.ms = 0;
+    out = std::move(r);
+    return true;
+  }
+  return false;
 }
 
 bool Chooser::fixed_reads_fail(LevelResult& out) {
