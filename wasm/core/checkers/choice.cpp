@@ -150,8 +150,10 @@ class Chooser {
   // RC..SI: the run of a snapshot-isolation engine (read committed for RC) found by search
   // over the keys' values (concurrent_schedule.h), its reads-from checked by the level's own
   // checker.
-  bool concurrent_schedule_passes(LevelResult& out);
-  const ConcurrentSchedule& concurrent_schedule(ScheduleModel model);
+  // A first search is short (it costs little when it fails); a thorough one comes after the
+  // solver has had half the time left.
+  bool concurrent_schedule_passes(LevelResult& out, bool thorough);
+  const ConcurrentSchedule& concurrent_schedule(ScheduleModel model, size_t max_steps);
   uint64_t print_ = 0;  // search_fingerprint(h_), once needed
   // The writer transactions read op o (of committed transaction t) may read from, sorted.
   std::vector<uint32_t> writer_txns(uint32_t t, uint32_t o);
@@ -606,15 +608,17 @@ LevelResult Chooser::run() {
   }
   // Refutations by values alone, which hold with every choice (cheap: no check, no learning).
   if (LevelResult decided; reads_cannot_repeat(decided) || updates_outnumber_versions(decided)) return decided;
-  // The weak levels try the concurrent schedules at once (before SER's solver, which may take
-  // the whole budget); the strong ones after the history less the ambiguous reads is checked.
-  if (LevelResult decided; !is_strong(level_) && concurrent_schedule_passes(decided)) return decided;
+  // The weak levels try the concurrent schedules at once (a short search, before SER's solver,
+  // which may take the whole budget; a thorough one after it); PC and SI after the history less
+  // the ambiguous reads is checked. (SER and SSER have their serial search: an SI run's choice
+  // rarely serves them, and a failed search costs them seconds where their solver decides.)
+  if (LevelResult decided; !is_strong(level_) && concurrent_schedule_passes(decided, false)) return decided;
   // RC, RR, RA and CC: a choice that satisfies SER satisfies them too, and SER's solver finds
   // one where the nogoods of these levels converge slowly (minutes on VeriStrong's 10^4
   // transactions). Its choice is checked by the level's own checker, so a pass stays a pass.
   if ((level_ == Level::RC || level_ == Level::RR || level_ == Level::RA || level_ == Level::CC) &&
       g_witness_depth == 0 && !solver_only_) {
-    Chooser ser(h_, Level::SER, budget_);
+    Chooser ser(h_, Level::SER, budget_.share(0.5));
     if (ser.solver_applies() && ser.run().verdict == Verdict::Pass && ser.cur_.size() == cur_.size()) {
       cur_ = ser.cur_;
       apply();
@@ -625,6 +629,8 @@ LevelResult Chooser::run() {
         return r;
       }
     }
+    if (budget_.expired()) return CheckBudget::ran_out();
+    if (LevelResult decided; concurrent_schedule_passes(decided, true)) return decided;
     if (budget_.expired()) return CheckBudget::ran_out();
   }
   while (true) {
@@ -680,10 +686,18 @@ LevelResult Chooser::run() {
       if (!nogoods_.back().empty() && g_witness_depth == 0 && !is_causal_model(level_) &&
           fixed_reads_fail(decided))
         return decided;
-      if (!nogoods_.back().empty() && is_strong(level_) && concurrent_schedule_passes(decided)) return decided;
+      const bool concurrent = level_ == Level::PC || level_ == Level::SI;
+      if (!nogoods_.back().empty() && concurrent && concurrent_schedule_passes(decided, false)) return decided;
       if (!nogoods_.back().empty() && schedule_passes(decided)) return decided;
-      if (!nogoods_.back().empty() && solver_applies() && decide_in_solver(decided, best, best_lits))
-        return decided;
+      if (!nogoods_.back().empty() && solver_applies()) {
+        // PC and SI: the solver gets half the time left, then the thorough search.
+        const CheckBudget full = budget_;
+        if (concurrent) budget_ = full.share(0.5);
+        const bool done = decide_in_solver(decided, best, best_lits);
+        budget_ = full;
+        if (done && !(concurrent && decided.verdict == Verdict::Unknown && !budget_.expired())) return decided;
+        if (done && concurrent_schedule_passes(decided, true)) return decided;
+      }
     }
     if (nogoods_.back().empty() || !next_choice()) {
       if (budget_.expired()) return CheckBudget::ran_out();
@@ -1202,13 +1216,11 @@ struct ScheduleMemo {
 };
 thread_local std::array<ScheduleMemo, 2> g_schedule_memo;
 
-const ConcurrentSchedule& Chooser::concurrent_schedule(ScheduleModel model) {
-  // A bounded number of steps (each dead end remembers 16 bytes; a million take about a
-  // second) and a quarter of the time left: a search that finds nothing decides nothing.
-  const size_t max_steps = std::min<size_t>(16 * h_.txns.size() + 65536, size_t(1) << 21);
+const ConcurrentSchedule& Chooser::concurrent_schedule(ScheduleModel model, size_t max_steps) {
   if (!print_) print_ = search_fingerprint(h_);
   ScheduleMemo& m = g_schedule_memo[static_cast<int>(model)];
-  if (m.valid && m.print == print_ && m.max_steps == max_steps) return m.result;
+  // A schedule found serves any length of search; a longer search that found none, a shorter.
+  if (m.valid && m.print == print_ && (m.result.found || m.max_steps >= max_steps)) return m.result;
   m.result = find_concurrent_schedule(h_, model, budget_.share(0.25), max_steps);
   m.valid = !m.result.stopped;
   m.print = print_;
@@ -1216,15 +1228,18 @@ const ConcurrentSchedule& Chooser::concurrent_schedule(ScheduleModel model) {
   return m.result;
 }
 
-bool Chooser::concurrent_schedule_passes(LevelResult& out) {
+bool Chooser::concurrent_schedule_passes(LevelResult& out, bool thorough) {
   if (!is_transactional(level_) || h_.has_lists) return false;
+  // A bounded number of steps (each dead end remembers 16 bytes; a million take about a
+  // second) and a quarter of the time left: a search that finds nothing decides nothing.
+  const size_t max_steps = std::min<size_t>(thorough ? 256 * h_.txns.size() + 65536 : 4 * h_.txns.size() + 4096, size_t(1) << 21);
   // A choice that satisfies SI satisfies every level below it, and RC's its own; either may
   // satisfy the level, whose own checker decides.
   const ScheduleModel first = level_ == Level::RC ? ScheduleModel::ReadCommitted : ScheduleModel::SnapshotIsolation;
   const ScheduleModel second = level_ == Level::RC ? ScheduleModel::SnapshotIsolation : ScheduleModel::ReadCommitted;
   for (const ScheduleModel model : {first, second}) {
     if (budget_.expired()) return false;
-    const ConcurrentSchedule& s = concurrent_schedule(model);
+    const ConcurrentSchedule& s = concurrent_schedule(model, max_steps);
     if (!s.found || s.choice.size() != h_.ambiguous.size()) continue;
     bool candidates = true;  // (a memo's choice is of this history: checked all the same)
     for (size_t i = 0; i < vars_.size() && candidates; ++i) {
