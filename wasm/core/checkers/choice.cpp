@@ -609,7 +609,7 @@ LevelResult Chooser::run() {
   // Refutations by values alone, which hold with every choice (cheap: no check, no learning).
   if (LevelResult decided; reads_cannot_repeat(decided) || updates_outnumber_versions(decided)) return decided;
   // The weak levels try the concurrent schedules at once (a short search, before SER's solver,
-  // which may take the whole budget; a thorough one after it); PC and SI after the history less
+  // which gets a quarter of the time left; a thorough one after it); PC and SI after the history less
   // the ambiguous reads is checked. (SER and SSER have their serial search: an SI run's choice
   // rarely serves them, and a failed search costs them seconds where their solver decides.)
   if (LevelResult decided; !is_strong(level_) && concurrent_schedule_passes(decided, false)) return decided;
@@ -618,7 +618,7 @@ LevelResult Chooser::run() {
   // transactions). Its choice is checked by the level's own checker, so a pass stays a pass.
   if ((level_ == Level::RC || level_ == Level::RR || level_ == Level::RA || level_ == Level::CC) &&
       g_witness_depth == 0 && !solver_only_) {
-    Chooser ser(h_, Level::SER, budget_.share(0.5));
+    Chooser ser(h_, Level::SER, budget_.share(0.25));
     if (ser.solver_applies() && ser.run().verdict == Verdict::Pass && ser.cur_.size() == cur_.size()) {
       cur_ = ser.cur_;
       apply();
