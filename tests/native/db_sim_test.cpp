@@ -243,7 +243,7 @@ TEST(DbSim, RepeatedValuesWithoutTimestampsKeepTheEnginesLevels) {
       EXPECT_GT(h->ambiguous.size(), h->num_ops() / 4) << engine_name(e) << " " << sessions;
       for (Level l : kTransactional) {
         if (l == Level::SSER || static_cast<int>(l) > static_cast<int>(guaranteed(e))) continue;
-        CheckBudget b;  // (SER's solver gets a quarter before the thorough search)
+X
         b.deadline_ms = now_ms() + 4000;
         const LevelResult res = checker_for(l)(*h, b);
         EXPECT_EQ(res.verdict, Verdict::Pass)

@@ -146,7 +146,7 @@ class Chooser {
   bool reads_cannot_repeat(LevelResult& out);
   // SER and SSER: a serial schedule found by search over the keys' values
   // (serial_schedule.h), its reads-from checked by the level's own checker.
-  bool schedule_passes(LevelResult& out);
+  bool schedule_passes(LevelResult& out, bool thorough);
   // RC..SI: the run of a snapshot-isolation engine (read committed for RC) found by search
   // over the keys' values (concurrent_schedule.h), its reads-from checked by the level's own
   // checker.
@@ -688,15 +688,17 @@ LevelResult Chooser::run() {
         return decided;
       const bool concurrent = level_ == Level::PC || level_ == Level::SI;
       if (!nogoods_.back().empty() && concurrent && concurrent_schedule_passes(decided, false)) return decided;
-      if (!nogoods_.back().empty() && schedule_passes(decided)) return decided;
+      if (!nogoods_.back().empty() && schedule_passes(decided, false)) return decided;
       if (!nogoods_.back().empty() && solver_applies()) {
-        // PC and SI: the solver gets half the time left, then the thorough search.
+        // The solver gets half the time left, then a thorough schedule search (PC and SI:
+        // concurrent; SER and SSER: serial).
         const CheckBudget full = budget_;
-        if (concurrent) budget_ = full.share(0.5);
+        budget_ = full.share(0.5);
         const bool done = decide_in_solver(decided, best, best_lits);
         budget_ = full;
-        if (done && !(concurrent && decided.verdict == Verdict::Unknown && !budget_.expired())) return decided;
-        if (done && concurrent_schedule_passes(decided, true)) return decided;
+        if (done && !(decided.verdict == Verdict::Unknown && !budget_.expired())) return decided;
+        if (done && ((concurrent && concurrent_schedule_passes(decided, true)) || schedule_passes(decided, true)))
+          return decided;
       }
     }
     if (nogoods_.back().empty() || !next_choice()) {
@@ -1169,13 +1171,14 @@ bool Chooser::reads_cannot_repeat(LevelResult& out) {
   return false;
 }
 
-bool Chooser::schedule_passes(LevelResult& out) {
+bool Chooser::schedule_passes(LevelResult& out, bool thorough) {
   if (level_ != Level::SER && level_ != Level::SSER) return false;
   // A search that finds nothing decides nothing: it gets a quarter of the time left and a
   // bounded number of steps (each dead end remembers 16 bytes), few enough that it costs little
   // before the solver when it fails (a quarter of SER's time on VeriStrong's PostgreSQL runs
   // at 16 steps per transaction, where the solver passes them at once).
-  const size_t max_steps = std::min<size_t>(4 * h_.txns.size() + 4096, size_t(1) << 21);
+  // A thorough one (after the solver has had half the time left) goes further.
+  const size_t max_steps = std::min<size_t>((thorough ? 256 : 4) * h_.txns.size() + 4096, size_t(1) << 21);
   const SerialSchedule s = find_serial_schedule(h_, level_ == Level::SSER, budget_.share(0.25), max_steps);
   if (!s.found) return false;
   for (size_t i = 0; i < vars_.size(); ++i)
