@@ -1179,7 +1179,7 @@ bool Chooser::schedule_passes(LevelResult& out, bool thorough) {
   // at 16 steps per transaction, where the solver passes them at once).
   // A thorough one (after the solver has had half the time left) goes further.
   const size_t max_steps = std::min<size_t>((thorough ? 256 : 4) * h_.txns.size() + 4096, size_t(1) << 21);
-  const SerialSchedule s = find_serial_schedule(h_, level_ == Level::SSER, budget_.share(0.25), max_steps);
+  const SerialSchedule s = find_serial_schedule(h_, level_ == Level::SSER, budget_.share(0.25), max_steps, thorough);
   if (!s.found) return false;
   for (size_t i = 0; i < vars_.size(); ++i)
     if (s.choice[vars_[i].amb] != kNone) cur_[i] = s.choice[vars_[i].amb];

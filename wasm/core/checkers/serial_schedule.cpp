@@ -19,8 +19,8 @@ uint64_t mix(uint64_t x) {  // splitmix64's finaliser
 
 class Search {
  public:
-  Search(const History& h, bool real_time, const CheckBudget& budget, size_t max_steps)
-      : h_(h), real_time_(real_time), budget_(budget), max_steps_(max_steps) {}
+  Search(const History& h, bool real_time, const CheckBudget& budget, size_t max_steps, bool backjump)
+      : h_(h), real_time_(real_time), backjump_(backjump), budget_(budget), max_steps_(max_steps) {}
 
   SerialSchedule run();
 
@@ -67,6 +67,7 @@ class Search {
 
   const History& h_;
   bool real_time_;
+  bool backjump_;
   const CheckBudget& budget_;
   size_t max_steps_;
   bool by_time_ = false;
@@ -335,7 +336,7 @@ SerialSchedule Search::run() {
     uint32_t jump = kNone;
     for (uint32_t s = 0; s < k; ++s)
       if (pos_[s] < seq_[s].size() && lost_at_[s] != kNone && (jump == kNone || lost_at_[s] > jump)) jump = lost_at_[s];
-    if (jump != kNone && jump + 1 < stack_.size()) {
+    if (backjump_ && jump != kNone && jump + 1 < stack_.size()) {
       jumped_ = true;
       while (stack_.size() > jump + 1) undo();
       stack_.back().partial = true;
@@ -362,8 +363,8 @@ SerialSchedule Search::run() {
 }  // namespace
 
 SerialSchedule find_serial_schedule(const History& h, bool real_time, const CheckBudget& budget,
-                                    size_t max_steps) {
-  return Search(h, real_time, budget, max_steps).run();
+                                    size_t max_steps, bool backjump) {
+  return Search(h, real_time, budget, max_steps, backjump).run();
 }
 
 }  // namespace isoscope
