@@ -340,7 +340,8 @@ std::string schedule_error(const History& h, const std::vector<uint32_t>& order,
 // finds is one (checked by replaying it), so SER (SSER with real time) holds; and when it tries
 // every state without finding one, the level fails (complete on histories this small: its
 // rules that cut the search, forced read-only steps and values never left while still to be
-// read and no longer written, lose no schedule).
+// read and no longer written, lose no schedule; with backjumps, exhausted only when none
+// skipped a state). Both with and without backjumps.
 TEST(Ambiguous, SerialScheduleSearchAgreesWithReference) {
   constexpr int kHistories = 4000;
   Rng rng(3131);
@@ -350,10 +351,11 @@ TEST(Ambiguous, SerialScheduleSearchAgreesWithReference) {
     Expected<History> eh = generate_history(p);
     ASSERT_TRUE(eh.ok());
     const History& h = *eh;
-    for (const bool real_time : {false, true}) {
+    for (const int mode : {0, 1, 2, 3}) {  // real time or not, backjumps or not
+      const bool real_time = mode & 1, backjump = mode & 2;
       if (real_time && !h.has_timestamps) continue;
       const Level l = real_time ? Level::SSER : Level::SER;
-      const SerialSchedule s = find_serial_schedule(h, real_time, {}, 1u << 20);
+      const SerialSchedule s = find_serial_schedule(h, real_time, {}, 1u << 20, backjump);
       if (!s.found && !s.exhausted) continue;  // (a transaction of unknown status)
       const Verdict want = reference_check(h, l);
       if (want == Verdict::Unknown) continue;
