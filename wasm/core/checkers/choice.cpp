@@ -1237,11 +1237,12 @@ bool Chooser::concurrent_schedule_passes(LevelResult& out, bool thorough) {
   // second) and a quarter of the time left: a search that finds nothing decides nothing.
   const size_t max_steps = std::min<size_t>(thorough ? 256 * h_.txns.size() + 65536 : 4 * h_.txns.size() + 4096, size_t(1) << 21);
   // A choice that satisfies SI satisfies every level below it, and RC's its own; either may
-  // satisfy the level, whose own checker decides.
+  // satisfy a weak level, whose own checker decides.
   const ScheduleModel first = level_ == Level::RC ? ScheduleModel::ReadCommitted : ScheduleModel::SnapshotIsolation;
   const ScheduleModel second = level_ == Level::RC ? ScheduleModel::SnapshotIsolation : ScheduleModel::ReadCommitted;
   for (const ScheduleModel model : {first, second}) {
     if (budget_.expired()) return false;
+    if (model == ScheduleModel::ReadCommitted && is_strong(level_)) continue;  // (never serves PC or SI)
     const ConcurrentSchedule& s = concurrent_schedule(model, max_steps);
     if (!s.found || s.choice.size() != h_.ambiguous.size()) continue;
     bool candidates = true;  // (a memo's choice is of this history: checked all the same)
