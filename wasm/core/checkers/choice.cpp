@@ -148,6 +148,7 @@ class Chooser {
   // SER and SSER: a serial schedule found by search over the keys' values
   // (serial_schedule.h), its reads-from checked by the level's own checker.
   bool schedule_passes(LevelResult& out, bool thorough);
+  bool unlimited() const;  // no deadline: a share of the time left is all of it
   // RC..SI: the run of a snapshot-isolation engine (read committed for RC) found by search
   // over the keys' values (concurrent_schedule.h), its reads-from checked by the level's own
   // checker.
@@ -619,6 +620,9 @@ LevelResult Chooser::run() {
   // transactions). Its choice is checked by the level's own checker, so a pass stays a pass.
   if ((level_ == Level::RC || level_ == Level::RR || level_ == Level::RA || level_ == Level::CC) &&
       g_witness_depth == 0 && !solver_only_) {
+    // Without a deadline a share of the time is all of it: the thorough search (bounded in
+    // steps) comes first, or it would never come.
+    if (LevelResult decided; unlimited() && concurrent_schedule_passes(decided, true)) return decided;
     Chooser ser(h_, Level::SER, budget_.share(0.25));
     if (ser.solver_applies() && ser.run().verdict == Verdict::Pass && ser.cur_.size() == cur_.size()) {
       cur_ = ser.cur_;
@@ -692,7 +696,9 @@ LevelResult Chooser::run() {
       if (!nogoods_.back().empty() && schedule_passes(decided, false)) return decided;
       if (!nogoods_.back().empty() && solver_applies()) {
         // The solver gets half the time left, then a thorough schedule search (PC and SI:
-        // concurrent; SER and SSER: serial).
+        // concurrent; SER and SSER: serial); without a deadline, the search first.
+        if (unlimited() && ((concurrent && concurrent_schedule_passes(decided, true)) || schedule_passes(decided, true)))
+          return decided;
         const CheckBudget full = budget_;
         budget_ = full.share(0.5);
         const bool done = decide_in_solver(decided, best, best_lits);
@@ -708,6 +714,8 @@ LevelResult Chooser::run() {
     }
   }
 }
+
+bool Chooser::unlimited() const { return budget_.deadline_ms <= 0; }
 
 bool Chooser::solver_applies() const {
   if (!is_strong(level_)) return false;
