@@ -6,7 +6,6 @@
 #include "checkers/strong/internal.h"
 #include "checkers/weak/weak.h"
 #include "formats/formats.h"
-#include "generate/inject.h"
 #include "generate/random_history.h"
 #include "test_util.h"
 
@@ -52,18 +51,9 @@ TEST(StrongReplay, FindsTheOrderOfSerialHotKeyHistories) {
 // problems before: PC on 10^5 such transactions ended unknown after 30 s.)
 TEST(StrongReplay, FindsPcOrdersWhereSerFails) {
   for (const char* name : {"WriteSkew", "LostUpdate"}) {
-    const InjectableAnomaly* a = find_injectable(name);
-    ASSERT_NE(a, nullptr) << name;
-    GenParams g;
-    g.seed = 1;
-    g.sessions = 20;
-    g.txns_per_session = 50;
-    HistorySink sink(false);
-    generate_with_anomaly(g, a, sink);
-    Expected<History> h = sink.builder().finish("generated");
-    ASSERT_TRUE(h.ok());
-    ASSERT_EQ(check_cc(*h, CheckBudget{}).verdict, Verdict::Pass) << name;
-    const Instance in = make_instance(*h);
+    const History h = planted_history(name, 20, 50);
+    ASSERT_EQ(check_cc(h, CheckBudget{}).verdict, Verdict::Pass) << name;
+    const Instance in = make_instance(h);
     EXPECT_TRUE(replay_order(make_problem(in, Level::SER, false)).empty()) << name;
     const Problem pc = make_problem(in, Level::PC, false);
     const std::vector<uint32_t> order = replay_order(pc);
@@ -76,16 +66,9 @@ TEST(StrongReplay, FindsPcOrdersWhereSerFails) {
 // and each read half moved back to its snapshot (snapshot_order) gives SI's and PC's order, where
 // the plain split of it does not verify.
 TEST(StrongReplay, SnapshotsTurnAForcedSerialOrderIntoAnSiOrder) {
-  GenParams g;
-  g.seed = 1;
-  g.sessions = 20;
-  g.txns_per_session = 50;
-  HistorySink sink(false);
-  generate_with_anomaly(g, find_injectable("WriteSkew"), sink);
-  Expected<History> h = sink.builder().finish("generated");
-  ASSERT_TRUE(h.ok());
-  ASSERT_EQ(check_cc(*h, CheckBudget{}).verdict, Verdict::Pass);
-  const Instance in = make_instance(*h);
+  const History h = planted_history("WriteSkew", 20, 50);
+  ASSERT_EQ(check_cc(h, CheckBudget{}).verdict, Verdict::Pass);
+  const Instance in = make_instance(h);
   const Problem ser = make_problem(in, Level::SER, false);
   const std::vector<uint32_t> whole = replay_order(ser, /*force=*/true);
   ASSERT_EQ(whole.size(), ser.n);
@@ -102,19 +85,12 @@ TEST(StrongReplay, SnapshotsTurnAForcedSerialOrderIntoAnSiOrder) {
 // One check replays the history once: SER leaves its forced replay in the check's memo, and PC
 // and SI take their snapshots from it. A memo of another history is not used.
 TEST(StrongReplay, OneCheckReplaysTheHistoryOnce) {
-  GenParams g;
-  g.seed = 1;
-  g.sessions = 20;
-  g.txns_per_session = 50;
-  HistorySink sink(false);
-  generate_with_anomaly(g, find_injectable("WriteSkew"), sink);
-  Expected<History> h = sink.builder().finish("generated");
-  ASSERT_TRUE(h.ok());
-  const CheckReport r = check_history(*h, {});
+  const History h = planted_history("WriteSkew", 20, 50);
+  const CheckReport r = check_history(h, {});
   EXPECT_EQ(r.results[static_cast<int>(Level::SER)].verdict, Verdict::Fail);
   EXPECT_EQ(r.results[static_cast<int>(Level::SI)].verdict, Verdict::Pass);
-  ASSERT_EQ(r.memo->history, &*h);
-  const Problem ser = make_problem(make_instance(*h), Level::SER, false);
+  ASSERT_EQ(r.memo->history, &h);
+  const Problem ser = make_problem(make_instance(h), Level::SER, false);
   EXPECT_EQ(r.memo->ser_replay.size(), ser.n);
   // Another history's memo (an order of the right size that no level could use) is ignored.
   LevelMemo other;
@@ -122,7 +98,7 @@ TEST(StrongReplay, OneCheckReplaysTheHistoryOnce) {
   other.ser_replay.assign(ser.n, 0);
   CheckBudget b;
   b.memo = &other;
-  EXPECT_EQ(check_si(*h, b).verdict, Verdict::Pass);
+  EXPECT_EQ(check_si(h, b).verdict, Verdict::Pass);
   EXPECT_EQ(other.history, &r);
 }
 

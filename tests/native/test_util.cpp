@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "generate/inject.h"
+#include "generate/random_history.h"
 #include "simdjson.h"
 
 namespace fs = std::filesystem;
@@ -100,4 +102,16 @@ CommandResult run_cli(const std::string& args) {
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   r.err = slurp(err_path);
   return r;
+}
+
+isoscope::History planted_history(const char* anomaly, uint32_t sessions, uint32_t txns_per_session) {
+  isoscope::GenParams g;
+  g.seed = 1;
+  g.sessions = sessions;
+  g.txns_per_session = txns_per_session;
+  isoscope::HistorySink sink(false);
+  isoscope::generate_with_anomaly(g, isoscope::find_injectable(anomaly), sink);
+  isoscope::Expected<isoscope::History> h = sink.builder().finish("generated");
+  if (!h.ok()) std::abort();
+  return std::move(*h);
 }

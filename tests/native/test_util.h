@@ -53,3 +53,5 @@ CommandResult run_cli(const std::string& args);
 std::string shell_quote(const std::string& s);
 // Writes content to a fresh file in a temporary directory and returns its path.
 std::string temp_file(const std::string& name, const std::string& content);
+// A serial history without timestamps with one anomaly planted (generate --target inject=NAME).
+isoscope::History planted_history(const char* anomaly, uint32_t sessions, uint32_t txns_per_session);

@@ -18,6 +18,7 @@
 #include "checkers/weak/weak.h"
 #include "graph/digraph.h"
 #include "model/anomaly_kinds.h"
+#include "util/hash.h"
 
 namespace isoscope {
 
@@ -1199,13 +1200,6 @@ bool Chooser::schedule_passes(LevelResult& out, bool thorough) {
   r.ms = 0;
   out = std::move(r);
   return true;
-}
-
-uint64_t mix64(uint64_t x) {  // splitmix64's finaliser
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
 }
 
 // A content fingerprint of a history: what the concurrent schedule search reads.

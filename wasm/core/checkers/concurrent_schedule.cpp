@@ -4,17 +4,11 @@
 #include <algorithm>
 
 #include "util/flat_map.h"
+#include "util/hash.h"
 
 namespace isoscope {
 
 namespace {
-
-uint64_t mix(uint64_t x) {  // splitmix64's finaliser
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
 
 class Search {
  public:
@@ -51,8 +45,8 @@ class Search {
     trail_.push_back({&at, at});
     at = v;
   }
-  uint64_t session_hash(uint32_t s) const { return mix((uint64_t(pos_[s]) << 40) ^ (uint64_t(prog_[s]) << 20) ^ s); }
-  uint64_t key_hash(uint32_t k, uint32_t pair) const { return mix((uint64_t(k) << 32) ^ pair ^ 0x5A17000000000000ull); }
+  uint64_t session_hash(uint32_t s) const { return mix64((uint64_t(pos_[s]) << 40) ^ (uint64_t(prog_[s]) << 20) ^ s); }
+  uint64_t key_hash(uint32_t k, uint32_t pair) const { return mix64((uint64_t(k) << 32) ^ pair ^ 0x5A17000000000000ull); }
   void set_place(uint32_t s, uint32_t pos, uint32_t prog) {
     hash_ ^= session_hash(s);
     set(pos_[s], pos);

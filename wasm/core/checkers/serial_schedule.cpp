@@ -5,17 +5,11 @@
 #include <set>
 
 #include "util/flat_map.h"
+#include "util/hash.h"
 
 namespace isoscope {
 
 namespace {
-
-uint64_t mix(uint64_t x) {  // splitmix64's finaliser
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
 
 class Search {
  public:
@@ -54,9 +48,9 @@ class Search {
     return !strands_reads(t);
   }
   uint64_t key_hash(uint32_t k, uint32_t w) const {
-    return mix((uint64_t(k) << 32) ^ (w == kReadsInitial ? 0xFFFFFFFFull : h_.ops[w].value) ^ 0x5A17u);
+    return mix64((uint64_t(k) << 32) ^ (w == kReadsInitial ? 0xFFFFFFFFull : h_.ops[w].value) ^ 0x5A17u);
   }
-  uint64_t place_hash(uint32_t s, uint32_t p) const { return mix((uint64_t(p) << 32) | s); }
+  uint64_t place_hash(uint32_t s, uint32_t p) const { return mix64((uint64_t(p) << 32) | s); }
   double priority(uint32_t s) const {
     const uint32_t t = seq_[s][pos_[s]];
     if (by_time_) return noise_[t] + (writes_begin_[t] == writes_begin_[t + 1] ? h_.times[t].start.approx() : h_.times[t].end.approx());

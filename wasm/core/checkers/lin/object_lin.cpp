@@ -23,17 +23,11 @@
 
 #include "checkers/lin/model.h"
 #include "model/anomaly_kinds.h"
+#include "util/hash.h"
 #include "util/memory.h"
 
 namespace isoscope {
 namespace {
-
-uint64_t mix64(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
 
 // The set of (state, operations taken effect) pairs seen: open addressing over a pool that
 // holds each pair's bit set.
