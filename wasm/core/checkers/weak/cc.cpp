@@ -144,13 +144,20 @@ class CoEdges {
   struct Edge {
     uint32_t t2, t1, rx, d2;  // d2: t2's writer dimension
   };
+  struct Recent {
+    int32_t j, i;  // a kept edge from (s', i) to (S, j) (j = -1: none), at edges_[pos]
+    uint32_t pos;  // kNone once compact() has moved the edges
+  };
+  static constexpr int kWays = 2;
   // dim: each writing session's clock dimension (t1 and t2 always write); width: their number.
   // The per-pair filter costs width^2 * kWays records; it runs only when they fit kMaxFilterBytes.
   CoEdges(const History& h, const std::vector<uint32_t>& dim, uint32_t width, CcEdges mode)
       : h_(h), dim_(dim), width_(width), mode_(mode) {
     if (mode == CcEdges::Staircase && filter_bytes(width) > 0)
       recent_.assign(static_cast<size_t>(width) * width * kWays, Recent{-1, -1, kNone});
-    next_compact_ = mode == CcEdges::All ? SIZE_MAX : mode == CcEdges::Compacted ? 16 : kMinCompact;
+    // With the filter, compaction drops few edges (about 4% on 10^6 transactions): it waits.
+    min_compact_ = mode == CcEdges::Compacted ? 16 : recent_.empty() ? kMinCompact : 2 * kMinCompact;
+    next_compact_ = mode == CcEdges::All ? SIZE_MAX : min_compact_;
   }
   static size_t filter_bytes(uint32_t width) {
     const size_t b = static_cast<size_t>(width) * width * kWays * sizeof(Recent);
@@ -199,9 +206,9 @@ class CoEdges {
   // last compaction left it, and grows only when memory allows (in wasm a failed allocation
   // aborts); otherwise too_many() turns true.
   bool room() {
+    if (too_many_) return false;  // the result is unknown
     if (edges_.size() >= next_compact_) compact();
     if (edges_.size() < edges_.capacity()) return true;
-    if (too_many_) return false;
     const size_t want = std::max<size_t>(1024, edges_.capacity() + edges_.capacity() / 2);
     if (want > kMaxEdges || !can_allocate((want + edges_.size()) * sizeof(Edge))) {
       too_many_ = true;
@@ -210,16 +217,23 @@ class CoEdges {
     edges_.reserve(want);
     return true;
   }
-  // The least index an edge from writer dimension d into t1 must exceed not to be implied by
-  // a kept one (-1: any); lets the checker skip the search for t2. The latest record with
-  // j <= t1's index has the largest i among them.
-  int32_t floor(uint32_t t1, uint32_t d) const {
-    if (t1 == kInitialTxn || recent_.empty()) return -1;
-    const Recent* r = row(t1) + static_cast<size_t>(d) * kWays;
-    const int32_t j = static_cast<int32_t>(h_.txns[t1].index);
-    for (int w = 0; w < kWays; ++w)
-      if (r[w].j <= j) return r[w].i;  // an empty way: j = i = -1
-    return -1;
+  // floors(t1)(d): the least index an edge from writer dimension d into t1 must exceed not to
+  // be implied by a kept one (-1: any); lets the checker skip the search for t2. The latest
+  // record with j <= t1's index has the largest i among them.
+  struct Floors {
+    const Recent* row;  // null: no filter
+    int32_t j;
+    int32_t operator()(uint32_t d) const {
+      if (!row) return -1;
+      const Recent* r = row + static_cast<size_t>(d) * kWays;
+      for (int w = 0; w < kWays; ++w)
+        if (r[w].j <= j) return r[w].i;  // an empty way: j = i = -1
+      return -1;
+    }
+  };
+  Floors floors(uint32_t t1) const {
+    if (t1 == kInitialTxn || recent_.empty()) return {nullptr, 0};
+    return {row(t1), static_cast<int32_t>(h_.txns[t1].index)};
   }
   // Keeps, per target t1 and writer session s', only the latest t2, and only when no edge
   // into an earlier transaction of t1's session comes from as late in s'. Stable: the kept
@@ -245,12 +259,7 @@ class CoEdges {
   static constexpr size_t kMaxEdges = size_t(1) << 26;  // 1 GB of edges
 
  private:
-  static constexpr int kWays = 2;
   static constexpr uint32_t kDropped = kNone;  // an edge's t1 once a later one implies it
-  struct Recent {
-    int32_t j, i;  // a kept edge from (s', i) to (S, j) (j = -1: none), at edges_[pos]
-    uint32_t pos;  // kNone once compact() has moved the edges
-  };
   Recent* row(uint32_t t1) { return recent_.data() + static_cast<size_t>(dim_[h_.txns[t1].session]) * width_ * kWays; }
   const Recent* row(uint32_t t1) const { return recent_.data() + static_cast<size_t>(dim_[h_.txns[t1].session]) * width_ * kWays; }
   static constexpr size_t kMaxFilterBytes = size_t(32) << 20;
@@ -261,13 +270,17 @@ class CoEdges {
   CcEdges mode_;
   std::vector<Recent> recent_;
   std::vector<Edge> edges_;
-  size_t next_compact_ = kMinCompact;
+  size_t min_compact_, next_compact_;
   bool too_many_ = false;
 };
 
 void CoEdges::compact() {
   const uint32_t n = static_cast<uint32_t>(h_.txns.size());
   const size_t m = edges_.size();
+  if (!can_allocate(4 * static_cast<size_t>(n) + 5 * m)) {  // end, by_target, keep
+    too_many_ = true;
+    return;
+  }
   // The edges by target (counting sort, stable): bucket t is [end[t - 1], end[t]).
   std::vector<uint32_t> end(static_cast<size_t>(n) + 1, 0);
   for (const Edge& e : edges_)
@@ -304,7 +317,7 @@ void CoEdges::compact() {
   for (size_t k = 0; k < m; ++k)
     if (keep[k]) edges_[w++] = edges_[k];
   edges_.resize(w);
-  next_compact_ = std::max(mode_ == CcEdges::Compacted ? 16 : kMinCompact, 2 * w);
+  next_compact_ = std::max(min_compact_, 2 * w);
   for (Recent& f : recent_) f.pos = kNone;
 }
 
@@ -425,9 +438,9 @@ std::optional<LevelResult> visit_sparse(const History& h, const weak::Reads& R, 
         t1_index = static_cast<int32_t>(h.txns[t1].index);
         if (t1_session != s) T1 = own_slot[t1];
       }
+      const CoEdges::Floors floor = co.floors(t1);
       auto lo_of = [&](const Group& gr) {
-        return std::max(T1 != kNone ? pool.get(T1, gr.dim) : (gr.session == t1_session ? t1_index : -1),
-                        co.floor(t1, gr.dim));
+        return std::max(T1 != kNone ? pool.get(T1, gr.dim) : (gr.session == t1_session ? t1_index : -1), floor(gr.dim));
       };
       cand.clear();
       const uint32_t g0 = gbeg[x], g1 = gbeg[x + 1];
@@ -487,11 +500,16 @@ LevelResult check_cc(const History& h, const CheckBudget& budget) { return check
 size_t cc_clock_bytes_estimate(const History& h) {
   const size_t txns = h.txns.size(), sessions = h.num_sessions();
   // Per transaction: its slot, pending count and mark (16 bytes); sparse clocks add a list
-  // header and a few entries (measured: 10^6 one-operation sessions peak at 217 MB in all).
-  if (sessions > kDenseWidth) return txns * 64;
+  // header and a few entries (measured: 10^6 one-operation sessions peak at 217 MB in all),
+  // and the kept orderings a few more (a transaction hears of few sessions).
+  if (sessions > kDenseWidth) return txns * 96;
   // Dense: one clock per running session and per transaction a reader has yet to visit; the
-  // checker stops (unknown) beyond kMaxClockBytes, so more is never needed.
-  return txns * 16 + std::min(txns * sessions * 4, kMaxClockBytes);
+  // checker stops (unknown) beyond kMaxClockBytes, so more is never needed. The kept orderings
+  // (measured: 13 per transaction on 10^6 transactions of 100 sessions, at 16 bytes while
+  // found and 28 in the graph) grow with the sessions; the checker probes memory before it
+  // grows them (unknown when it cannot), so this is what they usually need, not a bound.
+  const size_t orderings = txns * std::min<size_t>(sessions, 16) * 16;
+  return txns * 16 + std::min(txns * sessions * 4, kMaxClockBytes) + CoEdges::filter_bytes(static_cast<uint32_t>(sessions)) + orderings;
 }
 
 LevelResult check_cc(const History& h, const CheckBudget& budget, CcClocks clocks, CcEdges edges) {
@@ -648,10 +666,11 @@ LevelResult run_cc(const History& h, const CheckBudget& budget, CcClocks clocks,
       }
       // First pass (branch-free): the sessions where t3 knows more of x's writers than t1, and
       // more than an edge already kept into t1's session implies.
+      const CoEdges::Floors floor = co.floors(t1);
       uint32_t m = 0;
       for (uint32_t gi = gbeg[x]; gi < gbeg[x + 1]; ++gi) {
         const Group& gr = groups[gi];
-        const int32_t lo = std::max(T1 ? T1[gr.dim] : (gr.session == t1_session ? t1_index : -1), co.floor(t1, gr.dim));
+        const int32_t lo = std::max(T1 ? T1[gr.dim] : (gr.session == t1_session ? t1_index : -1), floor(gr.dim));
         cand[m] = gi;
         m += C[gr.dim] > lo;
       }
@@ -659,7 +678,7 @@ LevelResult run_cc(const History& h, const CheckBudget& budget, CcClocks clocks,
         const uint32_t gi = cand[ci];
         Group& gr = groups[gi];
         const int32_t bound = C[gr.dim];
-        const int32_t lo = std::max(T1 ? T1[gr.dim] : (gr.session == t1_session ? t1_index : -1), co.floor(t1, gr.dim));
+        const int32_t lo = std::max(T1 ? T1[gr.dim] : (gr.session == t1_session ? t1_index : -1), floor(gr.dim));
         const uint32_t at = latest_at_most(gr, entry_idx.data(), bound);
         if (at == kNone || entry_idx[at] <= lo) continue;
         co.add(entry_txn[at], gr.dim, t1, rx);

@@ -36,8 +36,8 @@ LevelResult check_cc(const History& h, const CheckBudget& budget, CcClocks clock
 // For tests: the forced orderings (t2, t1), t2 before t1, that check_cc keeps (none when
 // so ∪ wr is cyclic).
 std::vector<std::pair<uint32_t, uint32_t>> cc_kept_orderings(const History& h, CcClocks clocks, CcEdges edges);
-// The memory check_cc's vector clocks and their bookkeeping may take (the estimate checked
-// before it runs).
+// The memory check_cc's vector clocks, kept orderings and their bookkeeping may take (the
+// estimate checked before it runs).
 size_t cc_clock_bytes_estimate(const History& h);
 // How many times check_cc has run in this process (tests count the work a check does).
 size_t check_cc_runs();
