@@ -628,6 +628,16 @@ LevelResult run_cc(const History& h, const CheckBudget& budget, CcClocks clocks,
   size_t visited = 0;
   std::vector<uint32_t> cand;  // per read: groups worth a binary search
   for (size_t k = 0; k < nk; ++k) cand.resize(std::max<size_t>(cand.size(), gbeg[k + 1] - gbeg[k]));
+  // Each key's writer group per dimension (kNone: none), when that table is small: a read of a
+  // key most sessions write then compares t3's and t1's clocks whole (contiguous, vectorized)
+  // rather than group by group, and looks groups up only where t3 knows more.
+  std::vector<uint32_t> group_at, dcand;
+  if (nk * width <= (size_t(1) << 22)) {
+    group_at.assign(nk * width, kNone);
+    for (size_t k = 0; k < nk; ++k)
+      for (uint32_t gi = gbeg[k]; gi < gbeg[k + 1]; ++gi) group_at[k * width + groups[gi].dim] = gi;
+    dcand.resize(width);
+  }
   for (uint32_t t3 : order) {
     if (t3 == kInitialTxn || !h.txns[t3].committed) continue;
     if ((++visited & 4095) == 0) {
@@ -664,9 +674,28 @@ LevelResult run_cc(const History& h, const CheckBudget& budget, CcClocks clocks,
         t1_index = static_cast<int32_t>(h.txns[t1].index);
         if (t1_session != s) T1 = pool.at(own_slot[t1]);
       }
+      const CoEdges::Floors floor = co.floors(t1);
+      if (T1 && !group_at.empty() && 4 * (gbeg[x + 1] - gbeg[x]) >= width) {
+        uint32_t m = 0;
+        for (uint32_t d = 0; d < width; ++d) {
+          dcand[m] = d;
+          m += C[d] > T1[d];
+        }
+        const uint32_t* row = group_at.data() + static_cast<size_t>(x) * width;
+        for (uint32_t ci = 0; ci < m; ++ci) {
+          const uint32_t d = dcand[ci], gi = row[d];
+          if (gi == kNone) continue;
+          const int32_t bound = C[d], lo = std::max(T1[d], floor(d));
+          if (bound <= lo) continue;
+          Group& gr = groups[gi];
+          const uint32_t at = latest_at_most(gr, entry_idx.data(), bound);
+          if (at == kNone || entry_idx[at] <= lo) continue;
+          co.add(entry_txn[at], d, t1, rx);
+        }
+        continue;
+      }
       // First pass (branch-free): the sessions where t3 knows more of x's writers than t1, and
       // more than an edge already kept into t1's session implies.
-      const CoEdges::Floors floor = co.floors(t1);
       uint32_t m = 0;
       for (uint32_t gi = gbeg[x]; gi < gbeg[x + 1]; ++gi) {
         const Group& gr = groups[gi];
