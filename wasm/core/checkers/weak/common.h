@@ -77,6 +77,10 @@ class CoGraph {
     b_.add(t2, t1, static_cast<uint32_t>(co.size()));
     co.push_back({r, rx});
   }
+  void reserve_co(size_t edges) {
+    b_.reserve(b_.size() + edges);
+    co.reserve(co.size() + edges);
+  }
   Digraph build() const { return b_.build(); }
   std::vector<CoWhy> co;
 

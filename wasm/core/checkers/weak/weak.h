@@ -12,6 +12,10 @@
 // component) is an anomaly whose edges say why each ordering holds. Only committed (effective)
 // transactions take part; the initial transaction (id 0) precedes every transaction.
 #pragma once
+#include <cstdint>
+#include <utility>
+#include <vector>
+
 #include "checkers/result.h"
 
 namespace isoscope {
@@ -23,9 +27,17 @@ LevelResult check_cc(const History& h, const CheckBudget& budget);
 // The clocks check_cc keeps: Auto picks dense ones for up to a few thousand writing sessions,
 // sparse ones beyond (tests force either, to compare them).
 enum class CcClocks { Auto, Dense, Sparse };
-LevelResult check_cc(const History& h, const CheckBudget& budget, CcClocks clocks);
-// The memory check_cc's vector clocks and their bookkeeping may take (the estimate checked
-// before it runs).
+// The forced orderings check_cc keeps: those no other one implies through session order
+// (Staircase, the default); for tests, every one found (All), or the same staircase found by
+// compacting often, without the filter that runs as they are found (Compacted).
+enum class CcEdges { Staircase, All, Compacted };
+LevelResult check_cc(const History& h, const CheckBudget& budget, CcClocks clocks,
+                     CcEdges edges = CcEdges::Staircase);
+// For tests: the forced orderings (t2, t1), t2 before t1, that check_cc keeps (none when
+// so ∪ wr is cyclic).
+std::vector<std::pair<uint32_t, uint32_t>> cc_kept_orderings(const History& h, CcClocks clocks, CcEdges edges);
+// The memory check_cc's vector clocks, kept orderings and their bookkeeping may take (the
+// estimate checked before it runs).
 size_t cc_clock_bytes_estimate(const History& h);
 // How many times check_cc has run in this process (tests count the work a check does).
 size_t check_cc_runs();
