@@ -7,14 +7,22 @@
 //       every history under each DIR: a Cobra folder (*.log files), or a file
 //       (history.bincode, a JSON history, ...), found down to four levels deep
 //   node scripts/bench-histories.mjs --wasm-once LEVEL BUDGET_MS PATH
-//       one wasm run, as one JSON line (for harnesses that interleave other checkers)
+//       one wasm run, as one JSON line (for harnesses that interleave other checkers): cold, a
+//       fresh instance of a freshly compiled module, so V8's first (baseline) code runs it
+//   node scripts/bench-histories.mjs --wasm-warm LEVEL BUDGET_MS PATH [PAUSE_MS]
+//       the same run as the page makes it: the module compiled once, the page's built-in
+//       warm-up (web/src/worker/warm-up.ts) run in one instance, a pause (default 1000 ms: the
+//       user choosing a file, while V8 finishes optimising), then a fresh instance of the same
+//       module loads and checks PATH; one JSON line, with the warm-up's own times
 //
 // Prints one JSON line per history and level, then a Markdown table. Compare times only as
 // ratios within one run: the machine is shared.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadIsoscope, readInput, value } from '../tests/wasm/load-module.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -28,6 +36,38 @@ async function wasmOnce(level, budgetMs, file) {
   const r = value(mod.check(level, budgetMs, 1));
   const ms = performance.now() - t0;
   return { verdict: r.levels[level].verdict, ms, input };
+}
+
+/** The page's warm-up (TypeScript, its types stripped by Vite's transform). */
+async function pageWarmUp() {
+  const { transformWithOxc } = await import('vite');
+  const source = readFileSync(path.join(root, 'web/src/worker/warm-up.ts'), 'utf8');
+  const js = (await transformWithOxc(source, 'warm-up.ts')).code;
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'isoscope-warm-')), 'warm-up.mjs');
+  writeFileSync(file, js);
+  return (await import(pathToFileURL(file).href)).warmUp;
+}
+
+async function wasmWarm(level, budgetMs, file, pauseMs) {
+  const warmUp = await pageWarmUp();
+  // one compiled module, two instances (as the page's workers share the module it compiles)
+  const require = createRequire(import.meta.url);
+  const createIsoscope = require(path.join(root, 'build-wasm/isoscope-node.cjs'));
+  const module = await WebAssembly.compile(readFileSync(path.join(root, 'build-wasm/isoscope-node.wasm')));
+  const instance = () => createIsoscope({
+    instantiateWasm(imports, done) { WebAssembly.instantiate(module, imports).then((i) => done(i, module)); return {}; },
+  });
+  const t0 = performance.now();
+  const warm = warmUp(await instance());
+  const warmMs = performance.now() - t0;
+  await new Promise((r) => setTimeout(r, pauseMs));
+  const mod = await instance();
+  const { names, blobs } = readInput(file);
+  const t1 = performance.now();
+  const input = value(mod.load(names, blobs, ''));
+  const r = value(mod.check(level, budgetMs, 1));
+  const ms = performance.now() - t1;
+  return { verdict: r.levels[level].verdict, ms, input, warm_up: { ms: Math.round(warmMs), rounds_ms: warm.ms } };
 }
 
 function nativeOnce(level, budgetMs, file) {
@@ -65,6 +105,11 @@ async function main(argv) {
   if (argv[0] === '--wasm-once') {
     const [, level, budget, file] = argv;
     console.log(JSON.stringify(await wasmOnce(level, Number(budget), file)));
+    return;
+  }
+  if (argv[0] === '--wasm-warm') {
+    const [, level, budget, file, pause = '1000'] = argv;
+    console.log(JSON.stringify(await wasmWarm(level, Number(budget), file, Number(pause))));
     return;
   }
   let levels = ['SER', 'SI'], rounds = 3, budget = 60000;
