@@ -14,6 +14,13 @@
 //       warm-up (web/src/worker/warm-up.ts) run in one instance, a pause (default 1000 ms: the
 //       user choosing a file, while V8 finishes optimising), then a fresh instance of the same
 //       module loads and checks PATH; one JSON line, with the warm-up's own times
+//   node scripts/bench-histories.mjs --page [--levels SER,SI] [--rounds 1] [--budget-s 60] PATH...
+//       the page itself (dist/, served as the browser tests serve it, in Debian's Chromium):
+//       for each history and level, a fresh browser context opened twice: "cold", the files
+//       dropped as soon as the app is up (no warm-up), and "warm", dropped once the page's
+//       warm-up has reported (as a user who opened the page a moment before). Reads the level's
+//       check time as the page reports it (the core's ms) and the wall time from the check's
+//       start to its verdict (the check worker's parse included); one JSON line each
 //
 // Prints one JSON line per history and level, then a Markdown table. Compare times only as
 // ratios within one run: the machine is shared.
@@ -101,7 +108,59 @@ const median = (xs) => {
   return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN;
 };
 
+/** A history's files as the page gets them when dropped (a Cobra folder: its *.log files). */
+function dropped(file) {
+  const { names, blobs } = readInput(file);
+  return names.map((n, i) => ({ name: path.basename(n), content: Buffer.from(blobs[i]) }));
+}
+
+async function pageRuns(argv) {
+  let levels = ['SER', 'SI'], rounds = 1, budgetS = 60;
+  const files = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--levels') levels = argv[++i].split(',');
+    else if (argv[i] === '--rounds') rounds = Number(argv[++i]);
+    else if (argv[i] === '--budget-s') budgetS = Number(argv[++i]);
+    else files.push(argv[i]);
+  }
+  const { setup, dropFiles } = await import('../tests/browser/_helpers.mjs');
+  const env = await setup();
+  try {
+    for (let round = 0; round < rounds; round++)
+      for (const file of files)
+        for (const level of levels)
+          for (const mode of ['cold', 'warm']) {
+            const page = await env.page();
+            await page.goto(`${env.server.url}?levels=${level}`);
+            await page.waitForFunction(() => window.__isoscope);
+            let warmUp = null;
+            if (mode === 'warm') {
+              await page.waitForFunction(() => performance.getEntriesByName('isoscope:warm-up').length > 0, null, { timeout: 60_000 });
+              warmUp = await page.evaluate(() => { const e = performance.getEntriesByName('isoscope:warm-up')[0]; return { ...e.detail, total_ms: Math.round(e.duration) }; });
+            }
+            await page.evaluate(() => {
+              window.__checkedAt = null;
+              new MutationObserver(() => { if (document.body.dataset.checked === 'true' && window.__checkedAt === null) window.__checkedAt = performance.now(); })
+                .observe(document.body, { attributes: true, attributeFilter: ['data-checked'] });
+            });
+            await page.evaluate((s) => { window.__isoscope.budgetS = s; }, budgetS);
+            await dropFiles(page, dropped(file));
+            await page.waitForFunction(() => window.__checkedAt !== null, null, { timeout: (budgetS + 120) * 1000 });
+            const r = await page.evaluate((level) => {
+              const app = window.__isoscope;
+              const start = performance.getEntriesByName('isoscope:check-start').at(-1).startTime;
+              return { verdict: app.results[level]?.verdict, check_ms: app.results[level]?.ms, reason: app.results[level]?.reason, wall_ms: window.__checkedAt - start, parse_ms: app.input?.parse_ms };
+            }, level);
+            console.log(JSON.stringify({ round, history: file, level, mode, ...r, warm_up: warmUp, errors: page.errors.slice(0, 3) }));
+            await page.context().close();
+          }
+  } finally {
+    await env.close();
+  }
+}
+
 async function main(argv) {
+  if (argv[0] === '--page') return pageRuns(argv.slice(1));
   if (argv[0] === '--wasm-once') {
     const [, level, budget, file] = argv;
     console.log(JSON.stringify(await wasmOnce(level, Number(budget), file)));
