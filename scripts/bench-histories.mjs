@@ -8,7 +8,9 @@
 //       (history.bincode, a JSON history, ...), found down to four levels deep
 //   node scripts/bench-histories.mjs --wasm-once LEVEL BUDGET_MS PATH
 //       one wasm run, as one JSON line (for harnesses that interleave other checkers): cold, a
-//       fresh instance of a freshly compiled module, so V8's first (baseline) code runs it
+//       fresh instance of a freshly compiled module, so V8's first (baseline) code runs it;
+//       ms (wall) and cpu_ms (the process's CPU time, V8's background compiles included) of
+//       load + check
 //   node scripts/bench-histories.mjs --wasm-warm LEVEL BUDGET_MS PATH [PAUSE_MS]
 //       the same run as the page makes it: the module compiled once, the page's built-in
 //       warm-up (web/src/worker/warm-up.ts) run in one instance, a pause (default 1000 ms: the
@@ -17,7 +19,7 @@
 //   node scripts/bench-histories.mjs --page [--levels SER,SI] [--rounds 1] [--budget-s 60] PATH...
 //       the page itself (dist/, served as the browser tests serve it, in Debian's Chromium):
 //       for each history and level, a fresh browser context opened twice: "cold", the files
-//       dropped as soon as the app is up (no warm-up), and "warm", dropped once the page's
+//       dropped as soon as the app is up (no warm-up), and "warm", dropped 1 s after the page's
 //       warm-up has reported (as a user who opened the page a moment before). Reads the level's
 //       check time as the page reports it (the core's ms) and the wall time from the check's
 //       start to its verdict (the check worker's parse included); one JSON line each
@@ -35,14 +37,17 @@ import { loadIsoscope, readInput, value } from '../tests/wasm/load-module.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = process.env.ISOSCOPE_CLI ?? path.join(root, 'build/isoscope');
 
+/** CPU time of this process since `from` (every thread: V8's background compiles included). */
+const cpuMs = (from) => { const d = process.cpuUsage(from); return (d.user + d.system) / 1000; };
+
 async function wasmOnce(level, budgetMs, file) {
   const mod = await loadIsoscope();
   const { names, blobs } = readInput(file);
-  const t0 = performance.now();
+  const c0 = process.cpuUsage(), t0 = performance.now();
   const input = value(mod.load(names, blobs, ''));
   const r = value(mod.check(level, budgetMs, 1));
   const ms = performance.now() - t0;
-  return { verdict: r.levels[level].verdict, ms, input };
+  return { verdict: r.levels[level].verdict, ms, cpu_ms: cpuMs(c0), input };
 }
 
 /** The page's warm-up (TypeScript, its types stripped by Vite's transform). */
@@ -70,11 +75,11 @@ async function wasmWarm(level, budgetMs, file, pauseMs) {
   await new Promise((r) => setTimeout(r, pauseMs));
   const mod = await instance();
   const { names, blobs } = readInput(file);
-  const t1 = performance.now();
+  const c1 = process.cpuUsage(), t1 = performance.now();
   const input = value(mod.load(names, blobs, ''));
   const r = value(mod.check(level, budgetMs, 1));
   const ms = performance.now() - t1;
-  return { verdict: r.levels[level].verdict, ms, input, warm_up: { ms: Math.round(warmMs), rounds_ms: warm.ms } };
+  return { verdict: r.levels[level].verdict, ms, cpu_ms: cpuMs(c1), input, warm_up: { ms: Math.round(warmMs), rounds_ms: warm.ms } };
 }
 
 function nativeOnce(level, budgetMs, file) {
@@ -137,6 +142,7 @@ async function pageRuns(argv) {
             if (mode === 'warm') {
               await page.waitForFunction(() => performance.getEntriesByName('isoscope:warm-up').length > 0, null, { timeout: 60_000 });
               warmUp = await page.evaluate(() => { const e = performance.getEntriesByName('isoscope:warm-up')[0]; return { ...e.detail, total_ms: Math.round(e.duration) }; });
+              await page.waitForTimeout(1000);  // the user choosing a file, while V8 finishes optimising
             }
             await page.evaluate(() => {
               window.__checkedAt = null;
