@@ -21,8 +21,8 @@
 //       for each history and level, a fresh browser context opened twice: "cold", the files
 //       dropped as soon as the app is up (no warm-up), and "warm", dropped 1 s after the page's
 //       warm-up has reported (as a user who opened the page a moment before). Reads the level's
-//       check time as the page reports it (the core's ms) and the wall time from the check's
-//       start to its verdict (the check worker's parse included); one JSON line each
+//       check time as the page reports it (the core's ms), the wall time from the check's start
+//       to its verdict, and from the drop to the verdict (parsing included); one JSON line each
 //
 // Prints one JSON line per history and level, then a Markdown table. Compare times only as
 // ratios within one run: the machine is shared.
@@ -146,6 +146,8 @@ async function pageRuns(argv) {
             }
             await page.evaluate(() => {
               window.__checkedAt = null;
+              window.__droppedAt = null;
+              window.addEventListener('drop', () => { window.__droppedAt ??= performance.now(); }, true);
               new MutationObserver(() => { if (document.body.dataset.checked === 'true' && window.__checkedAt === null) window.__checkedAt = performance.now(); })
                 .observe(document.body, { attributes: true, attributeFilter: ['data-checked'] });
             });
@@ -155,7 +157,7 @@ async function pageRuns(argv) {
             const r = await page.evaluate((level) => {
               const app = window.__isoscope;
               const start = performance.getEntriesByName('isoscope:check-start').at(-1).startTime;
-              return { verdict: app.results[level]?.verdict, check_ms: app.results[level]?.ms, reason: app.results[level]?.reason, wall_ms: window.__checkedAt - start, parse_ms: app.input?.parse_ms };
+              return { verdict: app.results[level]?.verdict, check_ms: app.results[level]?.ms, reason: app.results[level]?.reason, wall_ms: window.__checkedAt - start, drop_to_verdict_ms: window.__checkedAt - window.__droppedAt, parse_ms: app.input?.parse_ms };
             }, level);
             console.log(JSON.stringify({ round, history: file, level, mode, ...r, warm_up: warmUp, errors: page.errors.slice(0, 3) }));
             await page.context().close();

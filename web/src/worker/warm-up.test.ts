@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { IsoscopeModule } from '../core/types';
-import { dbcopBincode, isoscopeJson, serialHistory, warmUp } from './warm-up';
+import { cobraLogs, dbcopBincode, isoscopeJson, serialHistory, warmUp } from './warm-up';
 
 describe('the warm-up histories', () => {
   const h = serialHistory(4, 10, 6, 3, 7);
@@ -29,6 +29,11 @@ describe('the warm-up histories', () => {
     const txns = h.flat().length;
     // 5 params + 3 strings ("warm-up") + session count + per session a count + per txn a count and a flag + 18 bytes an event
     expect(dbcopBincode(h).length).toBe(40 + 3 * 8 + 7 + 8 + 8 * h.length + 9 * txns + 18 * ops);
+    // Cobra: a log a session; S and C records of 9 bytes, W of 25, R of 33
+    const logs = cobraLogs(h);
+    expect(logs.map(([name]) => name)).toEqual(h.map((_, s) => `T${s}.log`));
+    const writes = h.flat().reduce((n, t) => n + t.ops.filter(([w]) => w).length, 0);
+    expect(logs.reduce((n, [, b]) => n + b.length, 0)).toBe(18 * txns + 25 * writes + 33 * (ops - writes));
   });
 });
 
@@ -42,7 +47,8 @@ describe('warmUp', () => {
     const report = warmUp(core, 2);
     expect(report.rounds).toBe(2);
     expect(report.ms).toHaveLength(2);
-    const round = ['load warm-up.json', 'RC', 'RA', 'CC', 'PC', 'SI', 'SER', 'SSER', 'load history.bincode', 'RC', 'RA', 'CC', 'PC', 'SI', 'SER', 'SSER'];
+    const levels = ['RC', 'RA', 'CC', 'PC', 'SI', 'SER', 'SSER'];
+    const round = ['load warm-up.json', ...levels, 'load history.bincode', ...levels, 'load T0.log', ...levels];
     expect(calls).toEqual([...round, ...round]);
   });
   it("throws the core's error (the page records it and goes on)", () => {

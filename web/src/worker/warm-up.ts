@@ -5,8 +5,8 @@
 // module (client.ts), whose optimised code they all share, so this check, run in a worker of
 // its own while the page waits for a file, leaves the hot paths optimised for the user's first
 // check. The histories are generated here, serializable by construction with repeated values
-// (the choice of reads-from, the replay and the solver all run), in the two formats most
-// histories come in: isoscope JSON and dbcop's bincode.
+// (the choice of reads-from, the replay and the solver all run), in the formats most
+// histories come in: isoscope JSON, dbcop's bincode and Cobra's logs.
 import type { IsoscopeModule } from '../core/types';
 
 type Op = [write: boolean, key: number, value: number];
@@ -79,6 +79,30 @@ export function dbcopBincode(h: Txn[][]): Uint8Array {
   return new Uint8Array(bytes);
 }
 
+/**
+ * The history as Cobra client logs, one file a session, as VeriStrong writes them with
+ * repeated values: a read names no writer (0xabddefee, "any"), the write id is the value.
+ */
+export function cobraLogs(h: Txn[][]): [string, Uint8Array][] {
+  const ANY = 0xabddefee, INITIAL = 0xbebeebee;
+  let txn = 1;
+  return h.map((session, s) => {
+    const bytes: number[] = [];
+    const u64 = (v: number) => { for (let i = 7; i >= 0; i--) bytes.push(i < 4 ? (v >>> (8 * i)) & 0xff : 0); };
+    const tag = (c: string) => bytes.push(c.charCodeAt(0));
+    for (const t of session) {
+      tag('S'); u64(txn);
+      for (const [w, k, v] of t.ops) {
+        if (w) { tag('W'); u64(v); u64(k); u64(v); }
+        else if (v === 0) { tag('R'); u64(INITIAL); u64(INITIAL); u64(k); u64(0); }
+        else { tag('R'); u64(ANY); u64(v); u64(k); u64(v); }
+      }
+      tag('C'); u64(txn++);
+    }
+    return [`T${s}.log`, new Uint8Array(bytes)];
+  });
+}
+
 /** The levels the warm-up checks, in the page's order (weak first, then strong). */
 const LEVELS = ['RC', 'RA', 'CC', 'PC', 'SI', 'SER', 'SSER'];
 
@@ -91,16 +115,18 @@ export interface WarmUpReport { rounds: number; ms: number[] }
  */
 export function warmUp(core: IsoscopeModule, rounds = 3): WarmUpReport {
   // 320 transactions each; the JSON one with 4 values a key (about 540 reads with a choice,
-  // which its timestamps narrow), the bincode one, without timestamps, with 32
-  const inputs: [string, Uint8Array][] = [
-    ['warm-up.json', new TextEncoder().encode(isoscopeJson(serialHistory(8, 40, 24, 4, 21)))],
-    ['history.bincode', dbcopBincode(serialHistory(8, 40, 24, 32, 23))],
+  // which its timestamps narrow), the bincode one, without timestamps, with 32; Cobra logs
+  // of 120 (their reader, with repeated values)
+  const inputs: [string, Uint8Array][][] = [
+    [['warm-up.json', new TextEncoder().encode(isoscopeJson(serialHistory(8, 40, 24, 4, 21)))]],
+    [['history.bincode', dbcopBincode(serialHistory(8, 40, 24, 32, 23))]],
+    cobraLogs(serialHistory(6, 20, 24, 32, 24)),
   ];
   const ms: number[] = [];
   for (let round = 0; round < rounds; round++) {
     const t0 = performance.now();
-    for (const [name, blob] of inputs) {
-      expectOk(core.load([name], [blob], ''));
+    for (const files of inputs) {
+      expectOk(core.load(files.map(([name]) => name), files.map(([, blob]) => blob), ''));
       for (const level of LEVELS) expectOk(core.checkLevel(level, 2000, 1));
     }
     ms.push(Math.round(performance.now() - t0));
