@@ -243,9 +243,16 @@ test('bad credentials, an unreachable server and a bad target are clear errors',
 test('a run interrupted by Ctrl-C leaves a history that isoscope check reads', async () => {
   const out = join(dir, 'interrupted.json');
   const child = spawn(cli, ['run', pg, '--sessions', '10', '--txns', '100000', '--out', out], { stdio: 'ignore' });
-  await new Promise((r) => setTimeout(r, 1500));
+  const exited = new Promise((r) => child.on('exit', r));
+  // Ctrl-C once transactions have committed (the history streams to the file): a fixed wait
+  // fell in the set-up on a loaded machine.
+  for (let i = 0; i < 600; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    if (!existsSync(out)) continue;
+    if (JSON.parse(readFileSync(out, 'utf8')).sessions.some((s) => s.length > 0)) break;
+  }
   child.kill('SIGINT');
-  await new Promise((r) => child.on('exit', r));
+  await exited;
   const h = JSON.parse(readFileSync(out, 'utf8'));
   assert.equal(h.recorded_by.interrupted, true);
   assert.ok(h.recorded_by.committed > 0);

@@ -212,6 +212,11 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
     return usage("--mt needs at least 2 keys (--keys)");
   for (int i = 0; i < argc; ++i) command += std::string(" ") + (argv[i] == target_text ? target.display : argv[i]);
 
+  // Ctrl-C from here on stops the run cleanly (tables dropped, history written), also while it
+  // connects and sets up: a signal then, with its default action, left the tables behind; and a
+  // shell's background job ignores SIGINT until a handler is set, which lost the signal.
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
   std::unique_ptr<Database> db = open_database(target, iso, error);
   if (!db) {
     std::fprintf(stderr, "isoscope run: %s\n", error.c_str());
@@ -260,8 +265,6 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
     return kExitInput;
   }
 
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
   RunCounts counts;
   const bool progress = isatty(2);
   const auto t0 = std::chrono::steady_clock::now();

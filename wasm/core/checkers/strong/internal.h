@@ -179,6 +179,12 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force = false, const C
 // A whole-transaction order (of the SER problem) as one of the split problems (PC, SI): each
 // transaction's read half then its write half. Empty for an empty order.
 std::vector<uint32_t> split_order(const std::vector<uint32_t>& whole);
+// A whole-transaction order that may break reads (a forced replay's) as one of the split
+// problems: each transaction commits at its place and takes its snapshot (read half) at the
+// latest place before it where every value it read is current. Where a serial order breaks
+// only reads that an older snapshot sees (a write skew), this one holds for PC and SI; for a
+// serial order it is split_order's.
+std::vector<uint32_t> snapshot_order(const Problem& ser, const std::vector<uint32_t>& whole);
 // A guess for split problems and the rest: sessions interleaved by their progress (each node at
 // the fraction of its chain that precedes it).
 std::vector<uint32_t> progress_order(const Problem& p);
@@ -198,8 +204,8 @@ struct LazyStats {
 };
 SolveResult lazy_solve(const Problem& p, const Instance* real_time, std::vector<uint32_t> order,
                        const CheckBudget& budget, LazyStats& stats, Hyper* hyper = nullptr);
-// The lazy polygraph's first candidate order: the timestamps', else a replay, else the
-// sessions interleaved by progress.
+// The lazy polygraph's first candidate order: the timestamps', else a replay (for split
+// problems, SER's with snapshots), else the sessions interleaved by progress.
 std::vector<uint32_t> first_order(const Instance& in, const Problem& p, const CheckBudget* budget = nullptr);
 
 // Whether order (nodes, node 0 first) satisfies p: every known edge, the serialization
@@ -221,6 +227,7 @@ struct Decision {
   bool by_candidate = false;    // a pass by a candidate order (timestamps, replay)
   bool by_lazy = false;         // decided by the lazy polygraph (solved holds its result)
   LazyStats lazy;
+  std::vector<uint32_t> guess;  // a candidate order that did not verify (the lazy polygraph's start)
 };
 Decision decide(const Instance& in, Level level, const StrongOptions& opts,
                 const CheckBudget& budget);

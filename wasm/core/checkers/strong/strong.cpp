@@ -29,17 +29,24 @@ bool try_candidate(const Instance& in, Decision& d, const CheckBudget& budget) {
     // often a violation, and the replay would search in vain: 30 s on the si engine's 10^5
     // transactions, whose write skew the lazy polygraph finds in one.)
     if (p.level == Level::SER) {
-      order = replay_order(p, false, &budget);
+      // Forced: an order that breaks a few reads is where the lazy polygraph starts (decide).
+      order = replay_order(p, /*force=*/true, &budget);
+      if (!order.empty() && verify_order(p, {}, order)) return true;
+      d.guess = std::move(order);
+      order.clear();
     } else if (p.level == Level::PC || p.level == Level::SI) {
       // A serial order is one of PC and SI too, and the replay of whole transactions has half
-      // the nodes to place. Where SER fails (a write skew, a lost update), PC's replay of the
-      // halves themselves, whose read halves may run early (SI's rule on concurrent writes to
-      // a key is not the replay's: it stops there). Each within half the time left, the rest
-      // for the polygraph.
-      if (!budget.ser_fails) {
+      // the nodes to place. Where SER fails (a write skew), the replay's forced order with each
+      // read half at its snapshot; if that does not verify either, it is where the lazy
+      // polygraph starts (decide). Then PC's replay of the halves themselves, whose read halves
+      // may run early (SI's rule on concurrent writes to a key is not the replay's: it stops
+      // there). Each within half the time left, the rest for the polygraph.
+      {
         const CheckBudget b = budget.share(0.5);
-        order = split_order(replay_order(make_problem(in, Level::SER, false), false, &b));
+        const Problem ser = make_problem(in, Level::SER, false);
+        order = snapshot_order(ser, replay_order(ser, /*force=*/true, &b));
         if (!order.empty() && verify_order(p, {}, order)) return true;
+        d.guess = std::move(order);
         order.clear();
       }
       if (p.level == Level::PC) {
@@ -59,11 +66,44 @@ bool try_candidate(const Instance& in, Decision& d, const CheckBudget& budget) {
 
 void decide_lazy(const Instance& in, const CheckBudget& budget, Decision& d) {
   const Problem& p = d.problem;
-  d.solved = lazy_solve(p, p.level == Level::SSER ? &in : nullptr, first_order(in, p, &budget), budget, d.lazy);
+  std::vector<uint32_t> order = d.guess.empty() ? first_order(in, p, &budget) : std::move(d.guess);
+  d.solved = lazy_solve(p, p.level == Level::SSER ? &in : nullptr, std::move(order), budget, d.lazy);
   d.by_lazy = d.by_solver = true;
   d.verdict = d.solved.verdict;
   d.reason = d.solved.reason;
   if (d.verdict == Verdict::Pass) d.order = d.solved.order;
+}
+
+// Two transactions that read one version of a key and both overwrite it: a lost update, which
+// SI, SER and SSER forbid whatever the commit order (each must commit before the other's
+// snapshot, or it would read the other's version). One sort of the reads finds it; saturation
+// needs rounds over a reachability matrix for it (minutes at 10^5 transactions), the solver
+// runs out of memory. Returns the transactions to keep (the version's writer and both readers),
+// or nothing. Readers recorded as committed only: an unknown one commits because another reads
+// its writes, which a core of three would leave out.
+std::vector<char> lost_update(const Instance& in) {
+  struct Update {
+    uint32_t writer, key, reader;
+  };
+  std::vector<Update> updates;
+  for (uint32_t t = 1; t < in.n(); ++t)
+    if (in.h->txns[in.orig[t]].status == TxnStatus::Committed)
+      for (uint32_t i = in.rbeg[t]; i < in.rbeg[t + 1]; ++i) {
+        const Instance::Read& r = in.reads[i];
+        const auto wb = in.wkeys.begin() + in.wbeg[t], we = in.wkeys.begin() + in.wbeg[t + 1];
+        if (std::find(wb, we, r.key) != we) updates.push_back({r.writer, r.key, t});
+      }
+  std::sort(updates.begin(), updates.end(), [](const Update& a, const Update& b) {
+    return a.writer != b.writer ? a.writer < b.writer : a.key < b.key;
+  });
+  for (size_t i = 1; i < updates.size(); ++i) {
+    const Update &a = updates[i - 1], &b = updates[i];
+    if (a.writer != b.writer || a.key != b.key) continue;
+    std::vector<char> keep(in.n(), 0);
+    keep[0] = keep[a.writer] = keep[a.reader] = keep[b.reader] = 1;
+    return keep;
+  }
+  return {};
 }
 
 }  // namespace
@@ -71,8 +111,10 @@ void decide_lazy(const Instance& in, const CheckBudget& budget, Decision& d) {
 std::vector<uint32_t> first_order(const Instance& in, const Problem& p, const CheckBudget* budget) {
   std::vector<uint32_t> order = timestamp_order(in, p);
   if (order.empty() && p.level == Level::SER) order = replay_order(p, /*force=*/true, budget);
-  if (order.empty() && p.level != Level::SER)  // split problems: the replay of the SER problem
-    order = split_order(replay_order(make_problem(in, Level::SER, false), /*force=*/true, budget));
+  if (order.empty() && p.level != Level::SER) {  // split problems: the replay of the SER problem
+    const Problem ser = make_problem(in, Level::SER, false);
+    order = snapshot_order(ser, replay_order(ser, /*force=*/true, budget));
+  }
   if (order.empty()) order = progress_order(p);
   return order;
 }
@@ -90,6 +132,16 @@ Decision decide(const Instance& in, Level level, const StrongOptions& opts,
     // good when the history has timestamps; without, only where saturation cannot go.
     decide_lazy(in, budget, d);
     return d;
+  }
+  if (opts.lazy && reach > opts.lazy_above && !d.guess.empty()) {
+    // Without timestamps, a snapshot order that breaks a few reads (a write skew among 10^5
+    // serial transactions) is a good start too: the lazy polygraph first, within half the time
+    // left; saturation if it does not decide.
+    Decision l;
+    l.problem = d.problem;
+    l.guess = std::move(d.guess);
+    decide_lazy(in, budget.share(0.5), l);
+    if (l.verdict != Verdict::Unknown) return l;
   }
   if (level == Level::SSER) add_real_time(in, d.problem);
   if ((level == Level::PC || level == Level::SI) && opts.ser_first && !budget.ser_fails) {
@@ -219,7 +271,11 @@ StrongReport check_strong(const History& h, Level level, const CheckBudget& budg
     }
   }
   const Instance in = make_instance(h);
-  Decision d = decide(in, level, opts, budget);
+  const std::vector<char> lost =
+      level == Level::PC ? std::vector<char>() : lost_update(in);  // PC allows lost updates
+  Decision d;
+  if (lost.empty()) d = decide(in, level, opts, budget);
+  else d.verdict = Verdict::Fail;
   StrongStats& st = rep.stats;
   st.nodes = d.problem.n;
   st.chains = d.problem.k;
@@ -245,10 +301,12 @@ StrongReport check_strong(const History& h, Level level, const CheckBudget& budg
   } else if (d.sat.outcome == Saturation::Cycle) {
     res.anomalies.push_back(cycle_anomaly(in, d.problem, d.sat, level));
   } else {
-    // Found by search: shrink to a core (within the failing component).
+    // Found by search or as a lost update: shrink to a core (within the failing component).
     std::vector<char> keep(in.n(), 0);
     keep[0] = 1;
-    if (d.by_solver) {
+    if (!lost.empty()) {
+      keep = lost;
+    } else if (d.by_solver) {
       // The transactions of the solver's conflict cycles usually violate the level on their
       // own; when a forced edge they relied on needs others, start from the whole history.
       for (uint32_t v = 0; v < d.problem.n; ++v)
