@@ -120,7 +120,7 @@ export function warmUp(core: IsoscopeModule, rounds = 3): WarmUpReport {
   const inputs: [string, Uint8Array][][] = [
     [['warm-up.json', new TextEncoder().encode(isoscopeJson(serialHistory(8, 40, 24, 4, 21)))]],
     [['history.bincode', dbcopBincode(serialHistory(8, 40, 24, 32, 23))]],
-    cobraLogs(serialHistory(6, 20, 24, 32, 24)),
+    cobraLogs(serialHistory(6, 20, 24, 32, 25)),
   ];
   const ms: number[] = [];
   for (let round = 0; round < rounds; round++) {
