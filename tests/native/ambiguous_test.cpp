@@ -13,6 +13,7 @@
 
 #include "checkers/check.h"
 #include "checkers/choice.h"
+#include "checkers/concurrent_schedule.h"
 #include "checkers/counterexample.h"
 #include "checkers/serial_schedule.h"
 #include "formats/formats.h"
@@ -339,7 +340,8 @@ std::string schedule_error(const History& h, const std::vector<uint32_t>& order,
 // finds is one (checked by replaying it), so SER (SSER with real time) holds; and when it tries
 // every state without finding one, the level fails (complete on histories this small: its
 // rules that cut the search, forced read-only steps and values never left while still to be
-// read and no longer written, lose no schedule).
+// read and no longer written, lose no schedule; with backjumps, exhausted only when none
+// skipped a state). Both with and without backjumps.
 TEST(Ambiguous, SerialScheduleSearchAgreesWithReference) {
   constexpr int kHistories = 4000;
   Rng rng(3131);
@@ -349,10 +351,11 @@ TEST(Ambiguous, SerialScheduleSearchAgreesWithReference) {
     Expected<History> eh = generate_history(p);
     ASSERT_TRUE(eh.ok());
     const History& h = *eh;
-    for (const bool real_time : {false, true}) {
+    for (const int mode : {0, 1, 2, 3}) {  // real time or not, backjumps or not
+      const bool real_time = mode & 1, backjump = mode & 2;
       if (real_time && !h.has_timestamps) continue;
       const Level l = real_time ? Level::SSER : Level::SER;
-      const SerialSchedule s = find_serial_schedule(h, real_time, {}, 1u << 20);
+      const SerialSchedule s = find_serial_schedule(h, real_time, {}, 1u << 20, backjump);
       if (!s.found && !s.exhausted) continue;  // (a transaction of unknown status)
       const Verdict want = reference_check(h, l);
       if (want == Verdict::Unknown) continue;
@@ -626,4 +629,64 @@ TEST(Ambiguous, CliSummaryUniqueValuesAndValueRange) {
   EXPECT_NE(r.out.find("reads may read from more than one write"), std::string::npos) << r.out;
   r = run_cli("generate --mt serial --value-range 4 -");
   EXPECT_EQ(r.status, 2);
+}
+
+// The concurrent schedule search (checkers/concurrent_schedule.h) against the reference: a
+// schedule it finds under the snapshot-isolation model gives a choice of reads-from under which
+// SI holds (the reference agrees that SI passes), and one under the read-committed model one
+// under which RC holds; the choice is one of each read's candidates. When it tries every state
+// without finding an SI schedule (no backjump skipped any), SI fails: complete on histories this
+// small, half of them without timestamps.
+TEST(Ambiguous, ConcurrentScheduleSearchAgreesWithReference) {
+  constexpr int kHistories = 4000;
+  Rng rng(5151);
+  int wrong = 0;
+  std::array<int, 2> found{}, exhausted{};
+  for (int i = 0; i < kHistories; ++i) {
+    const GenParams p = small_params(rng, 8300000 + i);
+    Expected<History> eh = generate_history(p);
+    ASSERT_TRUE(eh.ok());
+    const History& h = *eh;
+    for (const ScheduleModel model : {ScheduleModel::SnapshotIsolation, ScheduleModel::ReadCommitted}) {
+      const bool si = model == ScheduleModel::SnapshotIsolation;
+      const Level l = si ? Level::SI : Level::RC;
+      const ConcurrentSchedule s = find_concurrent_schedule(h, model, {}, 1u << 20);
+      if (!s.found && !s.exhausted) continue;  // (a transaction of unknown status, or a read of its own key that misses its write)
+      const Verdict want = reference_check(h, l);
+      if (want == Verdict::Unknown) continue;
+      found[si] += s.found;
+      exhausted[si] += s.exhausted;
+      std::string error;
+      if (s.found) {
+        History chosen = h;
+        for (uint32_t a = 0; a < h.ambiguous.size() && error.empty(); ++a) {
+          const uint32_t op = h.ambiguous.op[a];
+          if (h.txns[h.op_txn[op]].status != TxnStatus::Committed) continue;
+          const std::span<const uint32_t> c = h.ambiguous.candidates_at(a);
+          if (std::find(c.begin(), c.end(), s.choice[a]) == c.end()) error = "a choice that is no candidate";
+          chosen.read_from[op] = s.choice[a];
+        }
+        if (error.empty() && want != Verdict::Pass) error = "a schedule where the reference fails";
+        if (error.empty() && s.commits.size() != static_cast<size_t>(std::count_if(h.txns.begin() + 1, h.txns.end(), [](const Txn& t) {
+                               return t.status == TxnStatus::Committed;
+                             })))
+          error = "not every committed transaction committed";
+        if (error.empty()) {
+          chosen.ambiguous = AmbiguousReads{};
+          compute_effective_status(chosen);
+          if (checker_for(l, /*general_only=*/true)(chosen, {}).verdict != Verdict::Pass) error = "its choice fails the level";
+        }
+      } else if (si && want != Verdict::Fail) {
+        error = "no schedule where the reference passes";
+      }
+      if (!error.empty() && ++wrong <= 5)
+        ADD_FAILURE() << level_name(l) << ": " << error << " (seed " << p.seed << ")\n" << write_isoscope_json(h);
+    }
+  }
+  std::printf("  SI schedules found %d, searches exhausted %d; RC schedules found %d, exhausted %d\n", found[1],
+              exhausted[1], found[0], exhausted[0]);
+  EXPECT_EQ(wrong, 0);
+  EXPECT_GT(found[1], kHistories / 10);
+  EXPECT_GT(found[0], kHistories / 10);
+  EXPECT_GT(exhausted[1], kHistories / 20);
 }

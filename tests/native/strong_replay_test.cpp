@@ -2,6 +2,7 @@
 // finds a commit order, so the strong levels pass without saturation or the solver.
 #include <gtest/gtest.h>
 
+#include "checkers/check.h"
 #include "checkers/strong/internal.h"
 #include "checkers/weak/weak.h"
 #include "formats/formats.h"
@@ -96,6 +97,33 @@ TEST(StrongReplay, SnapshotsTurnAForcedSerialOrderIntoAnSiOrder) {
     ASSERT_EQ(order.size(), p.n) << level_name(l);
     EXPECT_TRUE(verify_order(p, {}, order)) << level_name(l);
   }
+}
+
+// One check replays the history once: SER leaves its forced replay in the check's memo, and PC
+// and SI take their snapshots from it. A memo of another history is not used.
+TEST(StrongReplay, OneCheckReplaysTheHistoryOnce) {
+  GenParams g;
+  g.seed = 1;
+  g.sessions = 20;
+  g.txns_per_session = 50;
+  HistorySink sink(false);
+  generate_with_anomaly(g, find_injectable("WriteSkew"), sink);
+  Expected<History> h = sink.builder().finish("generated");
+  ASSERT_TRUE(h.ok());
+  const CheckReport r = check_history(*h, {});
+  EXPECT_EQ(r.results[static_cast<int>(Level::SER)].verdict, Verdict::Fail);
+  EXPECT_EQ(r.results[static_cast<int>(Level::SI)].verdict, Verdict::Pass);
+  ASSERT_EQ(r.memo->history, &*h);
+  const Problem ser = make_problem(make_instance(*h), Level::SER, false);
+  EXPECT_EQ(r.memo->ser_replay.size(), ser.n);
+  // Another history's memo (an order of the right size that no level could use) is ignored.
+  LevelMemo other;
+  other.history = &r;
+  other.ser_replay.assign(ser.n, 0);
+  CheckBudget b;
+  b.memo = &other;
+  EXPECT_EQ(check_si(*h, b).verdict, Verdict::Pass);
+  EXPECT_EQ(other.history, &r);
 }
 
 // PolySI's PostgreSQL histories (5 sessions x 100 transactions, 5,298 keys, no timestamps): the

@@ -148,6 +148,7 @@ const LevelResult& decide_level(const History& h, Level l, const CheckOptions& o
                           report.results[static_cast<int>(Level::CC)].verdict == Verdict::Unknown;
       budget.ser_fails = report.requested[static_cast<int>(Level::SER)] &&
                          report.results[static_cast<int>(Level::SER)].verdict == Verdict::Fail;
+      budget.memo = report.memo.get();
       struct ProgressCtx {
         const CheckOptions* opts;
         Level level;

@@ -12,6 +12,7 @@
 #pragma once
 #include <array>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "checkers/result.h"
@@ -34,6 +35,7 @@ struct CheckOptions {
 struct CheckReport {
   std::array<bool, kNumLevels> requested{};
   std::array<LevelResult, kNumLevels> results{};
+  std::shared_ptr<LevelMemo> memo = std::make_shared<LevelMemo>();  // for the levels to come
 };
 
 // Runs one level's checker alone (no lattice shortcuts). Tests use it for differential checks.

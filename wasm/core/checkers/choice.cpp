@@ -2,12 +2,14 @@
 #include "checkers/choice.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <iterator>
 #include <unordered_map>
 
 #include "checkers/causal/causal.h"
 #include "checkers/check.h"
+#include "checkers/concurrent_schedule.h"
 #include "checkers/counterexample.h"
 #include "checkers/explain.h"
 #include "checkers/read_consistency.h"
@@ -59,6 +61,7 @@ class Chooser {
     work_.ambiguous = AmbiguousReads{};
     budget_.cc_holds = false;  // CC holding for SOME choice says nothing of this one
     budget_.cc_unknown = false;
+    budget_.memo = nullptr;  // a history of its own
   }
 
   LevelResult run();
@@ -144,7 +147,15 @@ class Chooser {
   bool reads_cannot_repeat(LevelResult& out);
   // SER and SSER: a serial schedule found by search over the keys' values
   // (serial_schedule.h), its reads-from checked by the level's own checker.
-  bool schedule_passes(LevelResult& out);
+  bool schedule_passes(LevelResult& out, bool thorough);
+  // RC..SI: the run of a snapshot-isolation engine (read committed for RC) found by search
+  // over the keys' values (concurrent_schedule.h), its reads-from checked by the level's own
+  // checker.
+  // A first search is short (it costs little when it fails); a thorough one comes after the
+  // solver has had half the time left.
+  bool concurrent_schedule_passes(LevelResult& out, bool thorough);
+  const ConcurrentSchedule& concurrent_schedule(ScheduleModel model, size_t max_steps);
+  uint64_t print_ = 0;  // search_fingerprint(h_), once needed
   // The writer transactions read op o (of committed transaction t) may read from, sorted.
   std::vector<uint32_t> writer_txns(uint32_t t, uint32_t o);
   // Whether the projection on keep, less the reads in drop, fails on its own (decided as a
@@ -598,12 +609,17 @@ LevelResult Chooser::run() {
   }
   // Refutations by values alone, which hold with every choice (cheap: no check, no learning).
   if (LevelResult decided; reads_cannot_repeat(decided) || updates_outnumber_versions(decided)) return decided;
+  // The weak levels try the concurrent schedules at once (a short search, before SER's solver,
+  // which gets a quarter of the time left; a thorough one after it); PC and SI after the history less
+  // the ambiguous reads is checked. (SER and SSER have their serial search: an SI run's choice
+  // rarely serves them, and a failed search costs them seconds where their solver decides.)
+  if (LevelResult decided; !is_strong(level_) && concurrent_schedule_passes(decided, false)) return decided;
   // RC, RR, RA and CC: a choice that satisfies SER satisfies them too, and SER's solver finds
   // one where the nogoods of these levels converge slowly (minutes on VeriStrong's 10^4
   // transactions). Its choice is checked by the level's own checker, so a pass stays a pass.
   if ((level_ == Level::RC || level_ == Level::RR || level_ == Level::RA || level_ == Level::CC) &&
       g_witness_depth == 0 && !solver_only_) {
-    Chooser ser(h_, Level::SER, budget_);
+    Chooser ser(h_, Level::SER, budget_.share(0.25));
     if (ser.solver_applies() && ser.run().verdict == Verdict::Pass && ser.cur_.size() == cur_.size()) {
       cur_ = ser.cur_;
       apply();
@@ -614,6 +630,8 @@ LevelResult Chooser::run() {
         return r;
       }
     }
+    if (budget_.expired()) return CheckBudget::ran_out();
+    if (LevelResult decided; concurrent_schedule_passes(decided, true)) return decided;
     if (budget_.expired()) return CheckBudget::ran_out();
   }
   while (true) {
@@ -669,9 +687,20 @@ LevelResult Chooser::run() {
       if (!nogoods_.back().empty() && g_witness_depth == 0 && !is_causal_model(level_) &&
           fixed_reads_fail(decided))
         return decided;
-      if (!nogoods_.back().empty() && schedule_passes(decided)) return decided;
-      if (!nogoods_.back().empty() && solver_applies() && decide_in_solver(decided, best, best_lits))
-        return decided;
+      const bool concurrent = level_ == Level::PC || level_ == Level::SI;
+      if (!nogoods_.back().empty() && concurrent && concurrent_schedule_passes(decided, false)) return decided;
+      if (!nogoods_.back().empty() && schedule_passes(decided, false)) return decided;
+      if (!nogoods_.back().empty() && solver_applies()) {
+        // The solver gets half the time left, then a thorough schedule search (PC and SI:
+        // concurrent; SER and SSER: serial).
+        const CheckBudget full = budget_;
+        budget_ = full.share(0.5);
+        const bool done = decide_in_solver(decided, best, best_lits);
+        budget_ = full;
+        if (done && !(decided.verdict == Verdict::Unknown && !budget_.expired())) return decided;
+        if (done && ((concurrent && concurrent_schedule_passes(decided, true)) || schedule_passes(decided, true)))
+          return decided;
+      }
     }
     if (nogoods_.back().empty() || !next_choice()) {
       if (budget_.expired()) return CheckBudget::ran_out();
@@ -1143,14 +1172,15 @@ bool Chooser::reads_cannot_repeat(LevelResult& out) {
   return false;
 }
 
-bool Chooser::schedule_passes(LevelResult& out) {
+bool Chooser::schedule_passes(LevelResult& out, bool thorough) {
   if (level_ != Level::SER && level_ != Level::SSER) return false;
   // A search that finds nothing decides nothing: it gets a quarter of the time left and a
   // bounded number of steps (each dead end remembers 16 bytes), few enough that it costs little
   // before the solver when it fails (a quarter of SER's time on VeriStrong's PostgreSQL runs
   // at 16 steps per transaction, where the solver passes them at once).
-  const size_t max_steps = std::min<size_t>(4 * h_.txns.size() + 4096, size_t(1) << 21);
-  const SerialSchedule s = find_serial_schedule(h_, level_ == Level::SSER, budget_.share(0.25), max_steps);
+  // A thorough one (after the solver has had half the time left) goes further.
+  const size_t max_steps = std::min<size_t>((thorough ? 256 : 4) * h_.txns.size() + 4096, size_t(1) << 21);
+  const SerialSchedule s = find_serial_schedule(h_, level_ == Level::SSER, budget_.share(0.25), max_steps, thorough);
   if (!s.found) return false;
   for (size_t i = 0; i < vars_.size(); ++i)
     if (s.choice[vars_[i].amb] != kNone) cur_[i] = s.choice[vars_[i].amb];
@@ -1161,6 +1191,79 @@ bool Chooser::schedule_passes(LevelResult& out) {
   r.ms = 0;
   out = std::move(r);
   return true;
+}
+
+uint64_t mix64(uint64_t x) {  // splitmix64's finaliser
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+// A content fingerprint of a history: what the concurrent schedule search reads.
+uint64_t search_fingerprint(const History& h) {
+  uint64_t x = mix64(h.ops.size()) ^ mix64(h.txns.size() + (uint64_t(h.ambiguous.size()) << 32));
+  for (const Op& o : h.ops) x = mix64(x ^ (uint64_t(o.key) << 34) ^ (uint64_t(o.value) << 2) ^ uint64_t(o.kind));
+  for (const Txn& t : h.txns) x = mix64(x ^ (uint64_t(t.op_end) << 8) ^ uint64_t(t.status));
+  for (uint32_t b : h.session_begin) x = mix64(x ^ b);
+  return x ^ (h.initial ? mix64(*h.initial + 1) : 0);
+}
+
+// The searches' outcomes on this thread's last history, per model: every level of a check asks
+// for the same search, which costs up to a second when it finds nothing. An outcome cut short
+// by a budget is not kept (another budget may find more).
+struct ScheduleMemo {
+  bool valid = false;
+  uint64_t print = 0;
+  size_t max_steps = 0;
+  ConcurrentSchedule result;
+};
+thread_local std::array<ScheduleMemo, 2> g_schedule_memo;
+
+const ConcurrentSchedule& Chooser::concurrent_schedule(ScheduleModel model, size_t max_steps) {
+  if (!print_) print_ = search_fingerprint(h_);
+  ScheduleMemo& m = g_schedule_memo[static_cast<int>(model)];
+  // A schedule found serves any length of search; a longer search that found none, a shorter.
+  if (m.valid && m.print == print_ && (m.result.found || m.max_steps >= max_steps)) return m.result;
+  m.result = find_concurrent_schedule(h_, model, budget_.share(0.25), max_steps);
+  m.valid = !m.result.stopped;
+  m.print = print_;
+  m.max_steps = max_steps;
+  return m.result;
+}
+
+bool Chooser::concurrent_schedule_passes(LevelResult& out, bool thorough) {
+  if (!is_transactional(level_) || h_.has_lists) return false;
+  // A bounded number of steps (each dead end remembers 16 bytes; a million take about a
+  // second) and a quarter of the time left: a search that finds nothing decides nothing.
+  const size_t max_steps = std::min<size_t>(thorough ? 256 * h_.txns.size() + 65536 : 4 * h_.txns.size() + 4096, size_t(1) << 21);
+  // A choice that satisfies SI satisfies every level below it, and RC's its own; either may
+  // satisfy a weak level, whose own checker decides.
+  const ScheduleModel first = level_ == Level::RC ? ScheduleModel::ReadCommitted : ScheduleModel::SnapshotIsolation;
+  const ScheduleModel second = level_ == Level::RC ? ScheduleModel::SnapshotIsolation : ScheduleModel::ReadCommitted;
+  for (const ScheduleModel model : {first, second}) {
+    if (budget_.expired()) return false;
+    if (model == ScheduleModel::ReadCommitted && is_strong(level_)) continue;  // (never serves PC or SI)
+    const ConcurrentSchedule& s = concurrent_schedule(model, max_steps);
+    if (!s.found || s.choice.size() != h_.ambiguous.size()) continue;
+    bool candidates = true;  // (a memo's choice is of this history: checked all the same)
+    for (size_t i = 0; i < vars_.size() && candidates; ++i) {
+      const uint32_t w = s.choice[vars_[i].amb];
+      const std::span<const uint32_t> c = h_.ambiguous.candidates_at(vars_[i].amb);
+      if (w == kNone) continue;
+      candidates = std::binary_search(c.begin(), c.end(), w);
+      cur_[i] = w;
+    }
+    if (!candidates) continue;
+    apply();
+    ++tried_;
+    LevelResult r = resolved_checker(level_)(work_, budget_);
+    if (r.verdict != Verdict::Pass) continue;
+    r.ms = 0;
+    out = std::move(r);
+    return true;
+  }
+  return false;
 }
 
 bool Chooser::fixed_reads_fail(LevelResult& out) {

@@ -41,7 +41,12 @@
 //      the choice it found; else the level's own checker on that choice); its failure is
 //      shown on the sub-history of the transactions the refutation used (less the ambiguous
 //      reads that could read from outside it), decided on its own, so the witness stays small.
-// RC, RR, RA and CC, once their first guesses fail, try the choice SER's solver finds (a choice
+// Every level RC..SSER, once its first guesses fail (the strong ones: once the history less the
+// reads with a choice passes), tries the choices of two schedules found by search over the
+// values the keys hold (concurrent_schedule.h): the run of a snapshot-isolation engine (a
+// choice satisfying SI satisfies every level below it) and of a read-committed one; each
+// checked by the level's own checker (so a pass stays a pass; finding none decides nothing).
+// They need no timestamps. RC, RR, RA and CC, when these fail, try the choice SER's solver finds (a choice
 // that satisfies SER satisfies them), checked by their own checker, before learning nogoods.
 // WCC, CCv and CM (not closed under projections) learn the whole choice instead, so they are
 // decided by enumeration, up to kMaxCausalChoices choices.

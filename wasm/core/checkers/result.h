@@ -70,6 +70,13 @@ struct LevelResult {
 
 // Budget and cancellation shared by every checker. Long-running checkers call expired()
 // from time to time and return Verdict::Unknown when it says so.
+// Work one level leaves for the levels checked after it in one check of one history.
+struct LevelMemo {
+  const void* history = nullptr;      // the History it was made from (nullptr: nothing yet)
+  std::vector<uint32_t> ser_replay;   // SER's forced replay (strong/candidate.cpp): PC and SI
+                                      // start from it too, where each replayed the history again
+};
+
 struct CheckBudget {
   double deadline_ms = 0;  // absolute time (now_ms clock) after which to give up; 0 = none
   bool (*cancelled)(void*) = nullptr;
@@ -86,6 +93,9 @@ struct CheckBudget {
   bool cc_unknown = false;
   // Set when SER already failed on this history: PC and SI then skip their SER attempt.
   bool ser_fails = false;
+  // The check's memo (check_history's; nullptr for a level checked alone). Only for the history
+  // the check is of, never a sub-history of it.
+  LevelMemo* memo = nullptr;
   bool expired() const;
   // A copy that runs out once `fraction` of the time left has passed (none when this has no
   // deadline): a slice for an attempt that decides nothing when it fails.

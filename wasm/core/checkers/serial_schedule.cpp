@@ -19,8 +19,8 @@ uint64_t mix(uint64_t x) {  // splitmix64's finaliser
 
 class Search {
  public:
-  Search(const History& h, bool real_time, const CheckBudget& budget, size_t max_steps)
-      : h_(h), real_time_(real_time), budget_(budget), max_steps_(max_steps) {}
+  Search(const History& h, bool real_time, const CheckBudget& budget, size_t max_steps, bool backjump)
+      : h_(h), real_time_(real_time), backjump_(backjump), budget_(budget), max_steps_(max_steps) {}
 
   SerialSchedule run();
 
@@ -67,6 +67,7 @@ class Search {
 
   const History& h_;
   bool real_time_;
+  bool backjump_;
   const CheckBudget& budget_;
   size_t max_steps_;
   bool by_time_ = false;
@@ -79,9 +80,19 @@ class Search {
   std::vector<std::pair<uint32_t, uint32_t>> local_;
   std::vector<std::pair<uint32_t, uint32_t>> undo_;  // (key, previous writer)
   struct Frame {
-    uint32_t session, undo;
+    uint32_t session, undo, lost;
     bool forced;
+    bool partial;  // a backjump skipped part of the subtree of the state it made: not known dead
   };
+  // Per session, the frame whose step last moved a key off a value its next transaction reads
+  // (kNone: none since the session's last step), with a trail to undo it.
+  std::vector<uint32_t> lost_at_;
+  std::vector<std::pair<uint32_t, uint32_t>> lost_trail_;
+  bool root_partial_ = false, jumped_ = false;
+  void set_lost(uint32_t s, uint32_t v) {
+    lost_trail_.push_back({s, lost_at_[s]});
+    lost_at_[s] = v;
+  }
   std::vector<Frame> stack_;
   std::set<std::pair<double, uint32_t>> ready_;  // (priority, session) of the sessions not done
   std::vector<uint32_t> order_;
@@ -119,7 +130,23 @@ class Search {
 
 void Search::place(uint32_t s, bool forced) {
   const uint32_t t = seq_[s][pos_[s]];
-  stack_.push_back({s, static_cast<uint32_t>(undo_.size()), forced});
+  const uint32_t frame = static_cast<uint32_t>(stack_.size());
+  stack_.push_back({s, static_cast<uint32_t>(undo_.size()), static_cast<uint32_t>(lost_trail_.size()), forced, false});
+  // The sessions whose next transaction reads a value this step moves a key off (backjumps).
+  for (uint32_t i = writes_begin_[t]; i < writes_begin_[t + 1]; ++i) {
+    const uint32_t was = state_pair_[writes_[i].first];
+    if (was == writes_[i].second || readers_[was] == 0) continue;
+    for (uint32_t s2 = 0; s2 < seq_.size(); ++s2) {
+      if (s2 == s || pos_[s2] == seq_[s2].size() || lost_at_[s2] == frame) continue;
+      const uint32_t t2 = seq_[s2][pos_[s2]];
+      for (uint32_t j = reads_begin_[t2]; j < reads_begin_[t2 + 1]; ++j)
+        if (reads_[j] == was) {
+          set_lost(s2, frame);
+          break;
+        }
+    }
+  }
+  if (lost_at_[s] != kNone) set_lost(s, kNone);
   local_.clear();
   for (uint32_t o = h_.txns[t].op_begin; o < h_.txns[t].op_end; ++o) {
     if (h_.ops[o].is_write()) {
@@ -147,6 +174,11 @@ void Search::place(uint32_t s, bool forced) {
 void Search::undo() {
   const Frame f = stack_.back();
   stack_.pop_back();
+  while (lost_trail_.size() > f.lost) {
+    lost_at_[lost_trail_.back().first] = lost_trail_.back().second;
+    lost_trail_.pop_back();
+  }
+  if (f.partial) (stack_.empty() ? root_partial_ : stack_.back().partial) = true;
   while (undo_.size() > f.undo) {
     const auto [k, w] = undo_.back();
     undo_.pop_back();
@@ -226,6 +258,7 @@ SerialSchedule Search::run() {
   for (uint32_t t = 1; t < h_.txns.size(); ++t)
     if (h_.txns[t].status == TxnStatus::Committed) count(t, +1);
   pos_.assign(k, 0);
+  lost_at_.assign(k, kNone);
   for (uint32_t s = 0; s < k; ++s) {
     hash_ ^= place_hash(s, 0);
     if (!seq_[s].empty()) ready_.insert({priority(s), s});
@@ -297,11 +330,22 @@ SerialSchedule Search::run() {
       fresh = true;
       continue;
     }
-    // A dead end: undo to the last step that had alternatives (the states undone are dead).
+    // A dead end. Backjump: a session left waiting lost a value its next transaction reads to
+    // an earlier step; the steps since then are not why (a guess: what is skipped is not known
+    // dead). Then undo to the last step that had alternatives (the states undone are dead).
+    if (!dead_here && !(stack_.empty() ? root_partial_ : stack_.back().partial)) dead.insert(hash_, 0);
+    uint32_t jump = kNone;
+    for (uint32_t s = 0; s < k; ++s)
+      if (pos_[s] < seq_[s].size() && lost_at_[s] != kNone && (jump == kNone || lost_at_[s] > jump)) jump = lost_at_[s];
+    if (backjump_ && jump != kNone && jump + 1 < stack_.size()) {
+      jumped_ = true;
+      while (stack_.size() > jump + 1) undo();
+      stack_.back().partial = true;
+    }
     while (true) {
-      dead.insert(hash_, 0);
+      if (!(stack_.empty() ? root_partial_ : stack_.back().partial)) dead.insert(hash_, 0);
       if (stack_.empty()) {  // no schedule (up to hash collisions)
-        out_.exhausted = true;
+        out_.exhausted = !root_partial_ && !jumped_;
         return out_;
       }
       const Frame f = stack_.back();
@@ -320,8 +364,8 @@ SerialSchedule Search::run() {
 }  // namespace
 
 SerialSchedule find_serial_schedule(const History& h, bool real_time, const CheckBudget& budget,
-                                    size_t max_steps) {
-  return Search(h, real_time, budget, max_steps).run();
+                                    size_t max_steps, bool backjump) {
+  return Search(h, real_time, budget, max_steps, backjump).run();
 }
 
 }  // namespace isoscope

@@ -37,7 +37,9 @@ struct SerialSchedule {
 // T2 starts: T1 first) when real_time is set; gives up after max_steps placements or when the
 // budget expires. Not applicable (found = false at once) to list histories and to histories
 // with a transaction of unknown status.
+// backjump: on a dead end, jump back to the latest step that moved a key off a value a waiting
+// session's next transaction reads (finds some schedules far sooner, others later).
 SerialSchedule find_serial_schedule(const History& h, bool real_time, const CheckBudget& budget,
-                                    size_t max_steps);
+                                    size_t max_steps, bool backjump = false);
 
 }  // namespace isoscope

@@ -173,9 +173,11 @@ SolveResult solve(const Problem& p, const Saturation& sat, const CheckBudget& bu
 // Candidate commit orders (candidate.cpp), to be verified: from the timestamps (empty when a
 // transaction has none), and by replaying a whole-transaction problem (empty when the replay
 // gets stuck). The replay is a search: when the budget runs out it stops undoing its choices
-// (forced: it places the rest by its fallback; else it gives up).
+// (forced: it places the rest by its fallback, guessing, and gives up after max_guesses
+// guesses; else it gives up).
 std::vector<uint32_t> timestamp_order(const Instance& in, const Problem& p);
-std::vector<uint32_t> replay_order(const Problem& p, bool force = false, const CheckBudget* budget = nullptr);
+std::vector<uint32_t> replay_order(const Problem& p, bool force = false, const CheckBudget* budget = nullptr,
+                                   size_t max_guesses = SIZE_MAX);
 // A whole-transaction order (of the SER problem) as one of the split problems (PC, SI): each
 // transaction's read half then its write half. Empty for an empty order.
 std::vector<uint32_t> split_order(const std::vector<uint32_t>& whole);

@@ -15,6 +15,21 @@ namespace strong {
 
 namespace {
 
+// SER's forced replay of the instance (the lazy polygraph's start, and PC's and SI's through
+// their snapshots): from the check's memo when a level before made it (it depends on the
+// history alone), else made and left there. nearly_serial: give up once more than 1.5% of the
+// transactions were guessed (as candidates: a history that far from serial, a random one, is
+// decided by saturation sooner than by a lazy polygraph from such a guess).
+std::vector<uint32_t> forced_ser_replay(const Instance& in, const Problem& ser, const CheckBudget* budget,
+                                        bool nearly_serial) {
+  LevelMemo* memo = budget && budget->memo && (!budget->memo->history || budget->memo->history == in.h) ? budget->memo : nullptr;
+  if (memo && memo->ser_replay.size() == ser.n) return memo->ser_replay;
+  std::vector<uint32_t> order =
+      replay_order(ser, /*force=*/true, budget, nearly_serial ? ser.n / 64 + 16 : SIZE_MAX);
+  if (memo && !order.empty()) memo->history = in.h, memo->ser_replay = order;
+  return order;
+}
+
 // A pass from a candidate commit order (candidate.cpp) that verifies, before any polygraph.
 // d.problem is built without real-time edges: an SSER candidate is checked against them apart.
 bool try_candidate(const Instance& in, Decision& d, const CheckBudget& budget) {
@@ -30,7 +45,7 @@ bool try_candidate(const Instance& in, Decision& d, const CheckBudget& budget) {
     // transactions, whose write skew the lazy polygraph finds in one.)
     if (p.level == Level::SER) {
       // Forced: an order that breaks a few reads is where the lazy polygraph starts (decide).
-      order = replay_order(p, /*force=*/true, &budget);
+      order = forced_ser_replay(in, p, &budget, /*nearly_serial=*/true);
       if (!order.empty() && verify_order(p, {}, order)) return true;
       d.guess = std::move(order);
       order.clear();
@@ -44,7 +59,7 @@ bool try_candidate(const Instance& in, Decision& d, const CheckBudget& budget) {
       {
         const CheckBudget b = budget.share(0.5);
         const Problem ser = make_problem(in, Level::SER, false);
-        order = snapshot_order(ser, replay_order(ser, /*force=*/true, &b));
+        order = snapshot_order(ser, forced_ser_replay(in, ser, &b, /*nearly_serial=*/true));
         if (!order.empty() && verify_order(p, {}, order)) return true;
         d.guess = std::move(order);
         order.clear();
@@ -110,10 +125,10 @@ std::vector<char> lost_update(const Instance& in) {
 
 std::vector<uint32_t> first_order(const Instance& in, const Problem& p, const CheckBudget* budget) {
   std::vector<uint32_t> order = timestamp_order(in, p);
-  if (order.empty() && p.level == Level::SER) order = replay_order(p, /*force=*/true, budget);
+  if (order.empty() && p.level == Level::SER) order = forced_ser_replay(in, p, budget, false);
   if (order.empty() && p.level != Level::SER) {  // split problems: the replay of the SER problem
     const Problem ser = make_problem(in, Level::SER, false);
-    order = snapshot_order(ser, replay_order(ser, /*force=*/true, budget));
+    order = snapshot_order(ser, forced_ser_replay(in, ser, budget, false));
   }
   if (order.empty()) order = progress_order(p);
   return order;
@@ -276,6 +291,9 @@ StrongReport check_strong(const History& h, Level level, const CheckBudget& budg
   Decision d;
   if (lost.empty()) d = decide(in, level, opts, budget);
   else d.verdict = Verdict::Fail;
+  // The witness decides sub-histories: the check's memo is the whole history's.
+  CheckBudget sub_budget = budget;
+  sub_budget.memo = nullptr;
   StrongStats& st = rep.stats;
   st.nodes = d.problem.n;
   st.chains = d.problem.k;
@@ -313,7 +331,7 @@ StrongReport check_strong(const History& h, Level level, const CheckBudget& budg
         if (d.solved.core_nodes[v]) keep[d.problem.txn[v]] = 1;
       StrongOptions o = opts;
       o.minimize = false;
-      if (decide(sub_instance(in, keep), level, o, budget).verdict != Verdict::Fail)
+      if (decide(sub_instance(in, keep), level, o, sub_budget).verdict != Verdict::Fail)
         std::fill(keep.begin(), keep.end(), 1);
     } else {
       for (uint32_t t = 1; t < in.n(); ++t)
@@ -321,16 +339,16 @@ StrongReport check_strong(const History& h, Level level, const CheckBudget& budg
     }
     bool minimal = false;
     if (opts.minimize) {
-      CheckBudget b = budget;
+      CheckBudget b = sub_budget;
       const double cap = now_ms() + opts.minimize_ms;
-      b.deadline_ms = budget.deadline_ms > 0 ? std::min(budget.deadline_ms, cap) : cap;
+      b.deadline_ms = sub_budget.deadline_ms > 0 ? std::min(sub_budget.deadline_ms, cap) : cap;
       keep = shrink(in, keep, level, b, minimal);
     }
     const Instance core = sub_instance(in, keep);
     st.core_size = core.n() - 1;
-    CheckBudget b = budget;
+    CheckBudget b = sub_budget;
     const double cap = now_ms() + 200;
-    b.deadline_ms = budget.deadline_ms > 0 ? std::min(budget.deadline_ms, cap) : cap;
+    b.deadline_ms = sub_budget.deadline_ms > 0 ? std::min(sub_budget.deadline_ms, cap) : cap;
     res.anomalies.push_back(core_anomaly(core, level, b, minimal));
   }
   res.anomalies_total = res.anomalies.size();
