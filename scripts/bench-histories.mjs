@@ -7,27 +7,79 @@
 //       every history under each DIR: a Cobra folder (*.log files), or a file
 //       (history.bincode, a JSON history, ...), found down to four levels deep
 //   node scripts/bench-histories.mjs --wasm-once LEVEL BUDGET_MS PATH
-//       one wasm run, as one JSON line (for harnesses that interleave other checkers)
+//       one wasm run, as one JSON line (for harnesses that interleave other checkers): cold, a
+//       fresh instance of a freshly compiled module, so V8's first (baseline) code runs it;
+//       ms (wall) and cpu_ms (the process's CPU time, V8's background compiles included) of
+//       load + check
+//   node scripts/bench-histories.mjs --wasm-warm LEVEL BUDGET_MS PATH [PAUSE_MS]
+//       the same run as the page makes it: the module compiled once, the page's built-in
+//       warm-up (web/src/worker/warm-up.ts) run in one instance, a pause (default 1000 ms: the
+//       user choosing a file, while V8 finishes optimising), then a fresh instance of the same
+//       module loads and checks PATH; one JSON line, with the warm-up's own times
+//   node scripts/bench-histories.mjs --page [--levels SER,SI] [--rounds 1] [--budget-s 60] PATH...
+//       the page itself (dist/, served as the browser tests serve it, in Debian's Chromium):
+//       for each history and level, a fresh browser context opened twice: "cold", the files
+//       dropped as soon as the app is up (no warm-up), and "warm", dropped 1 s after the page's
+//       warm-up has reported (as a user who opened the page a moment before). Reads the level's
+//       check time as the page reports it (the core's ms), the wall time from the check's start
+//       to its verdict, and from the drop to the verdict (parsing included); one JSON line each
 //
 // Prints one JSON line per history and level, then a Markdown table. Compare times only as
 // ratios within one run: the machine is shared.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadIsoscope, readInput, value } from '../tests/wasm/load-module.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = process.env.ISOSCOPE_CLI ?? path.join(root, 'build/isoscope');
 
+/** CPU time of this process since `from` (every thread: V8's background compiles included). */
+const cpuMs = (from) => { const d = process.cpuUsage(from); return (d.user + d.system) / 1000; };
+
 async function wasmOnce(level, budgetMs, file) {
   const mod = await loadIsoscope();
   const { names, blobs } = readInput(file);
-  const t0 = performance.now();
+  const c0 = process.cpuUsage(), t0 = performance.now();
   const input = value(mod.load(names, blobs, ''));
   const r = value(mod.check(level, budgetMs, 1));
   const ms = performance.now() - t0;
-  return { verdict: r.levels[level].verdict, ms, input };
+  return { verdict: r.levels[level].verdict, ms, cpu_ms: cpuMs(c0), input };
+}
+
+/** The page's warm-up (TypeScript, its types stripped by Vite's transform). */
+async function pageWarmUp() {
+  const { transformWithOxc } = await import('vite');
+  const source = readFileSync(path.join(root, 'web/src/worker/warm-up.ts'), 'utf8');
+  const js = (await transformWithOxc(source, 'warm-up.ts')).code;
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'isoscope-warm-')), 'warm-up.mjs');
+  writeFileSync(file, js);
+  return (await import(pathToFileURL(file).href)).warmUp;
+}
+
+async function wasmWarm(level, budgetMs, file, pauseMs) {
+  const warmUp = await pageWarmUp();
+  // one compiled module, two instances (as the page's workers share the module it compiles)
+  const require = createRequire(import.meta.url);
+  const createIsoscope = require(path.join(root, 'build-wasm/isoscope-node.cjs'));
+  const module = await WebAssembly.compile(readFileSync(path.join(root, 'build-wasm/isoscope-node.wasm')));
+  const instance = () => createIsoscope({
+    instantiateWasm(imports, done) { WebAssembly.instantiate(module, imports).then((i) => done(i, module)); return {}; },
+  });
+  const t0 = performance.now();
+  const warm = warmUp(await instance());
+  const warmMs = performance.now() - t0;
+  await new Promise((r) => setTimeout(r, pauseMs));
+  const mod = await instance();
+  const { names, blobs } = readInput(file);
+  const c1 = process.cpuUsage(), t1 = performance.now();
+  const input = value(mod.load(names, blobs, ''));
+  const r = value(mod.check(level, budgetMs, 1));
+  const ms = performance.now() - t1;
+  return { verdict: r.levels[level].verdict, ms, cpu_ms: cpuMs(c1), input, warm_up: { ms: Math.round(warmMs), rounds_ms: warm.ms } };
 }
 
 function nativeOnce(level, budgetMs, file) {
@@ -61,10 +113,70 @@ const median = (xs) => {
   return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN;
 };
 
+/** A history's files as the page gets them when dropped (a Cobra folder: its *.log files). */
+function dropped(file) {
+  const { names, blobs } = readInput(file);
+  return names.map((n, i) => ({ name: path.basename(n), content: Buffer.from(blobs[i]) }));
+}
+
+async function pageRuns(argv) {
+  let levels = ['SER', 'SI'], rounds = 1, budgetS = 60;
+  const files = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--levels') levels = argv[++i].split(',');
+    else if (argv[i] === '--rounds') rounds = Number(argv[++i]);
+    else if (argv[i] === '--budget-s') budgetS = Number(argv[++i]);
+    else files.push(argv[i]);
+  }
+  const { setup, dropFiles } = await import('../tests/browser/_helpers.mjs');
+  const env = await setup();
+  try {
+    for (let round = 0; round < rounds; round++)
+      for (const file of files)
+        for (const level of levels)
+          for (const mode of ['cold', 'warm']) {
+            const page = await env.page();
+            await page.goto(`${env.server.url}?levels=${level}`);
+            await page.waitForFunction(() => window.__isoscope);
+            let warmUp = null;
+            if (mode === 'warm') {
+              await page.waitForFunction(() => performance.getEntriesByName('isoscope:warm-up').length > 0, null, { timeout: 60_000 });
+              warmUp = await page.evaluate(() => { const e = performance.getEntriesByName('isoscope:warm-up')[0]; return { ...e.detail, total_ms: Math.round(e.duration) }; });
+              await page.waitForTimeout(1000);  // the user choosing a file, while V8 finishes optimising
+            }
+            await page.evaluate(() => {
+              window.__checkedAt = null;
+              window.__droppedAt = null;
+              window.addEventListener('drop', () => { window.__droppedAt ??= performance.now(); }, true);
+              new MutationObserver(() => { if (document.body.dataset.checked === 'true' && window.__checkedAt === null) window.__checkedAt = performance.now(); })
+                .observe(document.body, { attributes: true, attributeFilter: ['data-checked'] });
+            });
+            await page.evaluate((s) => { window.__isoscope.budgetS = s; }, budgetS);
+            await dropFiles(page, dropped(file));
+            await page.waitForFunction(() => window.__checkedAt !== null, null, { timeout: (budgetS + 120) * 1000 });
+            const r = await page.evaluate((level) => {
+              const app = window.__isoscope;
+              const start = performance.getEntriesByName('isoscope:check-start').at(-1).startTime;
+              return { verdict: app.results[level]?.verdict, check_ms: app.results[level]?.ms, reason: app.results[level]?.reason, wall_ms: window.__checkedAt - start, drop_to_verdict_ms: window.__checkedAt - window.__droppedAt, parse_ms: app.input?.parse_ms };
+            }, level);
+            console.log(JSON.stringify({ round, history: file, level, mode, ...r, warm_up: warmUp, errors: page.errors.slice(0, 3) }));
+            await page.context().close();
+          }
+  } finally {
+    await env.close();
+  }
+}
+
 async function main(argv) {
+  if (argv[0] === '--page') return pageRuns(argv.slice(1));
   if (argv[0] === '--wasm-once') {
     const [, level, budget, file] = argv;
     console.log(JSON.stringify(await wasmOnce(level, Number(budget), file)));
+    return;
+  }
+  if (argv[0] === '--wasm-warm') {
+    const [, level, budget, file, pause = '1000'] = argv;
+    console.log(JSON.stringify(await wasmWarm(level, Number(budget), file, Number(pause))));
     return;
   }
   let levels = ['SER', 'SI'], rounds = 3, budget = 60000;

@@ -302,12 +302,13 @@ SerialSchedule Search::run() {
     // runs it now.
     bool moved = false, dead_here = fresh && dead.find(hash_) != FlatMap64::kAbsent;
     if (fresh && !dead_here)
-      for (auto it = ready_.begin(); it != ready_.end() && !moved; ++it) {
+      for (auto it = ready_.begin(); it != ready_.end(); ++it) {
         const uint32_t s = it->second, t = seq_[s][pos_[s]];
         if (writes_begin_[t] != writes_begin_[t + 1] || !can_run(t)) continue;
         if (++out_.steps > max_steps_ || ((out_.steps & 1023) == 0 && budget_.expired())) return out_;
-        place(s, /*forced=*/true);
+        place(s, /*forced=*/true);  // erases it from ready_: no ++it after it
         moved = true;
+        break;
       }
     if (!dead_here && !moved)
       for (auto it = fresh ? ready_.begin() : ready_.upper_bound(resume); it != ready_.end(); ++it) {

@@ -52,7 +52,11 @@ export class Checker {
     if (!this.useDataWorker || bytes > SHARED_WORKER_BYTES) return this.ensureCheck();
     this.data = new CoreWorker('data');
     const copy = copyFiles(files);
-    return this.data.call<InputStats>({ op: 'load', files: copy, format }, copy.map((f) => f.data));
+    const stats = this.data.call<InputStats>({ op: 'load', files: copy, format }, copy.map((f) => f.data));
+    // the check worker parses its copy at the same time, not once the check starts (a bad
+    // input's error is the data worker's to report; run() reports the check worker's own)
+    this.ensureCheck().catch(() => {});
+    return stats;
   }
 
   private ensureCheck(): Promise<InputStats> {

@@ -220,5 +220,5 @@ export interface AnomalyKindInfo {
   description: string;
 }
 
-/** What the worker needs: a way to instantiate a module. */
-export type CoreFactory = () => Promise<IsoscopeModule>;
+/** What the worker needs: a way to instantiate a module (of a compiled one, when given). */
+export type CoreFactory = (module?: WebAssembly.Module) => Promise<IsoscopeModule>;

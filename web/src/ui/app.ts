@@ -2,6 +2,7 @@
 import { CoreCrash, CoreFailure } from '../core/result';
 import type { Anomaly, InputStats, LevelInfo, ParseError } from '../core/types';
 import { Checker } from '../check/runner';
+import { startWarmUp } from '../worker/client';
 import { describeKind } from '../model/anomalies';
 import { finishedResults, formatCount, formatMs, LEVEL_DOCS, strongestSatisfied, summarize, type LevelState } from '../model/levels';
 import { describeInput, formatBytes, fromText, InputError, totalBytes } from '../load/input';
@@ -88,6 +89,7 @@ export class App {
     installDropAndPaste(this.sources);
     window.addEventListener('hashchange', () => this.openFromHash());
     if (!this.openFromHash() && !this.openFromParams(params)) this.showLanding();
+    startWarmUp();  // while the page waits for a file (a no-op once one is loading)
   }
 
   // ---------- chrome ----------

@@ -7,10 +7,13 @@ import { createCore } from '../core/wasm-core';
 import type { IsoscopeModule } from '../core/types';
 import { CoreFailure } from '../core/result';
 import { handleRequest } from './handle';
-import type { Envelope, Reply } from './protocol';
+import type { Envelope, Init, Reply } from './protocol';
 
+// The page's compiled module (the first message, Init), instantiated at once: a request never
+// waits for the core to be made when the worker has had a moment since it started.
+let compiled: WebAssembly.Module | undefined;
 let mod: Promise<IsoscopeModule> | null = null;
-const core = () => (mod ??= createCore());
+const core = () => (mod ??= createCore(compiled));
 
 async function handle(m: Envelope): Promise<unknown> {
   // Progress goes out at most every 100 ms: the solver reports every 50 ms.
@@ -23,7 +26,12 @@ async function handle(m: Envelope): Promise<unknown> {
   });
 }
 
-self.onmessage = async (ev: MessageEvent<Envelope>) => {
+self.onmessage = async (ev: MessageEvent<Envelope | Init>) => {
+  if ('init' in ev.data) {
+    compiled = ev.data.init ?? undefined;
+    core().catch(() => { mod = null; });  // the first request tries again, and reports the error
+    return;
+  }
   const m = ev.data;
   let reply: Reply;
   try {

@@ -15,7 +15,12 @@ export type Request =
   | { op: 'readers'; txn: number }
   | { op: 'find'; query: string; limit: number }
   | { op: 'convert'; to: string }
-  | { op: 'counterexample'; level: string; index: number; budgetMs: number };
+  | { op: 'counterexample'; level: string; index: number; budgetMs: number }
+  /** the built-in warm-up (warm-up.ts), in a worker of its own */
+  | { op: 'warmUp'; rounds: number };
+
+/** The first message to a worker: the page's compiled module (null: compile your own). */
+export interface Init { init: WebAssembly.Module | null }
 
 export type Envelope = { id: number } & Request;
 /** Progress inside a long level (the strong solver): constraints settled and still open. */
