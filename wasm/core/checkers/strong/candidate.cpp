@@ -628,18 +628,17 @@ std::vector<uint32_t> replay_order(const Problem& p, bool force, const CheckBudg
     // that, the forced replay guessed from here and scrambled the rest of the history (the
     // lazy polygraph then needed 7 rounds on 10^6 transactions).
     bool closed = false;
-    std::vector<char>& rooted = in_root;
     size_t seeds = 0;
     for (uint32_t seed : front) {
-      if (rooted[seed]) continue;
+      if (in_root[seed]) continue;
       if (seeds++ == 8 || !(closed = close_from(seed))) break;
       clause = lits;
       clause.insert(clause.end(), conds.begin(), conds.end());
       if (std::any_of(clause.begin(), clause.end(), [&](const Cond& c) { return at[c.second] != 0; })) break;
-      for (uint32_t u : seq) rooted[u] = 1, root_marked.push_back(u);
+      for (uint32_t u : seq) in_root[u] = 1, root_marked.push_back(u);
       closed = false;
     }
-    for (uint32_t u : root_marked) rooted[u] = 0;
+    for (uint32_t u : root_marked) in_root[u] = 0;
     root_marked.clear();
     if (!closed) {
       // S not closed (a search beyond its bound): the plain reason of the dead end. Whatever runs
