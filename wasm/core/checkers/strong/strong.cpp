@@ -125,10 +125,10 @@ std::vector<char> lost_update(const Instance& in) {
 
 std::vector<uint32_t> first_order(const Instance& in, const Problem& p, const CheckBudget* budget) {
   std::vector<uint32_t> order = timestamp_order(in, p);
-  if (order.empty() && p.level == Level::SER) order = forced_ser_replay(in, p, budget, false);
+  if (order.empty() && p.level == Level::SER) order = forced_ser_replay(in, p, budget, true);
   if (order.empty() && p.level != Level::SER) {  // split problems: the replay of the SER problem
     const Problem ser = make_problem(in, Level::SER, false);
-    order = snapshot_order(ser, forced_ser_replay(in, ser, budget, false));
+    order = snapshot_order(ser, forced_ser_replay(in, ser, budget, true));
   }
   if (order.empty()) order = progress_order(p);
   return order;
