@@ -75,6 +75,7 @@ struct LevelMemo {
   const void* history = nullptr;      // the History it was made from (nullptr: nothing yet)
   std::vector<uint32_t> ser_replay;   // SER's forced replay (strong/candidate.cpp): PC and SI
                                       // start from it too, where each replayed the history again
+  bool ser_replay_gave_up = false;    // it guessed too much: the levels after do not try again
 };
 
 struct CheckBudget {

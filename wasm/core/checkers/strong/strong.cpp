@@ -16,17 +16,16 @@ namespace strong {
 namespace {
 
 // SER's forced replay of the instance (the lazy polygraph's start, and PC's and SI's through
-// their snapshots): from the check's memo when a level before made it (it depends on the
-// history alone), else made and left there. nearly_serial: give up once more than 1.5% of the
-// transactions were guessed (as candidates: a history that far from serial, a random one, is
-// decided by saturation sooner than by a lazy polygraph from such a guess).
-std::vector<uint32_t> forced_ser_replay(const Instance& in, const Problem& ser, const CheckBudget* budget,
-                                        bool nearly_serial) {
+// their snapshots), or nothing once more than 1.5% of the transactions were guessed (a history
+// that far from serial, a random one, is decided sooner by saturation, or by the lazy polygraph
+// from the sessions' progress). It depends on the history alone: from the check's memo when a
+// level before made it or gave up (not for want of time), else made and left there.
+std::vector<uint32_t> forced_ser_replay(const Instance& in, const Problem& ser, const CheckBudget* budget) {
   LevelMemo* memo = budget && budget->memo && (!budget->memo->history || budget->memo->history == in.h) ? budget->memo : nullptr;
-  if (memo && memo->ser_replay.size() == ser.n) return memo->ser_replay;
-  std::vector<uint32_t> order =
-      replay_order(ser, /*force=*/true, budget, nearly_serial ? ser.n / 64 + 16 : SIZE_MAX);
-  if (memo && !order.empty()) memo->history = in.h, memo->ser_replay = order;
+  if (memo && memo->history && (memo->ser_replay_gave_up || memo->ser_replay.size() == ser.n)) return memo->ser_replay;
+  std::vector<uint32_t> order = replay_order(ser, /*force=*/true, budget, ser.n / 64 + 16);
+  if (memo && (!order.empty() || !(budget && budget->expired())))
+    memo->history = in.h, memo->ser_replay = order, memo->ser_replay_gave_up = order.empty();
   return order;
 }
 
@@ -45,7 +44,7 @@ bool try_candidate(const Instance& in, Decision& d, const CheckBudget& budget) {
     // transactions, whose write skew the lazy polygraph finds in one.)
     if (p.level == Level::SER) {
       // Forced: an order that breaks a few reads is where the lazy polygraph starts (decide).
-      order = forced_ser_replay(in, p, &budget, /*nearly_serial=*/true);
+      order = forced_ser_replay(in, p, &budget);
       if (!order.empty() && verify_order(p, {}, order)) return true;
       d.guess = std::move(order);
       order.clear();
@@ -59,7 +58,7 @@ bool try_candidate(const Instance& in, Decision& d, const CheckBudget& budget) {
       {
         const CheckBudget b = budget.share(0.5);
         const Problem ser = make_problem(in, Level::SER, false);
-        order = snapshot_order(ser, forced_ser_replay(in, ser, &b, /*nearly_serial=*/true));
+        order = snapshot_order(ser, forced_ser_replay(in, ser, &b));
         if (!order.empty() && verify_order(p, {}, order)) return true;
         d.guess = std::move(order);
         order.clear();
@@ -125,10 +124,10 @@ std::vector<char> lost_update(const Instance& in) {
 
 std::vector<uint32_t> first_order(const Instance& in, const Problem& p, const CheckBudget* budget) {
   std::vector<uint32_t> order = timestamp_order(in, p);
-  if (order.empty() && p.level == Level::SER) order = forced_ser_replay(in, p, budget, true);
+  if (order.empty() && p.level == Level::SER) order = forced_ser_replay(in, p, budget);
   if (order.empty() && p.level != Level::SER) {  // split problems: the replay of the SER problem
     const Problem ser = make_problem(in, Level::SER, false);
-    order = snapshot_order(ser, forced_ser_replay(in, ser, budget, true));
+    order = snapshot_order(ser, forced_ser_replay(in, ser, budget));
   }
   if (order.empty()) order = progress_order(p);
   return order;
