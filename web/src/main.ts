@@ -1,11 +1,13 @@
 import './styles.css';
 import { App } from './ui/app';
+import { warmFonts } from './dom/fonts';
 
 try {
   const t = localStorage.getItem('isoscope-theme');
   if (t === 'light' || t === 'dark') document.documentElement.dataset.theme = t;
 } catch { /* storage disabled */ }
 
+warmFonts();
 const app = new App(document.getElementById('app')!);
 (window as any).__isoscope = app;
 

@@ -134,6 +134,8 @@ export class App {
 
   // ---------- load ----------
   async loadFrom(get: () => Promise<InFile[]>, format = '', view: ViewState | null = null) {
+    // the page no longer shows a checked history from the moment a new input is being read
+    delete document.body.dataset.checked;
     // a new input replaces a shared one: the old fragment must not come back on reload
     if (location.hash) history.replaceState(null, '', location.pathname + location.search);
     this.sharedCounterexample = false;
