@@ -9,6 +9,8 @@
 #include <cstdio>
 
 #include "checkers/check.h"
+#include "checkers/concurrent_schedule.h"
+#include "checkers/strong/strong.h"
 #include "formats/formats.h"
 #include "generate/db_sim.h"
 #include "reference.h"
@@ -252,4 +254,41 @@ TEST(DbSim, RepeatedValuesWithoutTimestampsKeepTheEnginesLevels) {
       }
     }
   }
+}
+
+// One check of such a history searches the engine's run once: the levels from RC to SI each ask
+// for it, and the check's memo (checkers/result.h, LevelMemo) keeps it for the levels after the
+// first. A memo made from another history is left alone.
+TEST(DbSim, OneCheckSearchesTheEnginesRunOnce) {
+  DbSimParams p;
+  p.engine = DbEngine::SnapshotIsolation;
+  p.seed = 53;
+  p.sessions = 50;
+  p.txns_per_session = 10;
+  p.min_ops = 1;
+  p.max_ops = 4;
+  p.key.keys = 8;
+  p.value_range = 2;
+  Expected<History> h = simulate_database(p);
+  ASSERT_TRUE(h.ok());
+  h->times.clear();
+  h->has_timestamps = false;
+  for (Txn& t : h->txns) t.timed = false;
+  CheckOptions opts;
+  opts.budget_ms = 0;  // no deadline: the searches before the solvers
+  const CheckReport r = check_history(*h, opts);
+  for (Level l : {Level::RC, Level::RR, Level::RA, Level::CC, Level::PC, Level::SI})
+    EXPECT_EQ(r.results[static_cast<int>(l)].verdict, Verdict::Pass) << level_name(l);
+  ASSERT_EQ(r.memo->history, &*h);
+  const auto& si = r.memo->schedules[static_cast<int>(ScheduleModel::SnapshotIsolation)];
+  ASSERT_NE(si.result, nullptr);
+  EXPECT_TRUE(si.result->found);
+
+  Expected<History> other = simulate_database(p);
+  ASSERT_TRUE(other.ok());
+  CheckBudget b;
+  b.memo = r.memo.get();
+  const ConcurrentSchedule* kept = si.result.get();
+  EXPECT_EQ(check_si(*other, b).verdict, Verdict::Pass);
+  EXPECT_EQ(r.memo->schedules[static_cast<int>(ScheduleModel::SnapshotIsolation)].result.get(), kept);
 }
