@@ -22,7 +22,8 @@
 //       dropped as soon as the app is up (no warm-up), and "warm", dropped 1 s after the page's
 //       warm-up has reported (as a user who opened the page a moment before). Reads the level's
 //       check time as the page reports it (the core's ms), the wall time from the check's start
-//       to its verdict, and from the drop to the verdict (parsing included); one JSON line each
+//       to its verdict, and from the drop to the verdict (parsing included); one JSON line each.
+//       ISOSCOPE_DIST=DIR serves another build than dist/ (two builds compared in one run)
 //
 // Prints one JSON line per history and level, then a Markdown table. Compare times only as
 // ratios within one run: the machine is shared.

@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import { startServer } from './_server.mjs';
 
 export const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const dist = join(repo, 'dist');
+// ISOSCOPE_DIST: another build to serve (scripts/bench-histories.mjs --page compares two builds so)
+export const dist = resolve(process.env.ISOSCOPE_DIST ?? join(repo, 'dist'));
 export const corpus = resolve(process.env.ISOSCOPE_CORPUS ?? join(repo, '..', 'shared', 'corpus'));
 export const shots = join(repo, 'docs', 'screenshots');
 

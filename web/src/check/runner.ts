@@ -1,16 +1,22 @@
-// Orchestrates the core workers: a data worker (stats, history view, conversion) and a check
-// worker (checkLevel, level by level). Cancelling terminates the check worker and respawns it.
-// Each worker parses its own copy of the history, and a wasm heap never shrinks: a 240 MB input
-// (10^7 operations) leaves a 2.1 GB heap behind. Inputs over SHARED_WORKER_BYTES therefore load
-// into the check worker alone, which then also serves the history view (between levels).
+// Orchestrates the core workers: a check worker (the input's statistics, checkLevel level by
+// level) and, while a check runs, a data worker (the history view, conversion) so that reading
+// the history never waits behind a long level. Cancelling terminates the check worker and
+// respawns it. The check worker parses the input first and its check starts at once; the data
+// worker parses its own copy only once a check has run for DATA_WORKER_AFTER_MS or the page
+// reads the history during a check (on 1,000-transaction histories the second parse, in
+// parallel on a 2-core machine, delayed the verdict more than the check took). Otherwise the
+// check worker serves the reads. A wasm heap never shrinks (a 240 MB input, 10^7 operations,
+// leaves a 2.1 GB heap behind): inputs over SHARED_WORKER_BYTES never get a data worker.
 import type { Counterexample, FoundTxn, HistoryPartJson, InputStats, LevelInfo, LevelResult, Txn, SessionRange, WriteReaders } from '../core/types';
 import type { TimelineData } from '../model/timeline';
-import { CancelledError, copyFiles, CoreWorker } from '../worker/client';
+import { CancelledError, copyFiles, releaseCoreWorker, takeCoreWorker, type CoreWorker } from '../worker/client';
 import type { InFile } from '../worker/protocol';
 import { implies, inCheckOrder, type LevelState } from '../model/levels';
 
 /** Above this input size one worker holds the history (see the header). */
 export const SHARED_WORKER_BYTES = 100_000_000;
+/** A check that runs this long starts the data worker (see the header). */
+export const DATA_WORKER_AFTER_MS = 300;
 
 export interface RunOptions {
   levels: string[];
@@ -23,7 +29,13 @@ export class Checker {
   private data: CoreWorker | null = null;
   private check: CoreWorker | null = null;
   private checkLoaded: Promise<InputStats> | null = null;
+  /** The check worker has loaded the input (run() then asks for its first level at once). */
+  private checkReady = false;
+  /** The levels of the loaded input (the core's order and applicability), asked once a load. */
+  private infos: Promise<LevelInfo[]> | null = null;
+  private levelInfos: LevelInfo[] | null = null;
   private files: InFile[] = [];
+  private bytes = 0;
   private format = '';
   private running: { cancelled: boolean; current?: string; reason?: string } | null = null;
 
@@ -31,50 +43,68 @@ export class Checker {
 
   /** Formats are told by names and first bytes: what histories() needs of each file. */
   static readonly HEAD_BYTES = 1 << 16;
-  private probe: CoreWorker | null = null;
   /**
    * The histories of a set (dbcop's hist-00000/ folders, two EDN files, ...), each to be loaded
-   * on its own; [] when the files hold one history (formats/history_set.h decides).
+   * on its own; [] when the files hold one history (formats/history_set.h decides). Asked of
+   * the spare worker, which stays the spare (and then loads the input).
    */
   async histories(files: InFile[]): Promise<HistoryPartJson[]> {
     if (files.length < 2) return [];
-    if (!this.probe || this.probe.dead) this.probe = new CoreWorker('probe');
+    const probe = takeCoreWorker('probe');
     const heads = files.map((f) => ({ name: f.name, data: f.data.slice(0, Checker.HEAD_BYTES) }));
-    return this.probe.call<HistoryPartJson[]>({ op: 'histories', files: heads }, heads.map((f) => f.data));
+    try {
+      return await probe.call<HistoryPartJson[]>({ op: 'histories', files: heads }, heads.map((f) => f.data));
+    } finally {
+      releaseCoreWorker(probe, 0);  // it holds what it held before (heads are not loaded)
+    }
   }
 
-  /** Parses the input in the data worker (or the check worker when there is none); a bad input rejects with a CoreFailure. */
+  /** Parses the input in the check worker; a bad input rejects with a CoreFailure. */
   async load(files: InFile[], format = ''): Promise<InputStats> {
     this.dispose();
     this.files = files;
     this.format = format;
-    const bytes = files.reduce((n, f) => n + f.data.byteLength, 0);
-    if (!this.useDataWorker || bytes > SHARED_WORKER_BYTES) return this.ensureCheck();
-    this.data = new CoreWorker('data');
-    const copy = copyFiles(files);
-    const stats = this.data.call<InputStats>({ op: 'load', files: copy, format }, copy.map((f) => f.data));
-    // the check worker parses its copy at the same time, not once the check starts (a bad
-    // input's error is the data worker's to report; run() reports the check worker's own)
-    this.ensureCheck().catch(() => {});
-    return stats;
+    this.bytes = files.reduce((n, f) => n + f.data.byteLength, 0);
+    return this.ensureCheck();
   }
 
   private ensureCheck(): Promise<InputStats> {
     if (this.check && !this.check.dead && this.checkLoaded) return this.checkLoaded;
-    this.check = new CoreWorker('check');
+    const w = (this.check = takeCoreWorker('check'));
     const copy = copyFiles(this.files);
-    this.checkLoaded = this.check.call<InputStats>({ op: 'load', files: copy, format: this.format }, copy.map((f) => f.data));
+    this.checkReady = false;
+    this.checkLoaded = w.call<InputStats>({ op: 'load', files: copy, format: this.format }, copy.map((f) => f.data));
+    this.checkLoaded.then(() => { if (this.check === w) this.checkReady = true; }, () => {});
     return this.checkLoaded;
   }
 
-  private get reader(): CoreWorker {
-    const w = this.data ?? this.check;
-    if (!w) throw new Error('nothing loaded');
-    return w;
+  /** Starts the data worker (see the header), once a load; false when the input gets none. */
+  private startData(): boolean {
+    if (this.data) return true;
+    if (!this.useDataWorker || this.bytes > SHARED_WORKER_BYTES || !this.files.length) return false;
+    this.data = takeCoreWorker('data');
+    const copy = copyFiles(this.files);
+    // its error, if any, is the check worker's to report (the same input): reads then fail
+    this.data.call<InputStats>({ op: 'load', files: copy, format: this.format }, copy.map((f) => f.data)).catch(() => {});
+    return true;
   }
 
+  /** The worker that reads the history: the check worker, unless it is checking (see the header). */
+  private get reader(): CoreWorker {
+    if (!this.data && this.running && this.check && !this.check.idle) this.startData();
+    if (this.data) return this.data;
+    if (!this.files.length) throw new Error('nothing loaded');
+    void this.ensureCheck().catch(() => {});
+    return this.check!;
+  }
+
+  /** The levels of the loaded input (the core's order; those that apply to it). */
   levels(): Promise<LevelInfo[]> {
-    return this.reader.call<LevelInfo[]>({ op: 'levels' });
+    if (!this.infos) {
+      const infos = (this.infos = this.reader.call<LevelInfo[]>({ op: 'levels' }));
+      infos.then((v) => { if (this.infos === infos) this.levelInfos = v; }, () => { if (this.infos === infos) this.infos = null; });
+    }
+    return this.infos;
   }
   transactions(begin: number, end: number): Promise<Txn[]> {
     return this.reader.call<Txn[]>({ op: 'transactions', begin, end });
@@ -114,8 +144,10 @@ export class Checker {
     const run = { cancelled: false as boolean, current: undefined as string | undefined, reason: undefined as string | undefined };
     this.running = run;
     for (const l of o.levels) o.onUpdate(l, { verdict: 'pending' });
+    // A loaded input asks for its first level before run() returns (the page then draws while
+    // the worker checks), without waiting for a message.
     try {
-      await this.ensureCheck();
+      if (!this.checkReady || !this.check || this.check.dead) await this.ensureCheck();
     } catch (e) {
       for (const l of o.levels) o.onUpdate(l, { verdict: 'unknown', reason: run.cancelled ? run.reason ?? 'cancelled' : `checker failed: ${(e as Error).message}` });
       if (this.running === run) this.running = null;
@@ -125,21 +157,25 @@ export class Checker {
     // level's pass then decides the weaker ones at once (the core reports them implied).
     let levels = o.levels;
     try {
-      levels = inCheckOrder(o.levels, await this.check!.call<LevelInfo[]>({ op: 'levels' }));
+      levels = inCheckOrder(o.levels, this.levelInfos ?? await this.levels());
     } catch { /* the order is an optimisation: keep the given one */ }
+    // a check that runs long gets the data worker, so that reading the history never waits for it
+    const dataTimer = window.setTimeout(() => { if (this.running === run) this.startData(); }, DATA_WORKER_AFTER_MS);
     const unknownHere: string[] = [], failedHere: string[] = [];
     for (let i = 0; i < levels.length; i++) {
       const level = levels[i];
       if (run.cancelled) { o.onUpdate(level, { verdict: 'unknown', reason: run.reason ?? 'cancelled' }); continue; }
       run.current = level;
-      o.onUpdate(level, { verdict: 'running' });
       const w = this.check!;
       const watchdogMs = o.budgetMs + Math.max(5000, o.budgetMs);
       let timer = 0;
       try {
+        // asked for before the page shows the level running: the worker starts while it draws
+        const checked = w.call<LevelResult>({ op: 'checkLevel', level, budgetMs: o.budgetMs, maxAnomalies: o.maxAnomalies }, [],
+          (progress) => o.onUpdate(level, { verdict: 'running', progress }));
+        o.onUpdate(level, { verdict: 'running' });
         const res = await Promise.race([
-          w.call<LevelResult>({ op: 'checkLevel', level, budgetMs: o.budgetMs, maxAnomalies: o.maxAnomalies }, [],
-            (progress) => o.onUpdate(level, { verdict: 'running', progress })),
+          checked,
           new Promise<never>((_, rej) => { timer = window.setTimeout(() => rej(new Error('watchdog')), watchdogMs); }),
         ]);
         o.onUpdate(level, res);
@@ -172,6 +208,7 @@ export class Checker {
         clearTimeout(timer);
       }
     }
+    clearTimeout(dataTimer);
     if (this.running === run) this.running = null;
   }
 
@@ -179,6 +216,7 @@ export class Checker {
     this.check?.terminate(reason);
     this.check = null;
     this.checkLoaded = null;
+    this.checkReady = false;
   }
 
   /** Stops the running check at once: terminates the check worker (a new one loads lazily). */
@@ -191,12 +229,16 @@ export class Checker {
     if (this.files.length) this.ensureCheck().catch(() => {});
   }
 
+  /** Lets the workers go: an idle one holding a small input is kept as the spare (client.ts). */
   dispose() {
     if (this.running) this.running.cancelled = true;
     this.running = null;
-    this.data?.terminate('replaced');
-    this.check?.terminate('replaced');
+    if (this.check) releaseCoreWorker(this.check, this.bytes);
+    if (this.data) releaseCoreWorker(this.data, this.bytes);
     this.data = this.check = null;
     this.checkLoaded = null;
+    this.checkReady = false;
+    this.infos = null;
+    this.levelInfos = null;
   }
 }

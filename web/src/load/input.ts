@@ -22,17 +22,17 @@ async function readEntries(dir: any): Promise<any[]> {
   }
 }
 
-async function walk(entry: any, prefix: string, out: { name: string; file: File }[]) {
-  if (entry.isFile) {
-    const file: File = await new Promise((res, rej) => entry.file(res, rej));
-    const name = prefix + entry.name;
-    if (!ignorable(name)) out.push({ name, file });
-  } else if (entry.isDirectory) {
-    // iterative over the queue of children, depth bounded by the path
-    const children = await readEntries(entry);
-    for (const c of children) await walk(c, `${prefix}${entry.name}/`, out);
-  }
+/**
+ * The files under entries, into out: the files of one folder asked for all at once (each is a
+ * round trip to the browser: one after another, 24 files took 20-40 ms), the folders in turn.
+ */
+async function walk(entries: any[], prefix: string, out: { name: string; file: File }[]) {
+  const files = entries.filter((e) => e.isFile);
+  const got: File[] = await Promise.all(files.map((e) => new Promise<File>((res, rej) => e.file(res, rej))));
+  files.forEach((e, i) => { if (!ignorable(prefix + e.name)) out.push({ name: prefix + e.name, file: got[i] }); });
   if (out.length > MAX_FILES) throw new InputError(`more than ${MAX_FILES} files`);
+  // depth bounded by the path
+  for (const dir of entries.filter((e) => e.isDirectory)) await walk(await readEntries(dir), `${prefix}${dir.name}/`, out);
 }
 
 export async function filesFromDataTransfer(dt: DataTransfer): Promise<InFile[]> {
@@ -40,7 +40,7 @@ export async function filesFromDataTransfer(dt: DataTransfer): Promise<InFile[]>
   const items = dt.items ? [...dt.items].filter((i) => i.kind === 'file') : [];
   const entries = items.map((i) => (typeof (i as any).webkitGetAsEntry === 'function' ? (i as any).webkitGetAsEntry() : null));
   if (entries.length && entries.every((e) => e)) {
-    for (const e of entries) await walk(e, '', collected);
+    await walk(entries, '', collected);
   } else {
     for (const f of dt.files) collected.push({ name: f.name, file: f });
   }

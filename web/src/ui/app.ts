@@ -181,6 +181,7 @@ export class App {
     this.set = null;
     // several histories (folders of runs, several files): a table, each checked on its own
     if (!format && files.length > 1 && !this.embed) {
+      this.checker.dispose();  // its idle worker, kept as the spare, tells the histories apart
       const parts = await this.checker.histories(files).catch(() => []);
       if (parts.length >= 2) { this.showSet(files, parts); return; }
     }
@@ -211,8 +212,13 @@ export class App {
       return;
     }
     (this.els.share as HTMLButtonElement).disabled = false;
-    this.renderResults();
+    // The first level is asked for before the results page is built and laid out: the worker
+    // checks while the page draws, which shows the levels decided by then.
+    for (const k of ['ladder', 'panel', 'again', 'cancel']) delete this.els[k];
     void this.runCheck();
+    this.renderResults();
+    // the page changed under the user: focus moves to its heading, not to <body>
+    if (!this.embed) document.getElementById('results-title')?.focus();
   }
 
   private showSet(files: InFile[], parts: import('../core/types').HistoryPartJson[]) {
@@ -345,10 +351,9 @@ export class App {
     this.els.ladder = h('nav', { class: 'card ladder', id: 'ladder', 'aria-label': 'Verdicts by isolation level' });
     this.els.panel = h('section', { class: 'card panel', id: 'panel' });
     this.main.append(bar, h('div', { class: 'results' }, this.els.ladder, this.els.panel));
+    this.updateControls(this.checker.isRunning);
     this.renderLadderBox();
     this.renderDetail();
-    // the page changed under the user: focus moves to its heading, not to <body>
-    if (!this.embed) document.getElementById('results-title')?.focus();
   }
 
   private updateControls(running: boolean) {

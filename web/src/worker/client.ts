@@ -3,7 +3,7 @@ import { CoreCrash, CoreFailure } from '../core/result';
 import { coreModule } from '../core/wasm-module';
 import coreWorkerUrl from './core.worker.ts?worker&url';
 import type { Envelope, InFile, Init, Progress, Reply, Request } from './protocol';
-import type { WarmUpReport } from './warm-up';
+import { WARM_UP_ROUND_STEPS } from './warm-up';
 
 type Pending = { resolve: (v: any) => void; reject: (e: Error) => void; onProgress?: (p: Progress) => void };
 
@@ -23,26 +23,26 @@ export class CancelledError extends Error {
   constructor(msg = 'cancelled') { super(msg); this.name = 'CancelledError'; }
 }
 
-const WARM_UP = 'warm-up';
-
 export class CoreWorker {
   private worker: Worker;
   private next = 1;
   private pending = new Map<number, Pending>();
-  /** Resolves once the worker has been sent the page's compiled module (requests follow it). */
-  private ready: Promise<void>;
+  /** Requests made before the worker was sent the page's compiled module (sent after it, in order). */
+  private queued: (() => void)[] | null = [];
   dead = false;
 
-  constructor(private readonly name: string) {
-    if (name !== WARM_UP) stopWarmUp();
+  constructor(private name: string) {
     this.worker = startWorker(new URL(coreWorkerUrl, import.meta.url), name);
-    this.ready = coreModule().then((module) => {
+    void coreModule().then((module) => {
       if (this.dead) return;
       try {
         this.worker.postMessage({ init: module } satisfies Init);
       } catch {
         this.worker.postMessage({ init: null } satisfies Init);  // a module that cannot be sent: the worker compiles its own
       }
+      const queued = this.queued ?? [];
+      this.queued = null;
+      for (const post of queued) post();
     });
     this.worker.onmessage = (ev: MessageEvent<Reply>) => {
       const r = ev.data;
@@ -78,12 +78,28 @@ export class CoreWorker {
     this.pending.clear();
   }
 
+  /** No request waits for its answer: the next one is served at once. */
+  get idle(): boolean {
+    return !this.dead && this.pending.size === 0;
+  }
+
+  /** The worker's role, as its errors name it (a spare worker takes the role it is given). */
+  set role(name: string) {
+    this.name = name;
+  }
+
+  /**
+   * Sends a request: at once once the worker has the module (so that a check asked for before
+   * the page draws runs while it draws), else right after it, in the order asked.
+   */
   call<T = unknown>(req: Request, transfer: Transferable[] = [], onProgress?: (p: Progress) => void): Promise<T> {
     if (this.dead) return Promise.reject(new Error(`the ${this.name} worker is gone`));
     const id = this.next++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve, reject, onProgress });
-      void this.ready.then(() => { if (!this.dead) this.worker.postMessage({ id, ...req } as Envelope, transfer); });
+      const post = () => { if (!this.dead) this.worker.postMessage({ id, ...req } as Envelope, transfer); };
+      if (this.queued) this.queued.push(post);
+      else post();
     });
   }
 
@@ -95,36 +111,84 @@ export class CoreWorker {
   }
 }
 
-let warmUpStarted = false;
-let warming: CoreWorker | null = null;
+/**
+ * A core worker started ahead of need, its module instantiated, with no request in hand: the
+ * warm-up's worker, then a checker's worker it no longer needs. A worker takes 20-250 ms to
+ * start (its thread, its script, its core's instance: the more so with the others busy on a
+ * 2-core machine), which was most of the wait from a dropped 1,000-transaction history to
+ * its verdict; a spare starts the check at once.
+ */
+let spare: CoreWorker | null = null;
 
 /**
- * Starts the built-in warm-up (warm-up.ts) in a worker of its own, once per page and only
- * while no other core worker has started: V8 optimises the hot functions of the shared module
- * while the page waits for a file, and the user's first check runs optimised code. The first
- * core worker made for the user stops it at once (terminated: a request never waits behind
- * it). Its outcome is only recorded, as the performance measure 'isoscope:warm-up' (detail:
- * done with its rounds' times, stopped, or failed): a failed warm-up costs nothing but time.
+ * Inputs up to this size leave a core heap small enough to keep their worker as the spare (a
+ * wasm heap never shrinks: about 9 bytes of heap a byte of input, on top of its first 64 MB).
+ */
+export const SPARE_MAX_BYTES = 8 << 20;
+
+/** A core worker for `role`: the spare if there is one (stopping the warm-up), else a new one. */
+export function takeCoreWorker(role: string): CoreWorker {
+  warmUpStarted = true;  // a page that has started checking has no use for a warm-up
+  warmingUp = false;
+  const w = spare;
+  spare = null;
+  if (w && !w.dead) {
+    w.role = role;
+    return w;
+  }
+  return new CoreWorker(role);
+}
+
+/**
+ * Gives back a worker its checker no longer needs: kept as the spare when it is idle, holds an
+ * input of at most SPARE_MAX_BYTES and there is no spare yet (the next input replaces its
+ * history), else terminated.
+ */
+export function releaseCoreWorker(w: CoreWorker, heldBytes: number, reason = 'replaced'): void {
+  if (w === spare) return;
+  if (w.idle && heldBytes <= SPARE_MAX_BYTES && (!spare || spare.dead)) {
+    w.role = 'spare';
+    spare = w;
+    return;
+  }
+  w.terminate(reason);
+}
+
+let warmUpStarted = false;
+/** The warm-up runs its steps (until a checker takes a worker). */
+let warmingUp = false;
+
+/**
+ * Starts the built-in warm-up (warm-up.ts), once per page and only while no checker has taken a
+ * worker: V8 optimises the hot functions of the shared module while the page waits for a file,
+ * and the user's first check runs optimised code. Its worker is the spare, which runs the
+ * warm-up a step at a time while it stays the spare: the first checker to take it stops the
+ * warm-up after the step in hand (a few milliseconds to a few tens) and checks in it. The
+ * outcome is only recorded, as the performance measure 'isoscope:warm-up' (detail: done with
+ * its rounds' times, stopped, or failed): a failed warm-up costs nothing but time.
  */
 export function startWarmUp(rounds = 3): void {
   if (warmUpStarted) return;
-  warmUpStarted = true;
-  const w = (warming = new CoreWorker(WARM_UP));
+  warmUpStarted = warmingUp = true;
+  const w = (spare = new CoreWorker('warm-up'));
   const start = performance.now();
   const record = (detail: object) => { try { performance.measure('isoscope:warm-up', { start, detail }); } catch { /* no user timing */ } };
-  w.call<WarmUpReport>({ op: 'warmUp', rounds }).then(
-    (report) => record({ outcome: 'done', ...report }),
-    (e) => record({ outcome: e instanceof CancelledError ? 'stopped' : 'failed', error: String(e) }),
-  ).finally(() => {
-    w.terminate('warmed up');
-    if (warming === w) warming = null;
-  });
-}
-
-function stopWarmUp() {
-  warmUpStarted = true;  // a page that has started checking has no use for a warm-up
-  warming?.terminate('a history arrived');
-  warming = null;
+  void (async () => {
+    const ms: number[] = [];
+    try {
+      for (let round = 0; round < rounds; round++) {
+        const t0 = performance.now();
+        for (let k = 0; k < WARM_UP_ROUND_STEPS; k++) {
+          if (!warmingUp) { record({ outcome: 'stopped', rounds: round, ms }); return; }
+          await w.call({ op: 'warmUp', step: round * WARM_UP_ROUND_STEPS + k });
+        }
+        ms.push(Math.round(performance.now() - t0));
+      }
+      record({ outcome: 'done', rounds, ms });
+    } catch (e) {
+      record({ outcome: !warmingUp || e instanceof CancelledError ? 'stopped' : 'failed', error: String(e) });
+    }
+  })();
 }
 
 /** Copies of the input (kept by the page so that a respawned worker can re-load it). */

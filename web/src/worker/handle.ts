@@ -7,7 +7,7 @@ import { unwrap } from '../core/result';
 import type { IsoscopeModule, TimelineJson } from '../core/types';
 import { timelineData } from '../model/timeline';
 import type { Progress, Request } from './protocol';
-import { warmUp } from './warm-up';
+import { warmUpStep } from './warm-up';
 
 export function handleRequest(c: IsoscopeModule, m: Request, onProgress?: (p: Progress) => void): unknown {
   switch (m.op) {
@@ -25,6 +25,6 @@ export function handleRequest(c: IsoscopeModule, m: Request, onProgress?: (p: Pr
     case 'find': return unwrap(c.find(m.query, m.limit));
     case 'counterexample': return unwrap(c.counterexample(m.level, m.index, m.budgetMs));
     case 'convert': return unwrap(c.convert(m.to));
-    case 'warmUp': return warmUp(c, m.rounds);
+    case 'warmUp': return warmUpStep(c, m.step);
   }
 }

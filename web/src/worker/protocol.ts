@@ -16,8 +16,8 @@ export type Request =
   | { op: 'find'; query: string; limit: number }
   | { op: 'convert'; to: string }
   | { op: 'counterexample'; level: string; index: number; budgetMs: number }
-  /** the built-in warm-up (warm-up.ts), in a worker of its own */
-  | { op: 'warmUp'; rounds: number };
+  /** a step of the built-in warm-up (warm-up.ts: warmUpStep) */
+  | { op: 'warmUp'; step: number };
 
 /** The first message to a worker: the page's compiled module (null: compile your own). */
 export interface Init { init: WebAssembly.Module | null }

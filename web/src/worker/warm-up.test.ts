@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { IsoscopeModule } from '../core/types';
-import { cobraLogs, dbcopBincode, isoscopeJson, serialHistory, warmUp } from './warm-up';
+import { cobraLogs, dbcopBincode, isoscopeJson, serialHistory, WARM_UP_ROUND_STEPS, warmUp, warmUpStep } from './warm-up';
 
 describe('the warm-up histories', () => {
   const h = serialHistory(4, 10, 6, 3, 7);
@@ -50,6 +50,17 @@ describe('warmUp', () => {
     const levels = ['RC', 'RA', 'CC', 'PC', 'SI', 'SER', 'SSER'];
     const round = ['load warm-up.json', ...levels, 'load history.bincode', ...levels, 'load T0.log', ...levels];
     expect(calls).toEqual([...round, ...round]);
+  });
+  it('runs a step at a time, in the same order (the page stops between steps)', () => {
+    const calls: string[] = [];
+    const core = {
+      load: (names: string[]) => { calls.push(`load ${names[0]}`); return '{"ok":true,"value":{}}'; },
+      checkLevel: (level: string) => { calls.push(level); return '{"ok":true,"value":{"verdict":"pass"}}'; },
+    } as unknown as IsoscopeModule;
+    for (let step = 0; step < WARM_UP_ROUND_STEPS + 2; step++) warmUpStep(core, step);
+    const levels = ['RC', 'RA', 'CC', 'PC', 'SI', 'SER', 'SSER'];
+    const round = ['load warm-up.json', ...levels, 'load history.bincode', ...levels, 'load T0.log', ...levels];
+    expect(calls).toEqual([...round, 'load warm-up.json', 'RC']);
   });
   it("throws the core's error (the page records it and goes on)", () => {
     const core = { load: () => '{"ok":false,"error":{"message":"bad"}}' } as unknown as IsoscopeModule;
