@@ -384,6 +384,56 @@ TEST(Ambiguous, SerialScheduleSearchAgreesWithReference) {
   EXPECT_GT(exhausted, kHistories / 10);
 }
 
+// serial_order_holds (the choice layer's check of a serial schedule, in place of SER's checker):
+// it accepts the search's own schedules, with their choice of reads-from; whatever order it
+// accepts (the search's, or one with transactions swapped) is a serial schedule by the
+// reference, and SER's checker passes the history; and it never accepts a history whose reads
+// are still to be chosen.
+TEST(Ambiguous, SerialOrderHoldsOnlyOnSerialSchedules) {
+  constexpr int kHistories = 1500;
+  Rng rng(5151);
+  int schedules = 0, accepted = 0, rejected = 0, wrong = 0;
+  for (int i = 0; i < kHistories; ++i) {
+    const GenParams p = small_params(rng, 8300000 + i);
+    Expected<History> eh = generate_history(p);
+    ASSERT_TRUE(eh.ok());
+    const History& h = *eh;
+    const SerialSchedule s = find_serial_schedule(h, false, {}, 1u << 20);
+    if (!s.found) continue;
+    ++schedules;
+    History r = h;  // the schedule's choice of reads-from
+    bool committed_choice = false;
+    for (uint32_t a = 0; a < h.ambiguous.size(); ++a) {
+      r.read_from[h.ambiguous.op[a]] = s.choice[a] != kNone ? s.choice[a] : h.ambiguous.candidates_at(a)[0];
+      committed_choice |= h.txns[h.op_txn[h.ambiguous.op[a]]].status == TxnStatus::Committed;
+    }
+    r.ambiguous = AmbiguousReads{};
+    std::string error;
+    if (committed_choice && serial_order_holds(h, s.order)) error = "accepted reads still to be chosen";
+    if (error.empty() && !serial_order_holds(r, s.order)) error = "rejected the search's own schedule";
+    for (int trial = 0; trial < 8 && error.empty(); ++trial) {
+      std::vector<uint32_t> order = s.order;
+      if (trial > 0 && order.size() >= 2)
+        for (int swaps = 1 + static_cast<int>(rng.below(3)); swaps-- > 0;) {
+          const size_t j = rng.below(order.size() - 1);
+          std::swap(order[j], order[j + 1]);
+        }
+      if (!serial_order_holds(r, order)) {
+        ++rejected;
+        continue;
+      }
+      ++accepted;
+      if (const std::string e = schedule_error(h, order, false); !e.empty()) error = "accepted an order that is none: " + e;
+      else if (checker_for(Level::SER)(r, {}).verdict != Verdict::Pass) error = "accepted an order where SER's checker fails";
+    }
+    if (!error.empty() && ++wrong <= 5) ADD_FAILURE() << error << " (seed " << p.seed << ")\n" << write_isoscope_json(h);
+  }
+  std::printf("  schedules %d, orders accepted %d, rejected %d\n", schedules, accepted, rejected);
+  EXPECT_EQ(wrong, 0);
+  EXPECT_GT(schedules, kHistories / 10);
+  EXPECT_GT(rejected, schedules);
+}
+
 // The strong levels' solver with the reads-from choice inside it (the hyper-polygraph), alone:
 // no first guess, every history with ambiguous reads straight to it, against the reference.
 TEST(Ambiguous, TheSolverWithTheChoiceInsideAgreesWithReference) {

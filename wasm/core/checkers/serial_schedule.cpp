@@ -357,6 +357,41 @@ SerialSchedule Search::run() {
 
 }  // namespace
 
+bool serial_order_holds(const History& h, const std::vector<uint32_t>& order) {
+  if (h.has_lists) return false;
+  size_t committed = 0;
+  for (uint32_t t = 1; t < h.txns.size(); ++t) {
+    if (h.txns[t].status == TxnStatus::Unknown) return false;
+    committed += h.txns[t].status == TxnStatus::Committed;
+  }
+  if (order.size() != committed) return false;
+  std::vector<uint32_t> next(h.num_sessions(), 0);  // per session, the index its next one has
+  std::vector<uint32_t> writer(h.keys.size(), kReadsInitial), mine(h.keys.size(), kNone);
+  std::vector<uint32_t> stamp(h.keys.size(), kNone);  // the transaction that set mine[key]
+  for (const uint32_t t : order) {
+    if (t == kInitialTxn || t >= h.txns.size() || h.txns[t].status != TxnStatus::Committed) return false;
+    const Txn& x = h.txns[t];
+    // Session order (the aborted transactions between are no part of it).
+    for (uint32_t& i = next[x.session]; i < x.index; ++i)
+      if (h.txns[h.session_begin[x.session] + i].status == TxnStatus::Committed) return false;
+    if (next[x.session] != x.index) return false;  // placed twice
+    ++next[x.session];
+    for (uint32_t o = x.op_begin; o < x.op_end; ++o) {
+      const Op& op = h.ops[o];
+      if (op.kind == OpKind::Write) {
+        mine[op.key] = o, stamp[op.key] = t;
+      } else if (op.kind == OpKind::Read) {
+        if (h.read_from[o] != (stamp[op.key] == t ? mine[op.key] : writer[op.key])) return false;
+      } else {
+        return false;
+      }
+    }
+    for (uint32_t o = x.op_begin; o < x.op_end; ++o)
+      if (h.ops[o].kind == OpKind::Write) writer[h.ops[o].key] = mine[h.ops[o].key];
+  }
+  return true;
+}
+
 SerialSchedule find_serial_schedule(const History& h, bool real_time, const CheckBudget& budget,
                                     size_t max_steps, bool backjump) {
   return Search(h, real_time, budget, max_steps, backjump).run();

@@ -42,4 +42,14 @@ struct SerialSchedule {
 SerialSchedule find_serial_schedule(const History& h, bool real_time, const CheckBudget& budget,
                                     size_t max_steps, bool backjump = false);
 
+// Whether order (every committed transaction of h once, none other) is a serial schedule of h
+// as its reads-from stands (h resolved: no ambiguous read left to choose): sessions in order,
+// every read of a committed transaction reading the last write of its key before it (its own
+// transaction's, else that of the last transaction before it in the order that writes the key;
+// the initial value when none). Then h is serializable, and CC and read consistency, which SER
+// implies, hold too: SER's checker would only find such an order again. Linear; false (which
+// decides nothing) on any doubt: a transaction of unknown status, list operations. Real time
+// is not checked.
+bool serial_order_holds(const History& h, const std::vector<uint32_t>& order);
+
 }  // namespace isoscope
