@@ -52,4 +52,15 @@ struct ConcurrentSchedule {
 ConcurrentSchedule find_concurrent_schedule(const History& h, ScheduleModel model, const CheckBudget& budget,
                                             size_t max_steps);
 
+// Whether commits (every committed transaction of h once, none other) is the commit order of a
+// run of h (resolved: no ambiguous read left to choose) in which every transaction reads from a
+// snapshot: some moment after its session's previous commit and before its own, at which each
+// key it reads before writing it holds the version it reads (the last write of that key by the
+// transaction that wrote it); its reads after its own write of a key read that write. With
+// no_conflict, no transaction writing a key it writes commits between its snapshot and its
+// commit. Then h satisfies SI (no_conflict) or PC, and CC and read consistency, which they
+// imply: their checker would only find such a run again. A binary search per operation; false
+// (which decides nothing) on any doubt: a transaction of unknown status, list operations.
+bool snapshot_order_holds(const History& h, const std::vector<uint32_t>& commits, bool no_conflict);
+
 }  // namespace isoscope
