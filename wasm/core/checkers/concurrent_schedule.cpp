@@ -12,8 +12,8 @@ namespace {
 
 class Search {
  public:
-  Search(const History& h, ScheduleModel model, const CheckBudget& budget, size_t max_steps)
-      : h_(h), si_(model == ScheduleModel::SnapshotIsolation), budget_(budget), max_steps_(max_steps) {}
+  Search(const History& h, ScheduleModel model, const CheckBudget& budget, size_t max_steps, size_t stall_steps)
+      : h_(h), si_(model == ScheduleModel::SnapshotIsolation), budget_(budget), max_steps_(max_steps), stall_steps_(stall_steps) {}
 
   ConcurrentSchedule run();
 
@@ -111,6 +111,8 @@ class Search {
   const bool si_;
   const CheckBudget& budget_;
   const size_t max_steps_;
+  const size_t stall_steps_;  // past it, a search that never committed half the transactions stops
+  size_t deepest_ = 0;        // the most transactions committed at once
   bool by_time_ = false;
   size_t total_ = 0;
   std::vector<std::vector<uint32_t>> seq_;  // per session, its committed transactions
@@ -326,7 +328,7 @@ ConcurrentSchedule Search::run() {
     while (!moved && stack_.back().next < stack_.back().end) {
       const uint32_t s = pool_[stack_.back().next++];
       if (strands(s)) continue;
-      if (++out_.steps > max_steps_) return out_;
+      if (++out_.steps > max_steps_ || (out_.steps > stall_steps_ && deepest_ * 2 < total_)) return out_;
       if ((out_.steps & 255) == 0 && budget_.expired()) {
         out_.stopped = true;
         return out_;
@@ -335,6 +337,7 @@ ConcurrentSchedule Search::run() {
       const uint64_t before = hash_;
       commit(s);
       for (uint32_t s2 = 0; s2 < k; ++s2) settle(s2);
+      deepest_ = std::max<size_t>(deepest_, done_);
       if (done_ == total_) break;
       if (dead.find(hash_) != FlatMap64::kAbsent) {
         undo_to(mark);
@@ -470,8 +473,8 @@ bool snapshot_order_holds(const History& h, const std::vector<uint32_t>& commits
 }
 
 ConcurrentSchedule find_concurrent_schedule(const History& h, ScheduleModel model, const CheckBudget& budget,
-                                            size_t max_steps) {
-  return Search(h, model, budget, max_steps).run();
+                                            size_t max_steps, size_t stall_steps) {
+  return Search(h, model, budget, max_steps, stall_steps).run();
 }
 
 }  // namespace isoscope

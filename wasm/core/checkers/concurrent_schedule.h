@@ -28,6 +28,7 @@
 // state, so the search may miss a schedule, never invent one; the choice it gives is verified by the level's own checker (choice.cpp), and a
 // failure to find one decides nothing.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -47,10 +48,11 @@ struct ConcurrentSchedule {
 };
 
 // Searches a schedule of h's committed transactions under the model; gives up after max_steps
-// chosen commits or when the budget expires. Not applicable (found = false at once) to list
+// chosen commits or when the budget expires, or past stall_steps if it never committed half
+// the transactions (stuck far from the end). Not applicable (found = false at once) to list
 // histories and to histories with a transaction of unknown status.
 ConcurrentSchedule find_concurrent_schedule(const History& h, ScheduleModel model, const CheckBudget& budget,
-                                            size_t max_steps);
+                                            size_t max_steps, size_t stall_steps = SIZE_MAX);
 
 // Whether commits (every committed transaction of h once, none other) is the commit order of a
 // run of h (resolved: no ambiguous read left to choose) in which every transaction reads from a
