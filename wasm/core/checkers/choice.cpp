@@ -52,6 +52,10 @@ struct Var {
   uint32_t valid;  // how many candidates are read consistent (after the session-order prune)
 };
 
+// How far the schedule searches go: one step per transaction and a few (the database's run
+// found in one pass), a short search before the solver, a thorough one after it.
+enum class SearchEffort : uint8_t { Greedy, Short, Thorough };
+
 // A nested check of a witness's sub-history goes no deeper (it reports its own first anomaly).
 thread_local int g_witness_depth = 0;
 
@@ -148,19 +152,20 @@ class Chooser {
   bool reads_cannot_repeat(LevelResult& out);
   // SER and SSER: a serial schedule found by search over the keys' values
   // (serial_schedule.h), its reads-from checked by the level's own checker.
-  bool schedule_passes(LevelResult& out, bool thorough);
+  bool schedule_passes(LevelResult& out, SearchEffort effort);
   bool unlimited() const;  // no deadline: a share of the time left is all of it
   // RC..SI: the run of a snapshot-isolation engine (read committed for RC) found by search
   // over the keys' values (concurrent_schedule.h), its reads-from checked by the level's own
   // checker.
   // A first search is short (it costs little when it fails); a thorough one comes after the
   // solver has had half the time left.
-  bool concurrent_schedule_passes(LevelResult& out, bool thorough);
+  bool concurrent_schedule_passes(LevelResult& out, SearchEffort effort);
   const ConcurrentSchedule& concurrent_schedule(ScheduleModel model, size_t max_steps);
   // The short concurrent search's steps; past n + kStallSlack, a short search (either) that
   // never got half the transactions placed stops.
   size_t short_schedule_steps() const { return std::min<size_t>(4 * h_.txns.size() + 4096, size_t(1) << 21); }
   static constexpr size_t kStallSlack = 1024;
+  size_t greedy_schedule_steps() const { return h_.txns.size() + 64; }
   uint64_t print_ = 0;  // search_fingerprint(h_), once needed
   // The writer transactions read op o (of committed transaction t) may read from, sorted.
   std::vector<uint32_t> writer_txns(uint32_t t, uint32_t o);
@@ -619,7 +624,7 @@ LevelResult Chooser::run() {
   // which gets a quarter of the time left; a thorough one after it); PC and SI after the history less
   // the ambiguous reads is checked. (SER and SSER have their serial search: an SI run's choice
   // rarely serves them, and a failed search costs them seconds where their solver decides.)
-  if (LevelResult decided; !is_strong(level_) && concurrent_schedule_passes(decided, false)) return decided;
+  if (LevelResult decided; !is_strong(level_) && concurrent_schedule_passes(decided, SearchEffort::Short)) return decided;
   // RC, RR, RA and CC: a choice that satisfies SER satisfies them too, and SER's solver finds
   // one where the nogoods of these levels converge slowly (minutes on VeriStrong's 10^4
   // transactions). Its choice is checked by the level's own checker, so a pass stays a pass.
@@ -627,7 +632,7 @@ LevelResult Chooser::run() {
       g_witness_depth == 0 && !solver_only_) {
     // Without a deadline a share of the time is all of it: the thorough search (bounded in
     // steps) comes first, or it would never come.
-    if (LevelResult decided; unlimited() && concurrent_schedule_passes(decided, true)) return decided;
+    if (LevelResult decided; unlimited() && concurrent_schedule_passes(decided, SearchEffort::Thorough)) return decided;
     Chooser ser(h_, Level::SER, budget_.share(0.25));
     if (ser.solver_applies() && ser.run().verdict == Verdict::Pass && ser.cur_.size() == cur_.size()) {
       cur_ = ser.cur_;
@@ -640,7 +645,7 @@ LevelResult Chooser::run() {
       }
     }
     if (budget_.expired()) return CheckBudget::ran_out();
-    if (LevelResult decided; concurrent_schedule_passes(decided, true)) return decided;
+    if (LevelResult decided; concurrent_schedule_passes(decided, SearchEffort::Thorough)) return decided;
     if (budget_.expired()) return CheckBudget::ran_out();
   }
   while (true) {
@@ -693,23 +698,29 @@ LevelResult Chooser::run() {
       for (size_t i = 0; i < vars_.size(); ++i) cur_[i] = vars_[i].first[phase_];
       phase = phases;
       LevelResult decided;
-      if (!nogoods_.back().empty() && g_witness_depth == 0 && !is_causal_model(level_) &&
-          fixed_reads_fail(decided))
-        return decided;
       const bool concurrent = level_ == Level::PC || level_ == Level::SI;
-      if (!nogoods_.back().empty() && concurrent && concurrent_schedule_passes(decided, false)) return decided;
-      if (!nogoods_.back().empty() && schedule_passes(decided, false)) return decided;
+      if (!nogoods_.back().empty() && g_witness_depth == 0 && !is_causal_model(level_)) {
+        // A greedy search first: where it finds the run in a step per transaction (twitter-1k),
+        // the check of the fixed reads, a whole history's, is saved; where it does not, it
+        // cost a step per transaction.
+        if ((concurrent && concurrent_schedule_passes(decided, SearchEffort::Greedy)) ||
+            schedule_passes(decided, SearchEffort::Greedy))
+          return decided;
+        if (fixed_reads_fail(decided)) return decided;
+      }
+      if (!nogoods_.back().empty() && concurrent && concurrent_schedule_passes(decided, SearchEffort::Short)) return decided;
+      if (!nogoods_.back().empty() && schedule_passes(decided, SearchEffort::Short)) return decided;
       if (!nogoods_.back().empty() && solver_applies()) {
         // The solver gets half the time left, then a thorough schedule search (PC and SI:
         // concurrent; SER and SSER: serial); without a deadline, the search first.
-        if (unlimited() && ((concurrent && concurrent_schedule_passes(decided, true)) || schedule_passes(decided, true)))
+        if (unlimited() && ((concurrent && concurrent_schedule_passes(decided, SearchEffort::Thorough)) || schedule_passes(decided, SearchEffort::Thorough)))
           return decided;
         const CheckBudget full = budget_;
         budget_ = full.share(0.5);
         const bool done = decide_in_solver(decided, best, best_lits);
         budget_ = full;
         if (done && !(decided.verdict == Verdict::Unknown && !budget_.expired())) return decided;
-        if (done && ((concurrent && concurrent_schedule_passes(decided, true)) || schedule_passes(decided, true)))
+        if (done && ((concurrent && concurrent_schedule_passes(decided, SearchEffort::Thorough)) || schedule_passes(decided, SearchEffort::Thorough)))
           return decided;
       }
     }
@@ -1185,7 +1196,7 @@ bool Chooser::reads_cannot_repeat(LevelResult& out) {
   return false;
 }
 
-bool Chooser::schedule_passes(LevelResult& out, bool thorough) {
+bool Chooser::schedule_passes(LevelResult& out, SearchEffort effort) {
   if (level_ != Level::SER && level_ != Level::SSER) return false;
   // A search that finds nothing decides nothing: it gets a quarter of the time left and a
   // bounded number of steps (each dead end remembers 16 bytes), few enough that it costs little
@@ -1195,8 +1206,10 @@ bool Chooser::schedule_passes(LevelResult& out, bool thorough) {
   // The short one also stops once it has taken a step per transaction (and some) without
   // placing half of them: stuck that far from the end, it fails (on VeriStrong's histories
   // but twitter-1k, which it places in one step each, it never got past 45%).
-  const size_t max_steps = std::min<size_t>((thorough ? 256 : 4) * h_.txns.size() + 4096, size_t(1) << 21);
-  const size_t stall_steps = thorough ? SIZE_MAX : h_.txns.size() + kStallSlack;
+  const bool thorough = effort == SearchEffort::Thorough;
+  const size_t max_steps = effort == SearchEffort::Greedy ? greedy_schedule_steps()
+                                                          : std::min<size_t>((thorough ? 256 : 4) * h_.txns.size() + 4096, size_t(1) << 21);
+  const size_t stall_steps = effort == SearchEffort::Short ? h_.txns.size() + kStallSlack : SIZE_MAX;
   const SerialSchedule s = find_serial_schedule(h_, level_ == Level::SSER, budget_.share(0.25), max_steps, thorough, stall_steps);
   if (!s.found) return false;
   for (size_t i = 0; i < vars_.size(); ++i)
@@ -1254,11 +1267,12 @@ const ConcurrentSchedule& Chooser::concurrent_schedule(ScheduleModel model, size
   return m.result;
 }
 
-bool Chooser::concurrent_schedule_passes(LevelResult& out, bool thorough) {
+bool Chooser::concurrent_schedule_passes(LevelResult& out, SearchEffort effort) {
   if (!is_transactional(level_) || h_.has_lists) return false;
   // A bounded number of steps (each dead end remembers 16 bytes; a million take about a
   // second) and a quarter of the time left: a search that finds nothing decides nothing.
-  const size_t max_steps = std::min<size_t>(thorough ? 256 * h_.txns.size() + 65536 : short_schedule_steps(), size_t(1) << 21);
+  const size_t max_steps = effort == SearchEffort::Greedy ? greedy_schedule_steps()
+                           : std::min<size_t>(effort == SearchEffort::Thorough ? 256 * h_.txns.size() + 65536 : short_schedule_steps(), size_t(1) << 21);
   // A choice that satisfies SI satisfies every level below it, and RC's its own; either may
   // satisfy a weak level, whose own checker decides.
   const ScheduleModel first = level_ == Level::RC ? ScheduleModel::ReadCommitted : ScheduleModel::SnapshotIsolation;
