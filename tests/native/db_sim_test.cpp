@@ -9,6 +9,8 @@
 #include <cstdio>
 
 #include "checkers/check.h"
+#include "checkers/concurrent_schedule.h"
+#include "checkers/strong/strong.h"
 #include "formats/formats.h"
 #include "generate/db_sim.h"
 #include "reference.h"
@@ -223,23 +225,31 @@ TEST(DbSim, PlantedWriteSkewInSnapshotRunsWithRepeatedValues) {
 // first guesses miss and the schedule searches over the keys' values find the engine's run
 // (checkers/concurrent_schedule.h, serial_schedule.h); every level the engine guarantees passes,
 // by its own checker on the choice found.
+// A run of engine e (10 transactions per session, 8 keys, two values) with its times dropped.
+static Expected<History> untimed_two_value_run(DbEngine e, uint32_t sessions, uint64_t seed) {
+  DbSimParams p;
+  p.engine = e;
+  p.seed = seed;
+  p.sessions = sessions;
+  p.txns_per_session = 10;
+  p.min_ops = 1;
+  p.max_ops = 4;
+  p.key.keys = 8;
+  p.value_range = 2;
+  Expected<History> h = simulate_database(p);
+  if (!h.ok()) return h;
+  h->times.clear();
+  h->has_timestamps = false;
+  for (Txn& t : h->txns) t.timed = false;
+  return h;
+}
+
 TEST(DbSim, RepeatedValuesWithoutTimestampsKeepTheEnginesLevels) {
   for (DbEngine e : {DbEngine::Serializable, DbEngine::SnapshotIsolation, DbEngine::ReadCommitted}) {
     for (uint32_t sessions : {20u, 50u, 100u}) {
-      DbSimParams p;
-      p.engine = e;
-      p.seed = 3 + sessions;
-      p.sessions = sessions;
-      p.txns_per_session = 10;
-      p.min_ops = 1;
-      p.max_ops = 4;
-      p.key.keys = 8;
-      p.value_range = 2;
-      Expected<History> h = simulate_database(p);
+      const uint64_t seed = 3 + sessions;
+      Expected<History> h = untimed_two_value_run(e, sessions, seed);
       ASSERT_TRUE(h.ok());
-      h->times.clear();
-      h->has_timestamps = false;
-      for (Txn& t : h->txns) t.timed = false;
       EXPECT_GT(h->ambiguous.size(), h->num_ops() / 4) << engine_name(e) << " " << sessions;
       for (Level l : kTransactional) {
         if (l == Level::SSER || static_cast<int>(l) > static_cast<int>(guaranteed(e))) continue;
@@ -247,9 +257,34 @@ TEST(DbSim, RepeatedValuesWithoutTimestampsKeepTheEnginesLevels) {
         // the outcome does not depend on the machine's speed.
         const LevelResult res = checker_for(l)(*h, CheckBudget{});
         EXPECT_EQ(res.verdict, Verdict::Pass)
-            << engine_name(e) << " " << sessions << " sessions, " << level_name(l) << " seed " << p.seed
+            << engine_name(e) << " " << sessions << " sessions, " << level_name(l) << " seed " << seed
             << (res.anomalies.empty() ? "" : ": " + res.anomalies[0].explanation);
       }
     }
   }
+}
+
+// One check of such a history searches the engine's run once: the levels from RC to SI each ask
+// for it, and the check's memo (checkers/result.h, LevelMemo) keeps it for the levels after the
+// first. A memo made from another history is left alone.
+TEST(DbSim, OneCheckSearchesTheEnginesRunOnce) {
+  Expected<History> h = untimed_two_value_run(DbEngine::SnapshotIsolation, 50, 53);
+  ASSERT_TRUE(h.ok());
+  CheckOptions opts;
+  opts.budget_ms = 0;  // no deadline: the searches before the solvers
+  const CheckReport r = check_history(*h, opts);
+  for (Level l : {Level::RC, Level::RR, Level::RA, Level::CC, Level::PC, Level::SI})
+    EXPECT_EQ(r.results[static_cast<int>(l)].verdict, Verdict::Pass) << level_name(l);
+  ASSERT_EQ(r.memo->history, &*h);
+  const auto& si = r.memo->schedules[static_cast<int>(ScheduleModel::SnapshotIsolation)];
+  ASSERT_NE(si.result, nullptr);
+  EXPECT_TRUE(si.result->found);
+
+  Expected<History> other = untimed_two_value_run(DbEngine::SnapshotIsolation, 50, 54);
+  ASSERT_TRUE(other.ok());
+  CheckBudget b;
+  b.memo = r.memo.get();
+  const ConcurrentSchedule* kept = si.result.get();
+  EXPECT_EQ(check_si(*other, b).verdict, Verdict::Pass);
+  EXPECT_EQ(r.memo->schedules[static_cast<int>(ScheduleModel::SnapshotIsolation)].result.get(), kept);
 }

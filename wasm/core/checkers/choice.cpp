@@ -2,9 +2,9 @@
 #include "checkers/choice.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <iterator>
+#include <memory>
 #include <unordered_map>
 
 #include "checkers/causal/causal.h"
@@ -18,7 +18,6 @@
 #include "checkers/weak/weak.h"
 #include "graph/digraph.h"
 #include "model/anomaly_kinds.h"
-#include "util/hash.h"
 
 namespace isoscope {
 
@@ -66,7 +65,9 @@ class Chooser {
     work_.ambiguous = AmbiguousReads{};
     budget_.cc_holds = false;  // CC holding for SOME choice says nothing of this one
     budget_.cc_unknown = false;
-    budget_.memo = nullptr;  // a history of its own
+    // The memo is the checked history's (h); the checks of work_ and of projections have none.
+    if (budget.memo && (!budget.memo->history || budget.memo->history == &h)) memo_ = budget.memo;
+    budget_.memo = nullptr;
   }
 
   LevelResult run();
@@ -166,7 +167,8 @@ class Chooser {
   size_t short_schedule_steps() const { return std::min<size_t>(4 * h_.txns.size() + 4096, size_t(1) << 21); }
   static constexpr size_t kStallSlack = 1024;
   size_t greedy_schedule_steps() const { return h_.txns.size() + 64; }
-  uint64_t print_ = 0;  // search_fingerprint(h_), once needed
+  LevelMemo* memo_ = nullptr;                              // the check's, when it is of h_
+  std::shared_ptr<const ConcurrentSchedule> schedule_;     // the last search's (without a memo)
   // The writer transactions read op o (of committed transaction t) may read from, sorted.
   std::vector<uint32_t> writer_txns(uint32_t t, uint32_t o);
   // Whether the projection on keep, less the reads in drop, fails on its own (decided as a
@@ -1233,38 +1235,18 @@ bool Chooser::schedule_passes(LevelResult& out, SearchEffort effort) {
   return true;
 }
 
-// A content fingerprint of a history: what the concurrent schedule search reads.
-uint64_t search_fingerprint(const History& h) {
-  uint64_t x = mix64(h.ops.size()) ^ mix64(h.txns.size() + (uint64_t(h.ambiguous.size()) << 32));
-  for (const Op& o : h.ops) x = mix64(x ^ (uint64_t(o.key) << 34) ^ (uint64_t(o.value) << 2) ^ uint64_t(o.kind));
-  for (const Txn& t : h.txns) x = mix64(x ^ (uint64_t(t.op_end) << 8) ^ uint64_t(t.status));
-  for (uint32_t b : h.session_begin) x = mix64(x ^ b);
-  return x ^ (h.initial ? mix64(*h.initial + 1) : 0);
-}
-
-// The searches' outcomes on this thread's last history, per model: every level of a check asks
-// for the same search, which costs up to a second when it finds nothing. An outcome cut short
-// by a budget is not kept (another budget may find more).
-struct ScheduleMemo {
-  bool valid = false;
-  uint64_t print = 0;
-  size_t max_steps = 0;
-  ConcurrentSchedule result;
-};
-thread_local std::array<ScheduleMemo, 2> g_schedule_memo;
-
 const ConcurrentSchedule& Chooser::concurrent_schedule(ScheduleModel model, size_t max_steps) {
-  if (!print_) print_ = search_fingerprint(h_);
-  ScheduleMemo& m = g_schedule_memo[static_cast<int>(model)];
+  LevelMemo::Schedule* m = memo_ ? &memo_->schedules[static_cast<int>(model)] : nullptr;
   // A schedule found serves any length of search; a longer search that found none, a shorter.
-  if (m.valid && m.print == print_ && (m.result.found || m.max_steps >= max_steps)) return m.result;
+  if (m && m->result && (m->result->found || m->max_steps >= max_steps)) return *m->result;
   // (The short search stops stuck as schedule_passes' does: it is the same for one max_steps.)
   const size_t stall_steps = max_steps == short_schedule_steps() ? h_.txns.size() + kStallSlack : SIZE_MAX;
-  m.result = find_concurrent_schedule(h_, model, budget_.share(0.25), max_steps, stall_steps);
-  m.valid = !m.result.stopped;
-  m.print = print_;
-  m.max_steps = max_steps;
-  return m.result;
+  schedule_ = std::make_shared<const ConcurrentSchedule>(find_concurrent_schedule(h_, model, budget_.share(0.25), max_steps, stall_steps));
+  if (m && !schedule_->stopped) {
+    memo_->history = &h_;
+    m->result = schedule_, m->max_steps = max_steps;
+  }
+  return *schedule_;
 }
 
 bool Chooser::concurrent_schedule_passes(LevelResult& out, SearchEffort effort) {

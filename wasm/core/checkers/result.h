@@ -2,7 +2,9 @@
 // follow: the transactions involved, the edges between them with their justification, and an
 // explanation in plain words.
 #pragma once
+#include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -71,11 +73,20 @@ struct LevelResult {
 // Budget and cancellation shared by every checker. Long-running checkers call expired()
 // from time to time and return Verdict::Unknown when it says so.
 // Work one level leaves for the levels checked after it in one check of one history.
+struct ConcurrentSchedule;  // checkers/concurrent_schedule.h
 struct LevelMemo {
   const void* history = nullptr;      // the History it was made from (nullptr: nothing yet)
   std::vector<uint32_t> ser_replay;   // SER's forced replay (strong/candidate.cpp): PC and SI
                                       // start from it too, where each replayed the history again
   bool ser_replay_gave_up = false;    // it guessed too much: the levels after do not try again
+  // With repeated values, the search for an engine's run (checkers/choice.cpp), per
+  // ScheduleModel, and the steps it was given: every level from RC to SI asks for the same one,
+  // which costs up to a second when it finds nothing. One cut short by the budget is not kept.
+  struct Schedule {
+    std::shared_ptr<const ConcurrentSchedule> result;
+    size_t max_steps = 0;
+  };
+  std::array<Schedule, 2> schedules;
 };
 
 struct CheckBudget {
