@@ -384,6 +384,118 @@ TEST(Ambiguous, SerialScheduleSearchAgreesWithReference) {
   EXPECT_GT(exhausted, kHistories / 10);
 }
 
+// serial_order_holds (the choice layer's check of a serial schedule, in place of SER's checker):
+// it accepts the search's own schedules, with their choice of reads-from; whatever order it
+// accepts (the search's, or one with transactions swapped) is a serial schedule by the
+// reference, and SER's checker passes the history; and it never accepts a history whose reads
+// are still to be chosen.
+TEST(Ambiguous, SerialOrderHoldsOnlyOnSerialSchedules) {
+  constexpr int kHistories = 1500;
+  Rng rng(5151);
+  int schedules = 0, accepted = 0, rejected = 0, wrong = 0;
+  for (int i = 0; i < kHistories; ++i) {
+    const GenParams p = small_params(rng, 8300000 + i);
+    Expected<History> eh = generate_history(p);
+    ASSERT_TRUE(eh.ok());
+    const History& h = *eh;
+    const SerialSchedule s = find_serial_schedule(h, false, {}, 1u << 20);
+    if (!s.found) continue;
+    ++schedules;
+    History r = h;  // the schedule's choice of reads-from
+    bool committed_choice = false;
+    for (uint32_t a = 0; a < h.ambiguous.size(); ++a) {
+      r.read_from[h.ambiguous.op[a]] = s.choice[a] != kNone ? s.choice[a] : h.ambiguous.candidates_at(a)[0];
+      committed_choice |= h.txns[h.op_txn[h.ambiguous.op[a]]].status == TxnStatus::Committed;
+    }
+    r.ambiguous = AmbiguousReads{};
+    std::string error;
+    if (committed_choice && serial_order_holds(h, s.order)) error = "accepted reads still to be chosen";
+    if (error.empty() && !serial_order_holds(r, s.order)) error = "rejected the search's own schedule";
+    for (int trial = 0; trial < 8 && error.empty(); ++trial) {
+      std::vector<uint32_t> order = s.order;
+      if (trial > 0 && order.size() >= 2)
+        for (int swaps = 1 + static_cast<int>(rng.below(3)); swaps-- > 0;) {
+          const size_t j = rng.below(static_cast<uint32_t>(order.size() - 1));
+          std::swap(order[j], order[j + 1]);
+        }
+      History r2 = r;  // half the trials: another candidate for one read
+      if (trial % 2 && !h.ambiguous.empty()) {
+        const uint32_t a = rng.below(static_cast<uint32_t>(h.ambiguous.size()));
+        const std::span<const uint32_t> c = h.ambiguous.candidates_at(a);
+        r2.read_from[h.ambiguous.op[a]] = c[rng.below(static_cast<uint32_t>(c.size()))];
+      }
+      if (!serial_order_holds(r2, order)) {
+        ++rejected;
+        continue;
+      }
+      ++accepted;
+      if (const std::string e = schedule_error(h, order, false); !e.empty()) error = "accepted an order that is none: " + e;
+      else if (checker_for(Level::SER)(r2, {}).verdict != Verdict::Pass) error = "accepted an order where SER's checker fails";
+    }
+    if (!error.empty() && ++wrong <= 5) ADD_FAILURE() << error << " (seed " << p.seed << ")\n" << write_isoscope_json(h);
+  }
+  std::printf("  schedules %d, orders accepted %d, rejected %d\n", schedules, accepted, rejected);
+  EXPECT_EQ(wrong, 0);
+  EXPECT_GT(schedules, kHistories / 10);
+  EXPECT_GT(rejected, schedules);
+}
+
+// snapshot_order_holds (the choice layer's check of a snapshot-isolation run, in place of SI's
+// and PC's checkers): it accepts the runs the concurrent search finds, with their choice of
+// reads-from; whatever commit order it accepts (the search's, or one with commits swapped)
+// passes the level's checker; and it never accepts a history whose reads are still to be chosen.
+TEST(Ambiguous, SnapshotOrderHoldsOnlyOnSnapshotRuns) {
+  constexpr int kHistories = 1500;
+  Rng rng(6161);
+  int runs = 0, accepted = 0, rejected = 0, wrong = 0;
+  for (int i = 0; i < kHistories; ++i) {
+    const GenParams p = small_params(rng, 8400000 + i);
+    Expected<History> eh = generate_history(p);
+    ASSERT_TRUE(eh.ok());
+    const History& h = *eh;
+    const ConcurrentSchedule s = find_concurrent_schedule(h, ScheduleModel::SnapshotIsolation, {}, 1u << 20);
+    if (!s.found) continue;
+    ++runs;
+    History r = h;  // the run's choice of reads-from
+    bool committed_choice = false;
+    for (uint32_t a = 0; a < h.ambiguous.size(); ++a) {
+      r.read_from[h.ambiguous.op[a]] = s.choice[a] != kNone ? s.choice[a] : h.ambiguous.candidates_at(a)[0];
+      committed_choice |= h.txns[h.op_txn[h.ambiguous.op[a]]].status == TxnStatus::Committed;
+    }
+    r.ambiguous = AmbiguousReads{};
+    std::string error;
+    if (committed_choice && snapshot_order_holds(h, s.commits, true)) error = "accepted reads still to be chosen";
+    if (error.empty() && !snapshot_order_holds(r, s.commits, true)) error = "rejected the search's own run";
+    for (int trial = 0; trial < 8 && error.empty(); ++trial) {
+      std::vector<uint32_t> order = s.commits;
+      if (trial > 0 && order.size() >= 2)
+        for (int swaps = 1 + static_cast<int>(rng.below(3)); swaps-- > 0;) {
+          const size_t j = rng.below(static_cast<uint32_t>(order.size() - 1));
+          std::swap(order[j], order[j + 1]);
+        }
+      History r2 = r;  // half the trials: another candidate for one read
+      if (trial % 2 && !h.ambiguous.empty()) {
+        const uint32_t a = rng.below(static_cast<uint32_t>(h.ambiguous.size()));
+        const std::span<const uint32_t> c = h.ambiguous.candidates_at(a);
+        r2.read_from[h.ambiguous.op[a]] = c[rng.below(static_cast<uint32_t>(c.size()))];
+      }
+      for (const Level l : {Level::SI, Level::PC}) {
+        if (!snapshot_order_holds(r2, order, l == Level::SI)) {
+          ++rejected;
+          continue;
+        }
+        ++accepted;
+        if (checker_for(l)(r2, {}).verdict != Verdict::Pass) error = std::string("accepted an order where the checker fails ") + level_name(l);
+      }
+    }
+    if (!error.empty() && ++wrong <= 5) ADD_FAILURE() << error << " (seed " << p.seed << ")\n" << write_isoscope_json(h);
+  }
+  std::printf("  runs %d, orders accepted %d, rejected %d\n", runs, accepted, rejected);
+  EXPECT_EQ(wrong, 0);
+  EXPECT_GT(runs, kHistories / 10);
+  EXPECT_GT(rejected, runs);
+}
+
 // The strong levels' solver with the reads-from choice inside it (the hyper-polygraph), alone:
 // no first guess, every history with ambiguous reads straight to it, against the reference.
 TEST(Ambiguous, TheSolverWithTheChoiceInsideAgreesWithReference) {

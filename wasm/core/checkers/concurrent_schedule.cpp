@@ -12,8 +12,8 @@ namespace {
 
 class Search {
  public:
-  Search(const History& h, ScheduleModel model, const CheckBudget& budget, size_t max_steps)
-      : h_(h), si_(model == ScheduleModel::SnapshotIsolation), budget_(budget), max_steps_(max_steps) {}
+  Search(const History& h, ScheduleModel model, const CheckBudget& budget, size_t max_steps, size_t stall_steps)
+      : h_(h), si_(model == ScheduleModel::SnapshotIsolation), budget_(budget), max_steps_(max_steps), stall_steps_(stall_steps) {}
 
   ConcurrentSchedule run();
 
@@ -111,6 +111,8 @@ class Search {
   const bool si_;
   const CheckBudget& budget_;
   const size_t max_steps_;
+  const size_t stall_steps_;  // past it, a search that never committed half the transactions stops
+  size_t deepest_ = 0;        // the most transactions committed at once
   bool by_time_ = false;
   size_t total_ = 0;
   std::vector<std::vector<uint32_t>> seq_;  // per session, its committed transactions
@@ -326,7 +328,7 @@ ConcurrentSchedule Search::run() {
     while (!moved && stack_.back().next < stack_.back().end) {
       const uint32_t s = pool_[stack_.back().next++];
       if (strands(s)) continue;
-      if (++out_.steps > max_steps_) return out_;
+      if (++out_.steps > max_steps_ || (out_.steps > stall_steps_ && deepest_ * 2 < total_)) return out_;
       if ((out_.steps & 255) == 0 && budget_.expired()) {
         out_.stopped = true;
         return out_;
@@ -335,6 +337,7 @@ ConcurrentSchedule Search::run() {
       const uint64_t before = hash_;
       commit(s);
       for (uint32_t s2 = 0; s2 < k; ++s2) settle(s2);
+      deepest_ = std::max<size_t>(deepest_, done_);
       if (done_ == total_) break;
       if (dead.find(hash_) != FlatMap64::kAbsent) {
         undo_to(mark);
@@ -381,9 +384,97 @@ ConcurrentSchedule Search::run() {
 
 }  // namespace
 
+bool snapshot_order_holds(const History& h, const std::vector<uint32_t>& commits, bool no_conflict) {
+  if (h.has_lists) return false;
+  size_t committed = 0;
+  for (uint32_t t = 1; t < h.txns.size(); ++t) {
+    if (h.txns[t].status == TxnStatus::Unknown) return false;
+    committed += h.txns[t].status == TxnStatus::Committed;
+  }
+  if (commits.size() != committed) return false;
+  // pos: each transaction's place in the commit order (1-based; 0: the initial transaction).
+  std::vector<uint32_t> pos(h.txns.size(), kNone);
+  pos[kInitialTxn] = 0;
+  for (uint32_t i = 0; i < commits.size(); ++i) {
+    const uint32_t t = commits[i];
+    if (t == kInitialTxn || t >= h.txns.size() || h.txns[t].status != TxnStatus::Committed || pos[t] != kNone) return false;
+    pos[t] = i + 1;
+  }
+  // Per key, its versions in commit order: (place, the committing transaction's last write).
+  std::vector<uint32_t> vbeg(h.keys.size() + 1, 0);
+  std::vector<uint32_t> stamp(h.keys.size(), kNone);
+  for (const uint32_t t : commits)
+    for (uint32_t o = h.txns[t].op_begin; o < h.txns[t].op_end; ++o) {
+      const Op& op = h.ops[o];
+      if (op.kind != OpKind::Read && op.kind != OpKind::Write) return false;
+      if (op.kind == OpKind::Write && stamp[op.key] != t) stamp[op.key] = t, ++vbeg[op.key + 1];
+    }
+  for (size_t k = 0; k < h.keys.size(); ++k) vbeg[k + 1] += vbeg[k];
+  std::vector<std::pair<uint32_t, uint32_t>> vers(vbeg.back());
+  std::vector<uint32_t> fill(vbeg.begin(), vbeg.end() - 1);
+  std::fill(stamp.begin(), stamp.end(), kNone);
+  for (const uint32_t t : commits)
+    for (uint32_t o = h.txns[t].op_begin; o < h.txns[t].op_end; ++o) {
+      const Op& op = h.ops[o];
+      if (op.kind != OpKind::Write) continue;
+      if (stamp[op.key] != t) stamp[op.key] = t, vers[fill[op.key]++] = {pos[t], o};
+      else vers[fill[op.key] - 1].second = o;
+    }
+  std::fill(stamp.begin(), stamp.end(), kNone);
+  std::vector<uint32_t> mine(h.keys.size(), kNone);
+  std::vector<uint32_t> last(h.num_sessions(), 0);  // per session, its last commit's place
+  std::vector<uint32_t> next(h.num_sessions(), 0);  // per session, the index its next one has
+  for (const uint32_t t : commits) {
+    const Txn& x = h.txns[t];
+    for (uint32_t& i = next[x.session]; i < x.index; ++i)
+      if (h.txns[h.session_begin[x.session] + i].status == TxnStatus::Committed) return false;
+    ++next[x.session];
+    // The snapshot: after the lo-th commit and before the hi-th (after the session's last one).
+    const uint32_t p = pos[t];
+    uint32_t lo = last[x.session], hi = p;
+    last[x.session] = p;
+    for (uint32_t o = x.op_begin; o < x.op_end; ++o) {
+      const Op& op = h.ops[o];
+      const uint32_t b = vbeg[op.key], e = vbeg[op.key + 1];
+      if (op.kind == OpKind::Write) {
+        if (stamp[op.key] != t && no_conflict) {
+          // No writer of the key commits between the snapshot and this commit.
+          const auto it = std::lower_bound(vers.begin() + b, vers.begin() + e, std::pair<uint32_t, uint32_t>{p, 0});
+          if (it != vers.begin() + b) lo = std::max(lo, (it - 1)->first);
+        }
+        mine[op.key] = o, stamp[op.key] = t;
+        continue;
+      }
+      const uint32_t w = h.read_from[o];
+      if (stamp[op.key] == t) {  // after its own write: that write
+        if (w != mine[op.key]) return false;
+        continue;
+      }
+      // The version read: from its commit to the next version's.
+      uint32_t from, until;
+      if (w == kReadsInitial) {
+        from = 0;
+        until = b == e ? kNone : vers[b].first;
+      } else {
+        if (w >= h.ops.size() || h.ops[w].kind != OpKind::Write || h.ops[w].key != op.key) return false;
+        const uint32_t u = h.op_txn[w];
+        if (u == t || pos[u] == kNone) return false;
+        const auto it = std::lower_bound(vers.begin() + b, vers.begin() + e, std::pair<uint32_t, uint32_t>{pos[u], 0});
+        if (it == vers.begin() + e || it->first != pos[u] || it->second != w) return false;  // overwritten in its transaction
+        from = pos[u];
+        until = it + 1 == vers.begin() + e ? kNone : (it + 1)->first;
+      }
+      lo = std::max(lo, from);
+      hi = std::min(hi, until);
+    }
+    if (lo >= hi) return false;
+  }
+  return true;
+}
+
 ConcurrentSchedule find_concurrent_schedule(const History& h, ScheduleModel model, const CheckBudget& budget,
-                                            size_t max_steps) {
-  return Search(h, model, budget, max_steps).run();
+                                            size_t max_steps, size_t stall_steps) {
+  return Search(h, model, budget, max_steps, stall_steps).run();
 }
 
 }  // namespace isoscope

@@ -28,6 +28,7 @@
 // state, so the search may miss a schedule, never invent one; the choice it gives is verified by the level's own checker (choice.cpp), and a
 // failure to find one decides nothing.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -47,9 +48,21 @@ struct ConcurrentSchedule {
 };
 
 // Searches a schedule of h's committed transactions under the model; gives up after max_steps
-// chosen commits or when the budget expires. Not applicable (found = false at once) to list
+// chosen commits or when the budget expires, or past stall_steps if it never committed half
+// the transactions (stuck far from the end). Not applicable (found = false at once) to list
 // histories and to histories with a transaction of unknown status.
 ConcurrentSchedule find_concurrent_schedule(const History& h, ScheduleModel model, const CheckBudget& budget,
-                                            size_t max_steps);
+                                            size_t max_steps, size_t stall_steps = SIZE_MAX);
+
+// Whether commits (every committed transaction of h once, none other) is the commit order of a
+// run of h (resolved: no ambiguous read left to choose) in which every transaction reads from a
+// snapshot: some moment after its session's previous commit and before its own, at which each
+// key it reads before writing it holds the version it reads (the last write of that key by the
+// transaction that wrote it); its reads after its own write of a key read that write. With
+// no_conflict, no transaction writing a key it writes commits between its snapshot and its
+// commit. Then h satisfies SI (no_conflict) or PC, and CC and read consistency, which they
+// imply: their checker would only find such a run again. A binary search per operation; false
+// (which decides nothing) on any doubt: a transaction of unknown status, list operations.
+bool snapshot_order_holds(const History& h, const std::vector<uint32_t>& commits, bool no_conflict);
 
 }  // namespace isoscope

@@ -13,8 +13,8 @@ namespace {
 
 class Search {
  public:
-  Search(const History& h, bool real_time, const CheckBudget& budget, size_t max_steps, bool backjump)
-      : h_(h), real_time_(real_time), backjump_(backjump), budget_(budget), max_steps_(max_steps) {}
+  Search(const History& h, bool real_time, const CheckBudget& budget, size_t max_steps, bool backjump, size_t stall_steps)
+      : h_(h), real_time_(real_time), backjump_(backjump), budget_(budget), max_steps_(max_steps), stall_steps_(stall_steps) {}
 
   SerialSchedule run();
 
@@ -64,6 +64,14 @@ class Search {
   bool backjump_;
   const CheckBudget& budget_;
   size_t max_steps_;
+  size_t stall_steps_;
+  size_t total_ = 0;
+  // Past stall_steps, a search that never placed half the transactions stops: stuck that far
+  // from the end, it is not a few more steps from a schedule.
+  bool out_of_steps() const {
+    return out_.steps > max_steps_ || (out_.steps > stall_steps_ && out_.deepest * 2 < total_) ||
+           ((out_.steps & 1023) == 0 && budget_.expired());
+  }
   bool by_time_ = false;
   uint32_t initial_ = kNone;  // the initial value (kNone: none)
   std::vector<std::vector<uint32_t>> seq_;      // per session, its committed transactions
@@ -245,6 +253,7 @@ SerialSchedule Search::run() {
     for (uint32_t i = writes_begin_[t]; i < writes_.size(); ++i)
       writes_[i].second = pair_of(writes_[i].first, h_.ops[last[writes_[i].first]].value);
   }
+  total_ = total;
   reads_begin_.back() = static_cast<uint32_t>(reads_.size());
   writes_begin_.back() = static_cast<uint32_t>(writes_.size());
   readers_.assign(pair_id_.size(), 0);
@@ -305,7 +314,7 @@ SerialSchedule Search::run() {
       for (auto it = ready_.begin(); it != ready_.end(); ++it) {
         const uint32_t s = it->second, t = seq_[s][pos_[s]];
         if (writes_begin_[t] != writes_begin_[t + 1] || !can_run(t)) continue;
-        if (++out_.steps > max_steps_ || ((out_.steps & 1023) == 0 && budget_.expired())) return out_;
+        if (++out_.steps, out_of_steps()) return out_;
         place(s, /*forced=*/true);  // erases it from ready_: no ++it after it
         moved = true;
         break;
@@ -314,7 +323,7 @@ SerialSchedule Search::run() {
       for (auto it = fresh ? ready_.begin() : ready_.upper_bound(resume); it != ready_.end(); ++it) {
         const uint32_t s = it->second;
         if (!can_run(seq_[s][pos_[s]])) continue;
-        if (++out_.steps > max_steps_ || ((out_.steps & 1023) == 0 && budget_.expired())) return out_;
+        if (++out_.steps, out_of_steps()) return out_;
         place(s, /*forced=*/false);
         moved = true;
         break;
@@ -357,9 +366,44 @@ SerialSchedule Search::run() {
 
 }  // namespace
 
+bool serial_order_holds(const History& h, const std::vector<uint32_t>& order) {
+  if (h.has_lists) return false;
+  size_t committed = 0;
+  for (uint32_t t = 1; t < h.txns.size(); ++t) {
+    if (h.txns[t].status == TxnStatus::Unknown) return false;
+    committed += h.txns[t].status == TxnStatus::Committed;
+  }
+  if (order.size() != committed) return false;
+  std::vector<uint32_t> next(h.num_sessions(), 0);  // per session, the index its next one has
+  std::vector<uint32_t> writer(h.keys.size(), kReadsInitial), mine(h.keys.size(), kNone);
+  std::vector<uint32_t> stamp(h.keys.size(), kNone);  // the transaction that set mine[key]
+  for (const uint32_t t : order) {
+    if (t == kInitialTxn || t >= h.txns.size() || h.txns[t].status != TxnStatus::Committed) return false;
+    const Txn& x = h.txns[t];
+    // Session order (the aborted transactions between are no part of it).
+    for (uint32_t& i = next[x.session]; i < x.index; ++i)
+      if (h.txns[h.session_begin[x.session] + i].status == TxnStatus::Committed) return false;
+    if (next[x.session] != x.index) return false;  // placed twice
+    ++next[x.session];
+    for (uint32_t o = x.op_begin; o < x.op_end; ++o) {
+      const Op& op = h.ops[o];
+      if (op.kind == OpKind::Write) {
+        mine[op.key] = o, stamp[op.key] = t;
+      } else if (op.kind == OpKind::Read) {
+        if (h.read_from[o] != (stamp[op.key] == t ? mine[op.key] : writer[op.key])) return false;
+      } else {
+        return false;
+      }
+    }
+    for (uint32_t o = x.op_begin; o < x.op_end; ++o)
+      if (h.ops[o].kind == OpKind::Write) writer[h.ops[o].key] = mine[h.ops[o].key];
+  }
+  return true;
+}
+
 SerialSchedule find_serial_schedule(const History& h, bool real_time, const CheckBudget& budget,
-                                    size_t max_steps, bool backjump) {
-  return Search(h, real_time, budget, max_steps, backjump).run();
+                                    size_t max_steps, bool backjump, size_t stall_steps) {
+  return Search(h, real_time, budget, max_steps, backjump, stall_steps).run();
 }
 
 }  // namespace isoscope

@@ -16,6 +16,7 @@
 // live state, so the search may miss a schedule, never invent one; its choice is verified by
 // the level's own checker (choice.cpp), and a failure to find one decides nothing.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -39,7 +40,19 @@ struct SerialSchedule {
 // with a transaction of unknown status.
 // backjump: on a dead end, jump back to the latest step that moved a key off a value a waiting
 // session's next transaction reads (finds some schedules far sooner, others later).
+// stall_steps: past that many placements, a search that never placed half the transactions
+// gives up (stuck far from the end: a short search that costs little when it fails).
 SerialSchedule find_serial_schedule(const History& h, bool real_time, const CheckBudget& budget,
-                                    size_t max_steps, bool backjump = false);
+                                    size_t max_steps, bool backjump = false, size_t stall_steps = SIZE_MAX);
+
+// Whether order (every committed transaction of h once, none other) is a serial schedule of h
+// as its reads-from stands (h resolved: no ambiguous read left to choose): sessions in order,
+// every read of a committed transaction reading the last write of its key before it (its own
+// transaction's, else that of the last transaction before it in the order that writes the key;
+// the initial value when none). Then h is serializable, and CC and read consistency, which SER
+// implies, hold too: SER's checker would only find such an order again. Linear; false (which
+// decides nothing) on any doubt: a transaction of unknown status, list operations. Real time
+// is not checked.
+bool serial_order_holds(const History& h, const std::vector<uint32_t>& order);
 
 }  // namespace isoscope
