@@ -161,12 +161,18 @@ class Chooser {
   // A first search is short (it costs little when it fails); a thorough one comes after the
   // solver has had half the time left.
   bool concurrent_schedule_passes(LevelResult& out, SearchEffort effort);
-  const ConcurrentSchedule& concurrent_schedule(ScheduleModel model, size_t max_steps);
-  // The short concurrent search's steps; past n + kStallSlack, a short search (either) that
-  // never got half the transactions placed stops.
-  size_t short_schedule_steps() const { return std::min<size_t>(4 * h_.txns.size() + 4096, size_t(1) << 21); }
-  static constexpr size_t kStallSlack = 1024;
-  size_t greedy_schedule_steps() const { return h_.txns.size() + 64; }
+  // The steps a schedule search may take (each dead end remembers 16 bytes; a million take
+  // about a second), and past how many it stops if it never placed half the transactions
+  // (a short search stuck that far from the end fails: on VeriStrong's histories but
+  // twitter-1k, placed in one step each, it never got past 45%). thorough_base: what a
+  // thorough search gets beyond 256 steps per transaction.
+  struct SearchLimits {
+    size_t max_steps, stall_steps;
+  };
+  SearchLimits search_limits(SearchEffort effort, size_t thorough_base) const;
+  const ConcurrentSchedule& concurrent_schedule(ScheduleModel model, SearchLimits limits);
+  // A pass whose witness is a commit order found and checked here (committed transactions).
+  static LevelResult pass_in_order(const std::vector<uint32_t>& order);
   LevelMemo* memo_ = nullptr;                              // the check's, when it is of h_
   std::shared_ptr<const ConcurrentSchedule> schedule_;     // the last search's (without a memo)
   // The writer transactions read op o (of committed transaction t) may read from, sorted.
@@ -1201,18 +1207,13 @@ bool Chooser::reads_cannot_repeat(LevelResult& out) {
 bool Chooser::schedule_passes(LevelResult& out, SearchEffort effort) {
   if (level_ != Level::SER && level_ != Level::SSER) return false;
   // A search that finds nothing decides nothing: it gets a quarter of the time left and a
-  // bounded number of steps (each dead end remembers 16 bytes), few enough that it costs little
-  // before the solver when it fails (a quarter of SER's time on VeriStrong's PostgreSQL runs
-  // at 16 steps per transaction, where the solver passes them at once).
-  // A thorough one (after the solver has had half the time left) goes further.
-  // The short one also stops once it has taken a step per transaction (and some) without
-  // placing half of them: stuck that far from the end, it fails (on VeriStrong's histories
-  // but twitter-1k, which it places in one step each, it never got past 45%).
-  const bool thorough = effort == SearchEffort::Thorough;
-  const size_t max_steps = effort == SearchEffort::Greedy ? greedy_schedule_steps()
-                                                          : std::min<size_t>((thorough ? 256 : 4) * h_.txns.size() + 4096, size_t(1) << 21);
-  const size_t stall_steps = effort == SearchEffort::Short ? h_.txns.size() + kStallSlack : SIZE_MAX;
-  const SerialSchedule s = find_serial_schedule(h_, level_ == Level::SSER, budget_.share(0.25), max_steps, thorough, stall_steps);
+  // bounded number of steps, few enough that the short one costs little before the solver when
+  // it fails (a quarter of SER's time on VeriStrong's PostgreSQL runs at 16 steps per
+  // transaction, where the solver passes them at once). A thorough one (after the solver has
+  // had half the time left) goes further, with backjumps.
+  const SearchLimits limits = search_limits(effort, 4096);
+  const SerialSchedule s = find_serial_schedule(h_, level_ == Level::SSER, budget_.share(0.25), limits.max_steps,
+                                                effort == SearchEffort::Thorough, limits.stall_steps);
   if (!s.found) return false;
   for (size_t i = 0; i < vars_.size(); ++i)
     if (s.choice[vars_[i].amb] != kNone) cur_[i] = s.choice[vars_[i].amb];
@@ -1221,11 +1222,7 @@ bool Chooser::schedule_passes(LevelResult& out, SearchEffort effort) {
   // SER: the schedule's order is checked at once (the checker would replay the history to find
   // an order); SSER's real time is left to its checker.
   if (level_ == Level::SER && serial_order_holds(work_, s.order)) {
-    out = LevelResult{};
-    out.verdict = Verdict::Pass;
-    out.commit_order.reserve(s.order.size() + 1);
-    out.commit_order.push_back(kInitialTxn);
-    out.commit_order.insert(out.commit_order.end(), s.order.begin(), s.order.end());
+    out = pass_in_order(s.order);
     return true;
   }
   LevelResult r = resolved_checker(level_)(work_, budget_);
@@ -1235,26 +1232,45 @@ bool Chooser::schedule_passes(LevelResult& out, SearchEffort effort) {
   return true;
 }
 
-const ConcurrentSchedule& Chooser::concurrent_schedule(ScheduleModel model, size_t max_steps) {
+Chooser::SearchLimits Chooser::search_limits(SearchEffort effort, size_t thorough_base) const {
+  const size_t n = h_.txns.size(), cap = size_t(1) << 21;
+  switch (effort) {
+    case SearchEffort::Greedy: return {n + 64, SIZE_MAX};
+    case SearchEffort::Short: return {std::min<size_t>(4 * n + 4096, cap), n + 1024};
+    case SearchEffort::Thorough: break;
+  }
+  return {std::min<size_t>(256 * n + thorough_base, cap), SIZE_MAX};
+}
+
+LevelResult Chooser::pass_in_order(const std::vector<uint32_t>& order) {
+  LevelResult r;
+  r.verdict = Verdict::Pass;
+  r.commit_order.reserve(order.size() + 1);
+  r.commit_order.push_back(kInitialTxn);
+  r.commit_order.insert(r.commit_order.end(), order.begin(), order.end());
+  return r;
+}
+
+const ConcurrentSchedule& Chooser::concurrent_schedule(ScheduleModel model, SearchLimits limits) {
   LevelMemo::Schedule* m = memo_ ? &memo_->schedules[static_cast<int>(model)] : nullptr;
-  // A schedule found serves any length of search; a longer search that found none, a shorter.
-  if (m && m->result && (m->result->found || m->max_steps >= max_steps)) return *m->result;
-  // (The short search stops stuck as schedule_passes' does: it is the same for one max_steps.)
-  const size_t stall_steps = max_steps == short_schedule_steps() ? h_.txns.size() + kStallSlack : SIZE_MAX;
-  schedule_ = std::make_shared<const ConcurrentSchedule>(find_concurrent_schedule(h_, model, budget_.share(0.25), max_steps, stall_steps));
+  // A schedule found serves any search; one that found none, a search no longer than the steps
+  // it surely took (its limit, or its stall point if it stalled).
+  if (m && m->result && (m->result->found || limits.max_steps <= std::min(m->max_steps, m->stall_steps)))
+    return *m->result;
+  schedule_ = std::make_shared<const ConcurrentSchedule>(
+      find_concurrent_schedule(h_, model, budget_.share(0.25), limits.max_steps, limits.stall_steps));
   if (m && !schedule_->stopped) {
     memo_->history = &h_;
-    m->result = schedule_, m->max_steps = max_steps;
+    m->result = schedule_, m->max_steps = limits.max_steps, m->stall_steps = limits.stall_steps;
   }
   return *schedule_;
 }
 
 bool Chooser::concurrent_schedule_passes(LevelResult& out, SearchEffort effort) {
   if (!is_transactional(level_) || h_.has_lists) return false;
-  // A bounded number of steps (each dead end remembers 16 bytes; a million take about a
-  // second) and a quarter of the time left: a search that finds nothing decides nothing.
-  const size_t max_steps = effort == SearchEffort::Greedy ? greedy_schedule_steps()
-                           : std::min<size_t>(effort == SearchEffort::Thorough ? 256 * h_.txns.size() + 65536 : short_schedule_steps(), size_t(1) << 21);
+  // A bounded number of steps and a quarter of the time left: a search that finds nothing
+  // decides nothing.
+  const SearchLimits limits = search_limits(effort, 65536);
   // A choice that satisfies SI satisfies every level below it, and RC's its own; either may
   // satisfy a weak level, whose own checker decides.
   const ScheduleModel first = level_ == Level::RC ? ScheduleModel::ReadCommitted : ScheduleModel::SnapshotIsolation;
@@ -1262,7 +1278,7 @@ bool Chooser::concurrent_schedule_passes(LevelResult& out, SearchEffort effort) 
   for (const ScheduleModel model : {first, second}) {
     if (budget_.expired()) return false;
     if (model == ScheduleModel::ReadCommitted && is_strong(level_)) continue;  // (never serves PC or SI)
-    const ConcurrentSchedule& s = concurrent_schedule(model, max_steps);
+    const ConcurrentSchedule& s = concurrent_schedule(model, limits);
     if (!s.found || s.choice.size() != h_.ambiguous.size()) continue;
     bool candidates = true;  // (a memo's choice is of this history: checked all the same)
     for (size_t i = 0; i < vars_.size() && candidates; ++i) {
@@ -1279,11 +1295,7 @@ bool Chooser::concurrent_schedule_passes(LevelResult& out, SearchEffort effort) 
     // history to find an order again).
     if (model == ScheduleModel::SnapshotIsolation && (level_ == Level::PC || level_ == Level::SI) &&
         snapshot_order_holds(work_, s.commits, level_ == Level::SI)) {
-      out = LevelResult{};
-      out.verdict = Verdict::Pass;
-      out.commit_order.reserve(s.commits.size() + 1);
-      out.commit_order.push_back(kInitialTxn);
-      out.commit_order.insert(out.commit_order.end(), s.commits.begin(), s.commits.end());
+      out = pass_in_order(s.commits);
       return true;
     }
     LevelResult r = resolved_checker(level_)(work_, budget_);

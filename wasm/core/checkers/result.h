@@ -70,8 +70,6 @@ struct LevelResult {
   std::vector<uint32_t> lin_prefix;
 };
 
-// Budget and cancellation shared by every checker. Long-running checkers call expired()
-// from time to time and return Verdict::Unknown when it says so.
 // Work one level leaves for the levels checked after it in one check of one history.
 struct ConcurrentSchedule;  // checkers/concurrent_schedule.h
 struct LevelMemo {
@@ -80,14 +78,18 @@ struct LevelMemo {
                                       // start from it too, where each replayed the history again
   bool ser_replay_gave_up = false;    // it guessed too much: the levels after do not try again
   // With repeated values, the search for an engine's run (checkers/choice.cpp), per
-  // ScheduleModel, and the steps it was given: every level from RC to SI asks for the same one,
-  // which costs up to a second when it finds nothing. One cut short by the budget is not kept.
+  // ScheduleModel, with the steps it was given and its stall limit: every level from RC to SI
+  // asks for the same one, which costs up to a second when it finds nothing. One cut short by
+  // the budget is not kept.
   struct Schedule {
     std::shared_ptr<const ConcurrentSchedule> result;
-    size_t max_steps = 0;
+    size_t max_steps = 0, stall_steps = 0;
   };
   std::array<Schedule, 2> schedules;
 };
+
+// Budget and cancellation shared by every checker. Long-running checkers call expired()
+// from time to time and return Verdict::Unknown when it says so.
 
 struct CheckBudget {
   double deadline_ms = 0;  // absolute time (now_ms clock) after which to give up; 0 = none
