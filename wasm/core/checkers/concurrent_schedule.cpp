@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "checkers/schedule_search.h"
 #include "util/flat_map.h"
 #include "util/hash.h"
 
@@ -210,18 +211,8 @@ void Search::candidates() {
 }
 
 bool Search::setup() {
-  if (h_.has_lists) return false;
-  const uint32_t k = static_cast<uint32_t>(h_.num_sessions());
-  seq_.resize(k);
-  by_time_ = h_.has_timestamps;
-  for (uint32_t s = 0; s < k; ++s)
-    for (uint32_t t = h_.session_begin[s]; t < h_.session_begin[s + 1]; ++t) {
-      if (h_.txns[t].status == TxnStatus::Unknown) return false;
-      if (h_.txns[t].status != TxnStatus::Committed) continue;
-      seq_[s].push_back(t);
-      by_time_ = by_time_ && h_.txns[t].has_time();
-      ++total_;
-    }
+  if (h_.has_lists || !schedule_search::committed_sessions(h_, seq_, total_, by_time_)) return false;
+  const uint32_t k = static_cast<uint32_t>(seq_.size());
   amb_of_.assign(h_.ops.size(), kNone);
   for (uint32_t i = 0; i < h_.ambiguous.size(); ++i) amb_of_[h_.ambiguous.op[i]] = i;
   choice_.assign(h_.ambiguous.size(), kNone);
@@ -278,13 +269,7 @@ ConcurrentSchedule Search::run() {
   const uint32_t k = static_cast<uint32_t>(seq_.size());
   for (uint32_t s = 0; s < k; ++s) settle(s);
   // A typical duration (without times: a typical session's step), the scale of the jitter.
-  double scale = total_ ? 2.0 * k / static_cast<double>(total_) : 0;
-  if (by_time_) {
-    std::vector<double> d;
-    for (uint32_t s = 0; s < k; ++s)
-      for (uint32_t t : seq_[s]) d.push_back(h_.times[t].end.approx() - h_.times[t].start.approx());
-    if (!d.empty()) std::nth_element(d.begin(), d.begin() + d.size() / 2, d.end()), scale = d[d.size() / 2];
-  }
+  const double scale = schedule_search::jitter_scale(h_, seq_, total_, by_time_);
   const uint32_t root_trail = static_cast<uint32_t>(trail_.size());
   const uint64_t root_hash = hash_;
   FlatMap64 dead(1024);
@@ -293,16 +278,7 @@ ConcurrentSchedule Search::run() {
   uint64_t rng = 0x2468ACEull;
   size_t restart = 0;
   constexpr size_t kRestartUnit = 4;
-  auto luby = [](size_t i) {  // 1 1 2 1 1 2 4 ...
-    size_t size = 1, seq = 0;
-    while (size < i + 1) ++seq, size = 2 * size + 1;
-    while (size - 1 != i) {
-      size = (size - 1) / 2;
-      --seq;
-      if (i >= size) i -= size;
-    }
-    return size_t(1) << seq;
-  };
+  using schedule_search::luby;
   size_t restart_at = kRestartUnit * total_ * luby(0);
   auto push_frame = [&](uint32_t trail, uint64_t hash) {
     const uint32_t begin = static_cast<uint32_t>(pool_.size());
@@ -318,10 +294,7 @@ ConcurrentSchedule Search::run() {
       pool_.clear();
       ++restart;
       restart_at = out_.steps + kRestartUnit * total_ * luby(restart);
-      for (uint32_t t = 1; t < noise_.size(); ++t) {
-        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-        noise_[t] = scale * static_cast<double>(rng >> 11) / 9007199254740992.0;
-      }
+      schedule_search::rejitter(noise_, scale, rng);
       push_frame(root_trail, root_hash);
     }
     bool moved = false;
@@ -385,21 +358,11 @@ ConcurrentSchedule Search::run() {
 }  // namespace
 
 bool snapshot_order_holds(const History& h, const std::vector<uint32_t>& commits, bool no_conflict) {
-  if (h.has_lists) return false;
-  size_t committed = 0;
-  for (uint32_t t = 1; t < h.txns.size(); ++t) {
-    if (h.txns[t].status == TxnStatus::Unknown) return false;
-    committed += h.txns[t].status == TxnStatus::Committed;
-  }
-  if (commits.size() != committed) return false;
+  if (!schedule_search::committed_in_session_order(h, commits)) return false;
   // pos: each transaction's place in the commit order (1-based; 0: the initial transaction).
   std::vector<uint32_t> pos(h.txns.size(), kNone);
   pos[kInitialTxn] = 0;
-  for (uint32_t i = 0; i < commits.size(); ++i) {
-    const uint32_t t = commits[i];
-    if (t == kInitialTxn || t >= h.txns.size() || h.txns[t].status != TxnStatus::Committed || pos[t] != kNone) return false;
-    pos[t] = i + 1;
-  }
+  for (uint32_t i = 0; i < commits.size(); ++i) pos[commits[i]] = i + 1;
   // Per key, its versions in commit order: (place, the committing transaction's last write).
   std::vector<uint32_t> vbeg(h.keys.size() + 1, 0);
   std::vector<uint32_t> stamp(h.keys.size(), kNone);
@@ -423,12 +386,8 @@ bool snapshot_order_holds(const History& h, const std::vector<uint32_t>& commits
   std::fill(stamp.begin(), stamp.end(), kNone);
   std::vector<uint32_t> mine(h.keys.size(), kNone);
   std::vector<uint32_t> last(h.num_sessions(), 0);  // per session, its last commit's place
-  std::vector<uint32_t> next(h.num_sessions(), 0);  // per session, the index its next one has
   for (const uint32_t t : commits) {
     const Txn& x = h.txns[t];
-    for (uint32_t& i = next[x.session]; i < x.index; ++i)
-      if (h.txns[h.session_begin[x.session] + i].status == TxnStatus::Committed) return false;
-    ++next[x.session];
     // The snapshot: after the lo-th commit and before the hi-th (after the session's last one).
     const uint32_t p = pos[t];
     uint32_t lo = last[x.session], hi = p;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "checkers/schedule_search.h"
 #include "util/flat_map.h"
 #include "util/hash.h"
 
@@ -202,19 +203,9 @@ void Search::undo() {
 }
 
 SerialSchedule Search::run() {
-  if (h_.has_lists) return out_;
-  const uint32_t k = static_cast<uint32_t>(h_.num_sessions());
-  seq_.resize(k);
   size_t total = 0;
-  by_time_ = h_.has_timestamps;
-  for (uint32_t s = 0; s < k; ++s)
-    for (uint32_t t = h_.session_begin[s]; t < h_.session_begin[s + 1]; ++t) {
-      if (h_.txns[t].status == TxnStatus::Unknown) return out_;
-      if (h_.txns[t].status != TxnStatus::Committed) continue;
-      seq_[s].push_back(t);
-      by_time_ = by_time_ && h_.txns[t].has_time();
-      ++total;
-    }
+  if (h_.has_lists || !schedule_search::committed_sessions(h_, seq_, total, by_time_)) return out_;
+  const uint32_t k = static_cast<uint32_t>(seq_.size());
   if (real_time_) {
     min_end_.resize(k);
     for (uint32_t s = 0; s < k; ++s) {
@@ -269,26 +260,14 @@ SerialSchedule Search::run() {
   for (uint32_t key = 0; key < writer_.size(); ++key) hash_ ^= key_hash(key, kReadsInitial);
   order_.reserve(total);
   FlatMap64 dead(1024);
-  // A typical duration (without times: a typical session's step).
-  double scale = total ? 2.0 * k / static_cast<double>(total) : 0;
-  if (by_time_) {
-    std::vector<double> d;
-    for (uint32_t s = 0; s < k; ++s)
-      for (uint32_t t : seq_[s]) d.push_back(h_.times[t].end.approx() - h_.times[t].start.approx());
-    if (!d.empty()) std::nth_element(d.begin(), d.begin() + d.size() / 2, d.end()), scale = d[d.size() / 2];
-  }
+  const double scale = schedule_search::jitter_scale(h_, seq_, total, by_time_);
   // Restarts (Luby's sequence of lengths, 4 placements per transaction each unit), each with
   // the priorities jittered by up to a typical duration: a bad early step dooms a whole subtree
   // that depth-first search would otherwise exhaust. The dead states stay dead across them.
   uint64_t rng = 0x1234567ull;
   size_t restart = 0, restart_at = 0;
   constexpr size_t kRestartUnit = 4;
-  auto luby = [](size_t i) {  // 1 1 2 1 1 2 4 ...
-    size_t size = 1, seq = 0;
-    while (size < i + 1) ++seq, size = 2 * size + 1;
-    while (size - 1 != i) { size = (size - 1) / 2; --seq; if (i >= size) i -= size; }
-    return size_t(1) << seq;
-  };
+  using schedule_search::luby;
   bool fresh = true;  // a state entered for the first time (else: returned to by an undo)
   std::pair<double, uint32_t> resume{};
   restart_at = kRestartUnit * total * luby(0);
@@ -298,10 +277,7 @@ SerialSchedule Search::run() {
       ++restart;
       restart_at = out_.steps + kRestartUnit * total * luby(restart);
       ready_.clear();
-      for (uint32_t t = 1; t < noise_.size(); ++t) {
-        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-        noise_[t] = scale * static_cast<double>(rng >> 11) / 9007199254740992.0;
-      }
+      schedule_search::rejitter(noise_, scale, rng);
       for (uint32_t s = 0; s < k; ++s)
         if (!seq_[s].empty()) ready_.insert({priority(s), s});
       fresh = true;
@@ -367,24 +343,11 @@ SerialSchedule Search::run() {
 }  // namespace
 
 bool serial_order_holds(const History& h, const std::vector<uint32_t>& order) {
-  if (h.has_lists) return false;
-  size_t committed = 0;
-  for (uint32_t t = 1; t < h.txns.size(); ++t) {
-    if (h.txns[t].status == TxnStatus::Unknown) return false;
-    committed += h.txns[t].status == TxnStatus::Committed;
-  }
-  if (order.size() != committed) return false;
-  std::vector<uint32_t> next(h.num_sessions(), 0);  // per session, the index its next one has
+  if (!schedule_search::committed_in_session_order(h, order)) return false;
   std::vector<uint32_t> writer(h.keys.size(), kReadsInitial), mine(h.keys.size(), kNone);
   std::vector<uint32_t> stamp(h.keys.size(), kNone);  // the transaction that set mine[key]
   for (const uint32_t t : order) {
-    if (t == kInitialTxn || t >= h.txns.size() || h.txns[t].status != TxnStatus::Committed) return false;
     const Txn& x = h.txns[t];
-    // Session order (the aborted transactions between are no part of it).
-    for (uint32_t& i = next[x.session]; i < x.index; ++i)
-      if (h.txns[h.session_begin[x.session] + i].status == TxnStatus::Committed) return false;
-    if (next[x.session] != x.index) return false;  // placed twice
-    ++next[x.session];
     for (uint32_t o = x.op_begin; o < x.op_end; ++o) {
       const Op& op = h.ops[o];
       if (op.kind == OpKind::Write) {
