@@ -110,6 +110,7 @@ class Chooser {
     return {6, static_cast<double>(u)};
   }
   static constexpr int kPhases = 2;
+  static constexpr double kFirstSliceMs = 1000;  // first_slice's without a deadline
   // A read with many candidates (values repeated thousands of times) and a time: its first
   // choices as rank's order gives them, found among its candidates sorted by end (per candidate
   // group, once) instead of ranking every one (reads x candidates), and valid only told >= 2.
@@ -155,6 +156,9 @@ class Chooser {
   // (serial_schedule.h), its reads-from checked by the level's own checker.
   bool schedule_passes(LevelResult& out, SearchEffort effort);
   bool unlimited() const;  // no deadline: a share of the time left is all of it
+  // The budget of a first attempt that a thorough search should follow when it fails: a share
+  // of the time left, or without a deadline kFirstSliceMs (else the search would never come).
+  CheckBudget first_slice(double fraction) const;
   // RC..SI: the run of a snapshot-isolation engine (read committed for RC) found by search
   // over the keys' values (concurrent_schedule.h), its reads-from checked by the level's own
   // checker.
@@ -636,24 +640,24 @@ LevelResult Chooser::run() {
   // RC, RR, RA and CC: a choice that satisfies SER satisfies them too, and SER's solver finds
   // one where the nogoods of these levels converge slowly (minutes on VeriStrong's 10^4
   // transactions). Its choice is checked by the level's own checker, so a pass stays a pass.
+  // SER gets a quarter of the time left (without a deadline, a first slice), then the thorough
+  // concurrent search, then, without a deadline, SER again for as long as it takes.
   if ((level_ == Level::RC || level_ == Level::RR || level_ == Level::RA || level_ == Level::CC) &&
       g_witness_depth == 0 && !solver_only_) {
-    // Without a deadline a share of the time is all of it: the thorough search (bounded in
-    // steps) comes first, or it would never come.
-    if (LevelResult decided; unlimited() && concurrent_schedule_passes(decided, SearchEffort::Thorough)) return decided;
-    Chooser ser(h_, Level::SER, budget_.share(0.25));
-    if (ser.solver_applies() && ser.run().verdict == Verdict::Pass && ser.cur_.size() == cur_.size()) {
+    const auto ser_choice_passes = [&](const CheckBudget& ser_budget, LevelResult& out) {
+      Chooser ser(h_, Level::SER, ser_budget);
+      if (!ser.solver_applies() || ser.run().verdict != Verdict::Pass || ser.cur_.size() != cur_.size()) return false;
       cur_ = ser.cur_;
       apply();
       ++tried_;
-      LevelResult r = check(work_, budget_);
-      if (r.verdict == Verdict::Pass) {
-        r.ms = 0;
-        return r;
-      }
-    }
+      out = check(work_, budget_);
+      out.ms = 0;
+      return out.verdict == Verdict::Pass;
+    };
+    if (LevelResult decided; ser_choice_passes(first_slice(0.25), decided)) return decided;
     if (budget_.expired()) return CheckBudget::ran_out();
     if (LevelResult decided; concurrent_schedule_passes(decided, SearchEffort::Thorough)) return decided;
+    if (LevelResult decided; unlimited() && ser_choice_passes(budget_, decided)) return decided;
     if (budget_.expired()) return CheckBudget::ran_out();
   }
   while (true) {
@@ -719,17 +723,17 @@ LevelResult Chooser::run() {
       if (!nogoods_.back().empty() && concurrent && concurrent_schedule_passes(decided, SearchEffort::Short)) return decided;
       if (!nogoods_.back().empty() && schedule_passes(decided, SearchEffort::Short)) return decided;
       if (!nogoods_.back().empty() && solver_applies()) {
-        // The solver gets half the time left, then a thorough schedule search (PC and SI:
-        // concurrent; SER and SSER: serial); without a deadline, the search first.
-        if (unlimited() && ((concurrent && concurrent_schedule_passes(decided, SearchEffort::Thorough)) || schedule_passes(decided, SearchEffort::Thorough)))
-          return decided;
+        // The solver gets half the time left (without a deadline, a first slice), then a
+        // thorough schedule search (PC and SI: concurrent; SER and SSER: serial), then, without
+        // a deadline, the solver again for as long as it takes.
         const CheckBudget full = budget_;
-        budget_ = full.share(0.5);
-        const bool done = decide_in_solver(decided, best, best_lits);
+        budget_ = first_slice(0.5);
+        bool done = decide_in_solver(decided, best, best_lits);
         budget_ = full;
         if (done && !(decided.verdict == Verdict::Unknown && !budget_.expired())) return decided;
         if (done && ((concurrent && concurrent_schedule_passes(decided, SearchEffort::Thorough)) || schedule_passes(decided, SearchEffort::Thorough)))
           return decided;
+        if (done && unlimited() && decide_in_solver(decided, best, best_lits)) return decided;
       }
     }
     if (nogoods_.back().empty() || !next_choice()) {
@@ -740,6 +744,13 @@ LevelResult Chooser::run() {
 }
 
 bool Chooser::unlimited() const { return budget_.deadline_ms <= 0; }
+
+CheckBudget Chooser::first_slice(double fraction) const {
+  if (!unlimited()) return budget_.share(fraction);
+  CheckBudget b = budget_;
+  b.deadline_ms = now_ms() + kFirstSliceMs;
+  return b;
+}
 
 bool Chooser::solver_applies() const {
   if (!is_strong(level_)) return false;
