@@ -86,9 +86,26 @@ class TopoGraph {
     in_[to].pop_back();
   }
   size_t added() const { return stack_.size(); }
-  void add_known(uint32_t from, uint32_t to) {
-    out_[from].push_back({to, kKnownEdge});
-    in_[to].push_back({from, kKnownEdge});
+  // The known edges, once, before any add(): kept in flat arrays (a vector per node cost an
+  // allocation per node and round, a fifth of a small history's solve), each node's in the
+  // order given, and walked before the edges added since, as when they were pushed first.
+  void set_known(const std::vector<Problem::Edge>& edges) {
+    const uint32_t n = static_cast<uint32_t>(ord_.size());
+    known_out_begin_.assign(n + 1, 0);
+    known_in_begin_.assign(n + 1, 0);
+    for (const Problem::Edge& e : edges) ++known_out_begin_[e.from + 1], ++known_in_begin_[e.to + 1];
+    for (uint32_t v = 0; v < n; ++v) {
+      known_out_begin_[v + 1] += known_out_begin_[v];
+      known_in_begin_[v + 1] += known_in_begin_[v];
+    }
+    known_out_.resize(edges.size());
+    known_in_.resize(edges.size());
+    std::vector<uint32_t> out_at(known_out_begin_.begin(), known_out_begin_.end() - 1);
+    std::vector<uint32_t> in_at(known_in_begin_.begin(), known_in_begin_.end() - 1);
+    for (const Problem::Edge& e : edges) {
+      known_out_[out_at[e.from]++] = e.to;
+      known_in_[in_at[e.to]++] = e.from;
+    }
   }
   // The nodes in topological order.
   std::vector<uint32_t> order() const {
@@ -122,17 +139,22 @@ class TopoGraph {
       const uint32_t w = work_.back();
       work_.pop_back();
       fwd_.push_back(w);
+      for (uint32_t i = known_out_begin_[w]; i < known_out_begin_[w + 1]; ++i) {
+        const uint32_t x = known_out_[i];
+        if (x == from) {
+          close_cycle(from, to, w, kKnownEdge);
+          return false;
+        }
+        if (ord_[x] < ub && mark_[x] != epoch_) {
+          mark_[x] = epoch_;
+          parent_[x] = w;
+          parent_ref_[x] = kKnownEdge;
+          work_.push_back(x);
+        }
+      }
       for (const Adj& e : out_[w]) {
         if (e.node == from) {
-          cycle_refs.clear();
-          cycle_nodes.clear();
-          cycle_refs.push_back(e.ref);
-          cycle_nodes.push_back(from);
-          for (uint32_t x = w; x != to; x = parent_[x]) {
-            cycle_nodes.push_back(x);
-            cycle_refs.push_back(parent_ref_[x]);
-          }
-          cycle_nodes.push_back(to);
+          close_cycle(from, to, w, e.ref);
           return false;
         }
         if (ord_[e.node] < ub && mark_[e.node] != epoch_) {
@@ -144,6 +166,18 @@ class TopoGraph {
       }
     }
     return true;
+  }
+  // The cycle forward() found: from -> to (the new edge), to ~> w along parents, w -> from (ref).
+  void close_cycle(uint32_t from, uint32_t to, uint32_t w, uint32_t ref) {
+    cycle_refs.clear();
+    cycle_nodes.clear();
+    cycle_refs.push_back(ref);
+    cycle_nodes.push_back(from);
+    for (uint32_t x = w; x != to; x = parent_[x]) {
+      cycle_nodes.push_back(x);
+      cycle_refs.push_back(parent_ref_[x]);
+    }
+    cycle_nodes.push_back(to);
   }
 
   // Pearce-Kelly for a new edge from -> to with ord[to] < ord[from].
@@ -158,6 +192,11 @@ class TopoGraph {
       const uint32_t w = work_.back();
       work_.pop_back();
       bwd_.push_back(w);
+      for (uint32_t i = known_in_begin_[w]; i < known_in_begin_[w + 1]; ++i)
+        if (const uint32_t x = known_in_[i]; ord_[x] > lb && mark_[x] != epoch_) {
+          mark_[x] = epoch_;
+          work_.push_back(x);
+        }
       for (const Adj& e : in_[w])
         if (ord_[e.node] > lb && mark_[e.node] != epoch_) {
           mark_[e.node] = epoch_;
@@ -178,7 +217,8 @@ class TopoGraph {
     return true;
   }
 
-  std::vector<std::vector<Adj>> out_, in_;
+  std::vector<std::vector<Adj>> out_, in_;  // the edges added (known_*: the known ones)
+  std::vector<uint32_t> known_out_begin_, known_out_, known_in_begin_, known_in_;
   std::vector<uint32_t> ord_, mark_, parent_, parent_ref_;
   std::vector<uint32_t> stack_, work_, fwd_, bwd_, slots_;
   uint32_t epoch_ = 0;
@@ -193,7 +233,7 @@ class Solver {
     SolveResult res;
     build();
     res.vars = num_vars_;
-    for (const Problem::Edge& e : sat_.edges) graph_.add_known(e.from, e.to);
+    graph_.set_known(sat_.edges);
     core_.assign(p_.n, 0);
     const Verdict v = add_read_clauses() ? search() : Verdict::Fail;
     res.verdict = v;
