@@ -51,9 +51,8 @@ struct Var {
   uint32_t valid;  // how many candidates are read consistent (after the session-order prune)
 };
 
-// How far the schedule searches go: one step per transaction and a few (the database's run
-// found in one pass), a short search before the solver, a thorough one after it.
-enum class SearchEffort : uint8_t { Greedy, Short, Thorough };
+// How far the schedule searches go: a short search before the solver, a thorough one after it.
+enum class SearchEffort : uint8_t { Short, Thorough };
 
 // A nested check of a witness's sub-history goes no deeper (it reports its own first anomaly).
 thread_local int g_witness_depth = 0;
@@ -711,17 +710,13 @@ LevelResult Chooser::run() {
       phase = phases;
       LevelResult decided;
       const bool concurrent = level_ == Level::PC || level_ == Level::SI;
-      if (!nogoods_.back().empty() && g_witness_depth == 0 && !is_causal_model(level_)) {
-        // A greedy search first: where it finds the run in a step per transaction (twitter-1k),
-        // the check of the fixed reads, a whole history's, is saved; where it does not, it
-        // cost a step per transaction.
-        if ((concurrent && concurrent_schedule_passes(decided, SearchEffort::Greedy)) ||
-            schedule_passes(decided, SearchEffort::Greedy))
-          return decided;
-        if (fixed_reads_fail(decided)) return decided;
-      }
+      // The short searches first: where one finds the run (twitter-1k, in a step per
+      // transaction) the check of the fixed reads, a whole history's, is saved; one stuck early
+      // stops at its stall point.
       if (!nogoods_.back().empty() && concurrent && concurrent_schedule_passes(decided, SearchEffort::Short)) return decided;
       if (!nogoods_.back().empty() && schedule_passes(decided, SearchEffort::Short)) return decided;
+      if (!nogoods_.back().empty() && g_witness_depth == 0 && !is_causal_model(level_) && fixed_reads_fail(decided))
+        return decided;
       if (!nogoods_.back().empty() && solver_applies()) {
         // The solver gets half the time left (without a deadline, a first slice), then a
         // thorough schedule search (PC and SI: concurrent; SER and SSER: serial), then, without
@@ -1246,7 +1241,6 @@ bool Chooser::schedule_passes(LevelResult& out, SearchEffort effort) {
 Chooser::SearchLimits Chooser::search_limits(SearchEffort effort, size_t thorough_base) const {
   const size_t n = h_.txns.size(), cap = size_t(1) << 21;
   switch (effort) {
-    case SearchEffort::Greedy: return {n + 64, SIZE_MAX};
     case SearchEffort::Short: return {std::min<size_t>(4 * n + 4096, cap), n + 1024};
     case SearchEffort::Thorough: break;
   }
