@@ -723,7 +723,7 @@ LevelResult Chooser::run() {
         // a deadline, the solver again for as long as it takes.
         const CheckBudget full = budget_;
         budget_ = first_slice(0.5);
-        bool done = decide_in_solver(decided, best, best_lits);
+        const bool done = decide_in_solver(decided, best, best_lits);
         budget_ = full;
         if (done && !(decided.verdict == Verdict::Unknown && !budget_.expired())) return decided;
         if (done && ((concurrent && concurrent_schedule_passes(decided, SearchEffort::Thorough)) || schedule_passes(decided, SearchEffort::Thorough)))

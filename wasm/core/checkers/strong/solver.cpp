@@ -58,7 +58,8 @@ class TopoGraph {
   };
 
   TopoGraph(uint32_t n, const std::vector<uint32_t>& initial_order)
-      : out_(n), in_(n), ord_(n), mark_(n, 0), parent_(n), parent_ref_(n) {
+      : out_(n), in_(n), known_out_begin_(n + 1, 0), known_in_begin_(n + 1, 0), ord_(n), mark_(n, 0), parent_(n),
+        parent_ref_(n) {
     for (uint32_t i = 0; i < n; ++i) ord_[initial_order[i]] = i;
   }
   uint32_t ord(uint32_t v) const { return ord_[v]; }
