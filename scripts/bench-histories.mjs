@@ -11,11 +11,13 @@
 //       fresh instance of a freshly compiled module, so V8's first (baseline) code runs it;
 //       ms (wall) and cpu_ms (the process's CPU time, V8's background compiles included) of
 //       load + check
-//   node scripts/bench-histories.mjs --wasm-warm LEVEL BUDGET_MS PATH [PAUSE_MS]
+//   node scripts/bench-histories.mjs --wasm-warm LEVEL BUDGET_MS PATH [PAUSE_MS] [--fresh-instance]
 //       the same run as the page makes it: the module compiled once, the page's built-in
 //       warm-up (web/src/worker/warm-up.ts) run in one instance, a pause (default 1000 ms: the
-//       user choosing a file, while V8 finishes optimising), then a fresh instance of the same
-//       module loads and checks PATH; one JSON line, with the warm-up's own times
+//       user choosing a file, while V8 finishes optimising), then the same instance loads and
+//       checks PATH (the page's first check takes the warm-up's worker: client.ts, the spare);
+//       --fresh-instance: a fresh instance of the same module does (as the page did before it
+//       kept that worker); one JSON line, with the warm-up's own times
 //   node scripts/bench-histories.mjs --page [--levels SER,SI] [--rounds 1] [--budget-s 60] PATH...
 //       the page itself (dist/, served as the browser tests serve it, in Debian's Chromium):
 //       for each history and level, a fresh browser context opened twice: "cold", the files
@@ -61,7 +63,7 @@ async function pageWarmUp() {
   return (await import(pathToFileURL(file).href)).warmUp;
 }
 
-async function wasmWarm(level, budgetMs, file, pauseMs) {
+async function wasmWarm(level, budgetMs, file, pauseMs, freshInstance) {
   const warmUp = await pageWarmUp();
   // one compiled module, two instances (as the page's workers share the module it compiles)
   const require = createRequire(import.meta.url);
@@ -71,10 +73,11 @@ async function wasmWarm(level, budgetMs, file, pauseMs) {
     instantiateWasm(imports, done) { WebAssembly.instantiate(module, imports).then((i) => done(i, module)); return {}; },
   });
   const t0 = performance.now();
-  const warm = warmUp(await instance());
+  const warmed = await instance();
+  const warm = warmUp(warmed);
   const warmMs = performance.now() - t0;
   await new Promise((r) => setTimeout(r, pauseMs));
-  const mod = await instance();
+  const mod = freshInstance ? await instance() : warmed;
   const { names, blobs } = readInput(file);
   const c1 = process.cpuUsage(), t1 = performance.now();
   const input = value(mod.load(names, blobs, ''));
@@ -176,8 +179,9 @@ async function main(argv) {
     return;
   }
   if (argv[0] === '--wasm-warm') {
-    const [, level, budget, file, pause = '1000'] = argv;
-    console.log(JSON.stringify(await wasmWarm(level, Number(budget), file, Number(pause))));
+    const fresh = argv.includes('--fresh-instance');
+    const [, level, budget, file, pause = '1000'] = argv.filter((a) => a !== '--fresh-instance');
+    console.log(JSON.stringify(await wasmWarm(level, Number(budget), file, Number(pause), fresh)));
     return;
   }
   let levels = ['SER', 'SI'], rounds = 3, budget = 60000;
