@@ -6,20 +6,9 @@
 namespace isoscope {
 
 Digraph DigraphBuilder::build() const {
-  Digraph g;
-  g.n = n_;
-  g.offsets.assign(static_cast<size_t>(n_) + 1, 0);
-  for (uint32_t f : from_) ++g.offsets[f + 1];
-  for (uint32_t u = 0; u < n_; ++u) g.offsets[u + 1] += g.offsets[u];
-  g.targets.resize(from_.size());
-  g.tags.resize(from_.size());
-  std::vector<uint32_t> pos(g.offsets.begin(), g.offsets.end() - 1);
-  for (size_t e = 0; e < from_.size(); ++e) {
-    uint32_t p = pos[from_[e]]++;
-    g.targets[p] = to_[e];
-    g.tags[p] = tag_[e];
-  }
-  return g;
+  return csr_digraph(
+      n_, from_.size(), [&](size_t e) { return from_[e]; }, [&](size_t e) { return to_[e]; },
+      [&](size_t e) { return tag_[e]; });
 }
 
 std::vector<uint32_t> strongly_connected_components(const Digraph& g, uint32_t& count) {

@@ -18,6 +18,26 @@ struct Digraph {
   size_t num_edges() const { return targets.size(); }
 };
 
+// The CSR of m edges, edge e from from(e) to to(e) with the caller's label tag(e), each node's
+// edges in the order given (a counting sort).
+template <class From, class To, class Tag>
+Digraph csr_digraph(uint32_t n, size_t m, From from, To to, Tag tag) {
+  Digraph g;
+  g.n = n;
+  g.offsets.assign(static_cast<size_t>(n) + 1, 0);
+  for (size_t e = 0; e < m; ++e) ++g.offsets[from(e) + 1];
+  for (uint32_t u = 0; u < n; ++u) g.offsets[u + 1] += g.offsets[u];
+  g.targets.resize(m);
+  g.tags.resize(m);
+  std::vector<uint32_t> pos(g.offsets.begin(), g.offsets.end() - 1);
+  for (size_t e = 0; e < m; ++e) {
+    const uint32_t p = pos[from(e)]++;
+    g.targets[p] = to(e);
+    g.tags[p] = tag(e);
+  }
+  return g;
+}
+
 // Collects edges in any order, then lays them out as CSR with a counting sort.
 class DigraphBuilder {
  public:

@@ -35,6 +35,7 @@
 #include <cmath>
 
 #include "checkers/strong/internal.h"
+#include "graph/digraph.h"
 #include "util/flat_map.h"
 
 namespace isoscope::strong {
@@ -58,8 +59,8 @@ class TopoGraph {
   };
 
   TopoGraph(uint32_t n, const std::vector<uint32_t>& initial_order)
-      : out_(n), in_(n), known_out_begin_(n + 1, 0), known_in_begin_(n + 1, 0), ord_(n), mark_(n, 0), parent_(n),
-        parent_ref_(n) {
+      : out_(n), in_(n), known_out_(DigraphBuilder(n).build()), known_in_(known_out_), ord_(n), mark_(n, 0),
+        parent_(n), parent_ref_(n) {
     for (uint32_t i = 0; i < n; ++i) ord_[initial_order[i]] = i;
   }
   uint32_t ord(uint32_t v) const { return ord_[v]; }
@@ -92,21 +93,11 @@ class TopoGraph {
   // order given, and walked before the edges added since, as when they were pushed first.
   void set_known(const std::vector<Problem::Edge>& edges) {
     const uint32_t n = static_cast<uint32_t>(ord_.size());
-    known_out_begin_.assign(n + 1, 0);
-    known_in_begin_.assign(n + 1, 0);
-    for (const Problem::Edge& e : edges) ++known_out_begin_[e.from + 1], ++known_in_begin_[e.to + 1];
-    for (uint32_t v = 0; v < n; ++v) {
-      known_out_begin_[v + 1] += known_out_begin_[v];
-      known_in_begin_[v + 1] += known_in_begin_[v];
-    }
-    known_out_.resize(edges.size());
-    known_in_.resize(edges.size());
-    std::vector<uint32_t> out_at(known_out_begin_.begin(), known_out_begin_.end() - 1);
-    std::vector<uint32_t> in_at(known_in_begin_.begin(), known_in_begin_.end() - 1);
-    for (const Problem::Edge& e : edges) {
-      known_out_[out_at[e.from]++] = e.to;
-      known_in_[in_at[e.to]++] = e.from;
-    }
+    const auto from = [&](size_t e) { return edges[e].from; };
+    const auto to = [&](size_t e) { return edges[e].to; };
+    const auto none = [](size_t) { return 0u; };
+    known_out_ = csr_digraph(n, edges.size(), from, to, none);
+    known_in_ = csr_digraph(n, edges.size(), to, from, none);
   }
   // The nodes in topological order.
   std::vector<uint32_t> order() const {
@@ -140,8 +131,8 @@ class TopoGraph {
       const uint32_t w = work_.back();
       work_.pop_back();
       fwd_.push_back(w);
-      for (uint32_t i = known_out_begin_[w]; i < known_out_begin_[w + 1]; ++i) {
-        const uint32_t x = known_out_[i];
+      for (uint32_t i = known_out_.begin(w); i < known_out_.end(w); ++i) {
+        const uint32_t x = known_out_.targets[i];
         if (x == from) {
           close_cycle(from, to, w, kKnownEdge);
           return false;
@@ -193,8 +184,8 @@ class TopoGraph {
       const uint32_t w = work_.back();
       work_.pop_back();
       bwd_.push_back(w);
-      for (uint32_t i = known_in_begin_[w]; i < known_in_begin_[w + 1]; ++i)
-        if (const uint32_t x = known_in_[i]; ord_[x] > lb && mark_[x] != epoch_) {
+      for (uint32_t i = known_in_.begin(w); i < known_in_.end(w); ++i)
+        if (const uint32_t x = known_in_.targets[i]; ord_[x] > lb && mark_[x] != epoch_) {
           mark_[x] = epoch_;
           work_.push_back(x);
         }
@@ -219,7 +210,7 @@ class TopoGraph {
   }
 
   std::vector<std::vector<Adj>> out_, in_;  // the edges added (known_*: the known ones)
-  std::vector<uint32_t> known_out_begin_, known_out_, known_in_begin_, known_in_;
+  Digraph known_out_, known_in_;
   std::vector<uint32_t> ord_, mark_, parent_, parent_ref_;
   std::vector<uint32_t> stack_, work_, fwd_, bwd_, slots_;
   uint32_t epoch_ = 0;
