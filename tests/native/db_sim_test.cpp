@@ -271,7 +271,7 @@ TEST(DbSim, OneCheckSearchesTheEnginesRunOnce) {
   Expected<History> h = untimed_two_value_run(DbEngine::SnapshotIsolation, 50, 53);
   ASSERT_TRUE(h.ok());
   CheckOptions opts;
-  opts.budget_ms = 0;
+  opts.budget_ms = 0;  // no deadline, as the CLI's default: every search and solver slice runs
   const CheckReport r = check_history(*h, opts);
   for (Level l : {Level::RC, Level::RR, Level::RA, Level::CC, Level::PC, Level::SI})
     EXPECT_EQ(r.results[static_cast<int>(l)].verdict, Verdict::Pass) << level_name(l);

@@ -38,28 +38,27 @@ describe('the warm-up histories', () => {
 });
 
 describe('warmUp', () => {
-  it('loads each history and checks every level on its own, each round', () => {
+  /** A core that passes everything and records its calls: "load <first file>", or the level. */
+  const recordingCore = () => {
     const calls: string[] = [];
     const core = {
       load: (names: string[]) => { calls.push(`load ${names[0]}`); return '{"ok":true,"value":{}}'; },
       checkLevel: (level: string) => { calls.push(level); return '{"ok":true,"value":{"verdict":"pass"}}'; },
     } as unknown as IsoscopeModule;
+    return { core, calls };
+  };
+  const levels = ['RC', 'RA', 'CC', 'PC', 'SI', 'SER', 'SSER'];
+  const round = ['load warm-up.json', ...levels, 'load history.bincode', ...levels, 'load T0.log', ...levels];
+  it('loads each history and checks every level on its own, each round', () => {
+    const { core, calls } = recordingCore();
     const report = warmUp(core, 2);
     expect(report.rounds).toBe(2);
     expect(report.ms).toHaveLength(2);
-    const levels = ['RC', 'RA', 'CC', 'PC', 'SI', 'SER', 'SSER'];
-    const round = ['load warm-up.json', ...levels, 'load history.bincode', ...levels, 'load T0.log', ...levels];
     expect(calls).toEqual([...round, ...round]);
   });
   it('runs a step at a time, in the same order (the page stops between steps)', () => {
-    const calls: string[] = [];
-    const core = {
-      load: (names: string[]) => { calls.push(`load ${names[0]}`); return '{"ok":true,"value":{}}'; },
-      checkLevel: (level: string) => { calls.push(level); return '{"ok":true,"value":{"verdict":"pass"}}'; },
-    } as unknown as IsoscopeModule;
+    const { core, calls } = recordingCore();
     for (let step = 0; step < WARM_UP_ROUND_STEPS + 2; step++) warmUpStep(core, step);
-    const levels = ['RC', 'RA', 'CC', 'PC', 'SI', 'SER', 'SSER'];
-    const round = ['load warm-up.json', ...levels, 'load history.bincode', ...levels, 'load T0.log', ...levels];
     expect(calls).toEqual([...round, 'load warm-up.json', 'RC']);
   });
   it("throws the core's error (the page records it and goes on)", () => {
