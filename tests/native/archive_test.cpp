@@ -747,7 +747,7 @@ TEST(Inflate, TruncatedAndCorruptedStreamsNeverCrash) {
   // Flipped bits and random bytes: any outcome but a crash (the sanitizer build watches).
   std::mt19937 rng(5);
   size_t oks = 0;
-  for (int i = 0; i < 1500; ++i) {
+  for (int i = 0, n = scaled(1500); i < n; ++i) {
     std::string s = i % 2 ? full : fixed;
     s.resize(std::min<size_t>(s.size(), 200 + rng() % 3000));
     for (int k = 1 + rng() % 3; k > 0; --k) s[rng() % s.size()] ^= static_cast<char>(1 << (rng() % 8));
@@ -1012,7 +1012,7 @@ TEST(Zip, EveryTruncationAndCorruptionIsHandled) {
     EXPECT_TRUE(contains(e->file, "cut.zip"));
   }
   std::mt19937 rng(9);
-  for (int i = 0; i < 3000; ++i) {
+  for (int i = 0, n = scaled(3000); i < n; ++i) {
     std::string s = z;
     for (int k = 1 + rng() % 4; k > 0; --k) s[4 + rng() % (s.size() - 4)] = static_cast<char>(rng());
     ExpandedInput x;

@@ -15,6 +15,7 @@
 #include "checkers/check.h"
 #include "formats/formats.h"
 #include "generate/random_history.h"
+#include "test_util.h"
 
 using namespace isoscope;
 
@@ -258,7 +259,7 @@ History view_history(Rng& rng, uint32_t procs, uint32_t ops_per_proc, uint32_t k
 }  // namespace
 
 TEST(CausalDifferential, AgreesWithReferenceOnReplicaViews) {
-  constexpr int kHistories = 6000;
+  const int kHistories = scaled(6000);
   Rng rng(8086);
   Tally t;
   // The semantic search where it reaches (10 events, 12 for WCC and CM), else the literal
@@ -281,13 +282,13 @@ TEST(CausalDifferential, AgreesWithReferenceOnReplicaViews) {
     EXPECT_GT(t.pass[li], kHistories / 10) << level_name(kLevels[li]);
     EXPECT_GT(t.fail[li], kHistories / 40) << level_name(kLevels[li]);
   }
-  EXPECT_GT(t.wcc_not_ccv, 15);
-  EXPECT_GT(t.wcc_not_cm, 6);
-  EXPECT_GT(t.cm_not_ccv, 8);
+  EXPECT_GT(t.wcc_not_ccv, scaled_threshold(15));
+  EXPECT_GT(t.wcc_not_cm, scaled_threshold(6));
+  EXPECT_GT(t.cm_not_ccv, scaled_threshold(8));
 }
 
 TEST(CausalDifferential, AgreesWithReferenceOnRandomSmallHistories) {
-  constexpr int kHistories = 15000;
+  const int kHistories = scaled(15000);
   Rng rng(20250612);
   Tally t;
   for (int i = 0; i < kHistories; ++i) {
@@ -307,15 +308,15 @@ TEST(CausalDifferential, AgreesWithReferenceOnRandomSmallHistories) {
   }
   // The separations of Fig. 2 are rare in random histories this small; CCv-but-not-CM needs
   // Fig. 1a's shape (see CausalPaper.Fig1a and the medium / large tests).
-  EXPECT_GT(t.wcc_not_ccv, 20);
-  EXPECT_GT(t.wcc_not_cm, 8);
-  EXPECT_GT(t.cm_not_ccv, 10);
+  EXPECT_GT(t.wcc_not_ccv, scaled_threshold(20));
+  EXPECT_GT(t.wcc_not_cm, scaled_threshold(8));
+  EXPECT_GT(t.cm_not_ccv, scaled_threshold(10));
 }
 
 TEST(CausalDifferential, AgreesWithReferenceOnCausalViews) {
   // Causal views with stale reads and frequent merges: reads stay in the causal past, so the
   // interesting failures are CyclicCF / CyclicHB / WriteHBInitRead rather than cycles of co.
-  constexpr int kHistories = 6000;
+  const int kHistories = scaled(6000);
   Rng rng(99);
   Tally t;
   for (int i = 0; i < kHistories; ++i) {
@@ -344,7 +345,7 @@ TEST(CausalDifferential, AgreesWithReferenceOnConvergentViews) {
   // Causal views without stale reads (the execution order arbitrates: CCv holds) in which a
   // process can still be forced to reorder concurrent writes it saw earlier (CM fails, as in
   // Fig. 1a): 12 events, CCv checked against the literal patterns.
-  constexpr int kHistories = 2500;
+  const int kHistories = scaled(2500);
   Rng rng(1234);
   Tally t;
   t.ref = [](const History& h, Level l) {
@@ -419,7 +420,7 @@ TEST(CausalDifferential, MinimalCausalOrderSuffices) {
   // partial order co ⊇ po, on histories of at most 5 events; the checkers agree with both.
   Rng rng(5150);
   int checked = 0, fails = 0;
-  for (int i = 0; i < 1500; ++i) {
+  for (int i = 0, n = scaled(1500); i < n; ++i) {
     GenParams p = small_params(rng, 800000 + i, 5);
     Expected<History> eh = generate_history(p);
     ASSERT_TRUE(eh.ok());
@@ -435,8 +436,8 @@ TEST(CausalDifferential, MinimalCausalOrderSuffices) {
     }
   }
   std::printf("  %d verdicts compared, %d failing\n", checked, fails);
-  EXPECT_GT(checked, 3000);
-  EXPECT_GT(fails, 40);
+  EXPECT_GT(checked, scaled_threshold(3000));
+  EXPECT_GT(fails, scaled_threshold(40));
 }
 
 TEST(CausalDifferential, LargeHistoriesWithKnownVerdicts) {

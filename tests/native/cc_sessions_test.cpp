@@ -8,6 +8,7 @@
 #include "generate/random_history.h"
 #include "reference.h"
 #include "weak_witness.h"
+#include "test_util.h"
 
 using namespace isoscope;
 
@@ -36,7 +37,7 @@ GenParams small_params(Rng& rng, uint64_t seed) {
 TEST(CcSparseClocks, AgreeWithTheReferenceAndWithDenseClocks) {
   Rng rng(22011);
   int pass = 0, fail = 0;
-  for (int i = 0; i < 8000; ++i) {
+  for (int i = 0, n = scaled(8000); i < n; ++i) {
     GenParams p = small_params(rng, 7000 + i);
     Expected<History> h = generate_history(p);
     ASSERT_TRUE(h.ok());
@@ -50,8 +51,8 @@ TEST(CcSparseClocks, AgreeWithTheReferenceAndWithDenseClocks) {
     ASSERT_EQ(verify_weak_witnesses(*h, Level::CC, sparse), "") << "seed " << p.seed;
     (sparse.verdict == Verdict::Pass ? pass : fail)++;
   }
-  EXPECT_GT(pass, 600);  // not vacuous: both verdicts are common
-  EXPECT_GT(fail, 600);
+  EXPECT_GT(pass, scaled_threshold(600));  // not vacuous: both verdicts are common
+  EXPECT_GT(fail, scaled_threshold(600));
 }
 
 // Larger histories than the reference decides: both clock forms find the same anomalies.

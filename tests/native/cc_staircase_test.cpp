@@ -16,6 +16,7 @@
 #include "generate/random_history.h"
 #include "graph/digraph.h"
 #include "weak_witness.h"
+#include "test_util.h"
 
 using namespace isoscope;
 
@@ -125,7 +126,7 @@ GenParams crowded_params(Rng& rng, uint64_t seed) {
 TEST(CcStaircase, SameComponentsAsEveryForcedOrdering) {
   Rng rng(2111);
   int pass = 0, fail = 0;
-  for (int it = 0; it < 400; ++it) {
+  for (int it = 0, n = scaled(400); it < n; ++it) {
     const GenParams p = crowded_params(rng, 91000 + it);
     Expected<History> h = generate_history(p);
     ASSERT_TRUE(h.ok());
@@ -144,8 +145,8 @@ TEST(CcStaircase, SameComponentsAsEveryForcedOrdering) {
       }
     (want == Verdict::Pass ? pass : fail)++;
   }
-  EXPECT_GT(pass, 80);  // not vacuous: both verdicts are common
-  EXPECT_GT(fail, 80);
+  EXPECT_GT(pass, scaled_threshold(80));  // not vacuous: both verdicts are common
+  EXPECT_GT(fail, scaled_threshold(80));
 }
 
 // The orderings kept are forced ones whose closure with so ∪ wr holds every forced ordering
@@ -153,7 +154,7 @@ TEST(CcStaircase, SameComponentsAsEveryForcedOrdering) {
 TEST(CcStaircase, KeptOrderingsImplyEveryForcedOrdering) {
   Rng rng(2112);
   size_t forced_total = 0, kept_total = 0;
-  for (int it = 0; it < 150; ++it) {
+  for (int it = 0, n = scaled(150); it < n; ++it) {
     const GenParams p = crowded_params(rng, 93000 + it);
     Expected<History> h = generate_history(p);
     ASSERT_TRUE(h.ok());

@@ -14,6 +14,7 @@
 #include "formats/formats.h"
 #include "generate/db_sim.h"
 #include "reference.h"
+#include "test_util.h"
 
 using namespace isoscope;
 
@@ -86,7 +87,7 @@ TEST(DbSim, WellFormedAndDeterministic) {
 TEST(DbSim, SmallRunsSatisfyTheirEngineByTheReference) {
   std::array<int, 3> beyond{};  // runs failing the next stronger level
   for (DbEngine e : {DbEngine::Serializable, DbEngine::SnapshotIsolation, DbEngine::ReadCommitted}) {
-    for (uint64_t seed = 1; seed <= 150; ++seed) {
+    for (uint64_t seed = 1, n = scaled(150, 12); seed <= n; ++seed) {
       DbSimParams p = params(e, 2 + seed % 3, 2 + seed % 2, seed);
       p.min_ops = 1;
       p.max_ops = 3;
@@ -111,7 +112,7 @@ TEST(DbSim, KnownVerdictsAt20To100Sessions) {
   for (DbEngine e : {DbEngine::Serializable, DbEngine::SnapshotIsolation, DbEngine::ReadCommitted}) {
     for (uint32_t sessions : {20u, 50u, 100u}) {
       const uint64_t seed = sessions + static_cast<uint64_t>(e);
-      const DbSimParams p = params(e, sessions, 10000 / sessions, seed);
+      const DbSimParams p = params(e, sessions, scaled(10000, 1000) / sessions, seed);
       Expected<History> h = simulate_database(p);
       ASSERT_TRUE(h.ok());
       const CheckReport r = check_all(*h);
@@ -132,7 +133,7 @@ TEST(DbSim, KnownVerdictsAt20To100Sessions) {
 TEST(DbSim, PlantedAnomaliesFailExactlyTheLevelsThatForbidThem) {
   for (const InjectableAnomaly& a : injectable_anomalies()) {
     for (uint32_t sessions : {20u, 50u, 100u}) {
-      DbSimParams p = params(DbEngine::Serializable, sessions, 3000 / sessions, sessions * 31 + a.sessions);
+      DbSimParams p = params(DbEngine::Serializable, sessions, scaled(3000, 600) / sessions, sessions * 31 + a.sessions);
       p.inject = &a;
       Expected<History> h = simulate_database(p);
       ASSERT_TRUE(h.ok()) << a.name;
@@ -157,7 +158,7 @@ TEST(DbSim, RepeatedValuesKeepTheEnginesLevelsAt20To100Sessions) {
   for (DbEngine e : {DbEngine::Serializable, DbEngine::SnapshotIsolation, DbEngine::ReadCommitted}) {
     for (uint32_t sessions : {20u, 50u, 100u}) {
       const uint64_t seed = 5 * sessions + static_cast<uint64_t>(e);
-      DbSimParams p = params(e, sessions, 3000 / sessions, seed);
+      DbSimParams p = params(e, sessions, scaled(3000, 600) / sessions, seed);
       p.value_range = 3;
       Expected<History> h = simulate_database(p);
       ASSERT_TRUE(h.ok());
@@ -180,7 +181,7 @@ TEST(DbSim, PlantedAnomaliesAmongRepeatedValues) {
     const InjectableAnomaly* a = find_injectable(name);
     ASSERT_NE(a, nullptr) << name;
     for (uint32_t sessions : {20u, 50u, 100u}) {
-      DbSimParams p = params(DbEngine::Serializable, sessions, 2000 / sessions, sessions * 7 + a->sessions);
+      DbSimParams p = params(DbEngine::Serializable, sessions, scaled(2000, 400) / sessions, sessions * 7 + a->sessions);
       p.inject = a;
       p.value_range = 3;
       Expected<History> h = simulate_database(p);
@@ -204,7 +205,7 @@ TEST(DbSim, PlantedWriteSkewInSnapshotRunsWithRepeatedValues) {
   const InjectableAnomaly* a = find_injectable("WriteSkew");
   ASSERT_NE(a, nullptr);
   for (uint32_t sessions : {20u, 50u, 100u}) {
-    DbSimParams p = params(DbEngine::SnapshotIsolation, sessions, 2000 / sessions, sessions * 7 + 2);
+    DbSimParams p = params(DbEngine::SnapshotIsolation, sessions, scaled(2000, 400) / sessions, sessions * 7 + 2);
     p.inject = a;
     p.value_range = 5;
     Expected<History> h = simulate_database(p);

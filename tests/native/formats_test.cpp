@@ -273,7 +273,7 @@ TEST(Formats, NondigitMaskAgreesWithAByteLoop) {
   // random bytes biased towards digits and the bytes next to them ('/', ':', 0x80..0xFF).
   std::mt19937_64 rng(7);
   std::string buf(64, '\0');
-  for (int round = 0; round < 20000; ++round) {
+  for (int round = 0, n = scaled(20000); round < n; ++round) {
     for (char& c : buf) {
       const int pick = static_cast<int>(rng() % 8);
       c = pick < 5 ? static_cast<char>('0' + rng() % 10)
@@ -304,7 +304,7 @@ TEST(Formats, PlumeNumbersOfEveryLengthParseOnEveryPath) {
   };
   std::string text;
   std::vector<std::pair<std::string, std::string>> expect;  // key, value per line
-  for (int i = 0; i < 3000; ++i) {
+  for (int i = 0, n = scaled(3000); i < n; ++i) {
     const std::string key = number(1 + static_cast<unsigned>(rng() % 19), rng() % 7 == 0);
     const std::string value = number(1 + static_cast<unsigned>(rng() % 12), false) + std::to_string(i);
     const std::string session = number(1 + static_cast<unsigned>(rng() % 9), false);

@@ -17,6 +17,7 @@
 #include "generate/mt_history.h"
 #include "lin_reference.h"
 #include "reference.h"
+#include "test_util.h"
 
 using namespace isoscope;
 
@@ -257,7 +258,7 @@ MtGenParams small_mt_params(Rng& rng, uint64_t seed) {
 }  // namespace
 
 TEST(MtcDifferential, GeneratedMtHistoriesAgreeWithReference) {
-  constexpr int kHistories = 12000;
+  const int kHistories = scaled(12000);
   Rng rng(8080);
   MtTally t;
   for (int i = 0; i < kHistories; ++i) {
@@ -281,12 +282,12 @@ TEST(MtcDifferential, GeneratedMtHistoriesAgreeWithReference) {
     EXPECT_GT(t.pass[i], kHistories / 10);
     EXPECT_GT(t.fail[i], kHistories / 20);
   }
-  EXPECT_GT(t.boundary[1], 20);  // write skews: SI holds, SER fails
-  EXPECT_GT(t.boundary[2], 20);  // real-time violations: SER holds, SSER fails
+  EXPECT_GT(t.boundary[1], scaled_threshold(20));  // write skews: SI holds, SER fails
+  EXPECT_GT(t.boundary[2], scaled_threshold(20));  // real-time violations: SER holds, SSER fails
 }
 
 TEST(MtcDifferential, ChaosMtHistoriesAgreeWithReference) {
-  constexpr int kHistories = 20000;
+  const int kHistories = scaled(20000);
   Rng rng(31337);
   MtTally t;
   for (int i = 0; i < kHistories; ++i) {
@@ -359,7 +360,7 @@ TEST(MtcDifferential, LinAgreesWithReference) {
           if (a.edges[i].to_txn != a.edges[(i + 1) % a.edges.size()].from_txn && ++witness_errors <= 5)
             ADD_FAILURE() << a.kind << " edges do not close a cycle (" << what << ")\n" << dump(h);
   };
-  for (int i = 0; i < 6000; ++i) {
+  for (int i = 0, n = scaled(6000); i < n; ++i) {
     LwtGenParams p;
     p.seed = 100 + i;
     p.sessions = 1 + rng.below(4);
@@ -375,7 +376,7 @@ TEST(MtcDifferential, LinAgreesWithReference) {
     if (p.stale_ratio == 0) ASSERT_EQ(check_lin(*eh, {}).verdict, Verdict::Pass) << dump(*eh);
     run(*eh, "generated seed " + std::to_string(p.seed));
   }
-  for (int i = 0; i < 8000; ++i) {
+  for (int i = 0, n = scaled(8000); i < n; ++i) {
     Expected<History> eh = chaos_lwt(rng);
     if (eh.ok()) run(*eh, "chaos #" + std::to_string(i));
   }
@@ -383,9 +384,9 @@ TEST(MtcDifferential, LinAgreesWithReference) {
               disagreements);
   EXPECT_EQ(disagreements, 0);
   EXPECT_EQ(witness_errors, 0);
-  EXPECT_GT(verifier_caught, 1000);
-  EXPECT_GT(pass, 2000);
-  EXPECT_GT(fail, 2000);
+  EXPECT_GT(verifier_caught, scaled_threshold(1000));
+  EXPECT_GT(pass, scaled_threshold(2000));
+  EXPECT_GT(fail, scaled_threshold(2000));
 }
 
 TEST(MtcDifferential, LargeGeneratedHistoriesHaveKnownVerdicts) {

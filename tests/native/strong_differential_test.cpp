@@ -17,6 +17,7 @@
 #include "generate/random_history.h"
 #include "reference.h"
 #include "strong_witness.h"
+#include "test_util.h"
 
 using namespace isoscope;
 
@@ -127,7 +128,7 @@ struct Tally {
 }  // namespace
 
 TEST(StrongDifferential, AgreesWithReferenceOnRandomSmallHistories) {
-  constexpr int kHistories = 12000;
+  const int kHistories = scaled(12000);
   Rng rng(20250612);
   Tally t;
   for (int i = 0; i < kHistories; ++i) {
@@ -146,13 +147,13 @@ TEST(StrongDifferential, AgreesWithReferenceOnRandomSmallHistories) {
     EXPECT_GT(t.fail[li], kHistories / 15) << level_name(kStrong[li]);
   }
   // Not vacuous: histories on each boundary (pass the weaker level, fail this one).
-  EXPECT_GT(t.boundary[1], 50);
-  EXPECT_GT(t.boundary[2], 50);
+  EXPECT_GT(t.boundary[1], scaled_threshold(50));
+  EXPECT_GT(t.boundary[2], scaled_threshold(50));
 }
 
 TEST(StrongDifferential, AgreesWithReferenceOnTimestampedHistories) {
   // SSER needs timestamps: 10,000 timestamped histories (all four levels again).
-  constexpr int kHistories = 10000;
+  const int kHistories = scaled(10000);
   Rng rng(99173);
   Tally t;
   for (int i = 0; i < kHistories; ++i) {
@@ -168,13 +169,13 @@ TEST(StrongDifferential, AgreesWithReferenceOnTimestampedHistories) {
   EXPECT_EQ(t.ablation, 0);
   EXPECT_GT(t.pass[3], kHistories / 10);
   EXPECT_GT(t.fail[3], kHistories / 10);
-  EXPECT_GT(t.boundary[3], 50);
+  EXPECT_GT(t.boundary[3], scaled_threshold(50));
 }
 
 TEST(StrongDifferential, AgreesWithReferenceOnTheStrongBoundaries) {
   // Causal histories with several sessions and few keys: the PC / SI / SER boundaries
   // (long forks, lost updates, write skews) with only causally consistent reads.
-  constexpr int kHistories = 6000;
+  const int kHistories = scaled(6000);
   Rng rng(5151);
   Tally t;
   for (int i = 0; i < kHistories; ++i) {
@@ -198,8 +199,8 @@ TEST(StrongDifferential, AgreesWithReferenceOnTheStrongBoundaries) {
   EXPECT_EQ(t.witness_errors, 0);
   EXPECT_EQ(t.lattice_violations, 0);
   EXPECT_EQ(t.ablation, 0);
-  EXPECT_GT(t.boundary[1], 100);  // SI fails, PC passes
-  EXPECT_GT(t.boundary[2], 100);  // SER fails, SI passes
+  EXPECT_GT(t.boundary[1], scaled_threshold(100));  // SI fails, PC passes
+  EXPECT_GT(t.boundary[2], scaled_threshold(100));  // SER fails, SI passes
 }
 
 TEST(StrongDifferential, LargeSerialHistoriesPass) {

@@ -115,3 +115,29 @@ isoscope::History planted_history(const char* anomaly, uint32_t sessions, uint32
   if (!h.ok()) std::abort();
   return std::move(*h);
 }
+
+static double test_scale() {
+  static const double scale = [] {
+    const char* s = std::getenv("ISOSCOPE_TEST_SCALE");
+    if (!s || !*s) return 1.0;
+    char* end = nullptr;
+    const double v = std::strtod(s, &end);
+    if (end == s || *end || !(v > 0) || v > 1) {
+      std::fprintf(stderr, "ISOSCOPE_TEST_SCALE=%s: expected a fraction in (0, 1]; running the full counts\n", s);
+      return 1.0;
+    }
+    return v;
+  }();
+  return scale;
+}
+
+int scaled(int full, int floor) {
+  const int n = static_cast<int>(full * test_scale() + 0.5);
+  return std::max(std::min(full, floor), n);
+}
+
+int scaled_threshold(int full) {
+  if (test_scale() == 1.0) return full;
+  const int t = static_cast<int>(full * test_scale() / 2);
+  return t > 0 ? t : -1;  // a sample too small to expect a rare case: no floor
+}

@@ -55,3 +55,16 @@ std::string shell_quote(const std::string& s);
 std::string temp_file(const std::string& name, const std::string& content);
 // A serial history without timestamps with one anomaly planted (generate --target inject=NAME).
 isoscope::History planted_history(const char* anomaly, uint32_t sessions, uint32_t txns_per_session);
+
+// How many random histories (or how large a generated history) a randomised test runs: its full
+// count times ISOSCOPE_TEST_SCALE, a fraction in (0, 1] (1 when unset), and never fewer than
+// `floor` (so that every shape a test cycles through still comes up). The optimised run keeps
+// the full counts (the verdict coverage); the sanitizer run, which looks for memory and
+// undefined-behaviour faults rather than verdicts, sets a small scale (scripts/test.sh);
+// `npm run test:deep` runs the full counts under the sanitizers too.
+int scaled(int full, int floor = 40);
+// A "not vacuous" threshold of a randomised test (at least so many histories failed, passed,
+// separated two levels...), for the count `scaled` ran: the full threshold at scale 1, otherwise
+// its share at that scale, halved for the smaller sample's spread (and no floor at all where
+// that share is under one: a rare case need not come up in a small sample).
+int scaled_threshold(int full);

@@ -12,6 +12,7 @@
 #include "generate/random_history.h"
 #include "reference.h"
 #include "weak_witness.h"
+#include "test_util.h"
 
 using namespace isoscope;
 
@@ -108,7 +109,7 @@ struct Tally {
 }  // namespace
 
 TEST(WeakDifferential, AgreesWithReferenceOnRandomSmallHistories) {
-  constexpr int kHistories = 12000;
+  const int kHistories = scaled(12000);
   Rng rng(20250611);
   Tally t;
   for (int i = 0; i < kHistories; ++i) {
@@ -133,7 +134,7 @@ TEST(WeakDifferential, AgreesWithReferenceOnRandomSmallHistories) {
 TEST(WeakDifferential, AgreesWithReferenceOnTheCausalBoundary) {
   // Histories that pass RA and fail CC need a causal chain of at least two steps: four
   // sessions of causally merged views with stale reads produce them a few percent of the time.
-  constexpr int kHistories = 6000;
+  const int kHistories = scaled(6000);
   Rng rng(4242);
   Tally t;
   for (int i = 0; i < kHistories; ++i) {
@@ -157,7 +158,7 @@ TEST(WeakDifferential, AgreesWithReferenceOnTheCausalBoundary) {
   EXPECT_EQ(t.disagreements, 0);
   EXPECT_EQ(t.lattice_violations, 0);
   EXPECT_EQ(t.witness_errors, 0);
-  EXPECT_GT(t.boundary[3], 100);
+  EXPECT_GT(t.boundary[3], scaled_threshold(100));
   EXPECT_GT(t.pass[3], kHistories / 4);
 }
 
@@ -168,7 +169,8 @@ TEST(WeakDifferential, ReferenceIsSaneOnItsOwn) {
                                       Level::PC, Level::SI, Level::SER};
   Rng rng(77);
   int checked = 0, separations = 0;
-  for (int i = 0; i < 2500; ++i) {
+  const int histories = scaled(2500);
+  for (int i = 0; i < histories; ++i) {
     GenParams p = small_params(rng, 500000 + i);
     p.txns_per_session = std::min<uint32_t>(p.txns_per_session, std::max<uint32_t>(1, 6 / p.sessions));
     Expected<History> eh = generate_history(p);
@@ -190,8 +192,8 @@ TEST(WeakDifferential, ReferenceIsSaneOnItsOwn) {
     if (!p.timestamps) ASSERT_EQ(reference_check(h, Level::SSER), Verdict::NotApplicable);
     ++checked;
   }
-  EXPECT_EQ(checked, 2500);
-  EXPECT_GT(separations, 100);
+  EXPECT_EQ(checked, histories);
+  EXPECT_GT(separations, scaled_threshold(100));
 }
 
 TEST(WeakDifferential, LargeHistoriesWithKnownVerdicts) {

@@ -142,6 +142,7 @@ export class TimelineView {
     const scale = this.plotWidth / (this.b - this.a);
     g.font = '11px ui-monospace, SFMono-Regular, Menlo, monospace';
     g.textBaseline = 'middle';
+    let drawn = 0;
     for (let s = first; s < last; s++) {
       const y = this.laneY(s);
       if (s % 2) { g.fillStyle = col.lane; g.fillRect(LABEL_W, y, W - LABEL_W, LANE_H); }
@@ -153,6 +154,7 @@ export class TimelineView {
         g.globalAlpha = bar.count > 1 ? 0.55 : 0.85;
         g.fillRect(x0, y + 4, Math.max(1, x1 - x0), LANE_H - 8);
         g.globalAlpha = 1;
+        drawn++;
         // a linearization's numbers take the bars' place (they would overprint the names)
         if (bar.count === 1 && x1 - x0 > 34 && !this.points.length) {
           g.fillStyle = col.bg;
@@ -191,6 +193,10 @@ export class TimelineView {
     }
     g.beginPath(); g.moveTo(LABEL_W - 0.5, 0); g.lineTo(LABEL_W - 0.5, H); g.moveTo(0, AXIS_H - 0.5); g.lineTo(W, AXIS_H - 0.5); g.stroke();
     c.dataset.view = `${this.a},${this.b},${this.top}`; // for tests: what is on screen
+    // for tests: how many bars the frame drew (close bars share a pixel's bar: bounded by the
+    // lanes in view times the plot's width, whatever the history's size)
+    c.dataset.drawn = String(drawn);
+    c.dataset.lanes = String(last - first);
     c.dataset.ticks = labels.join('|');
   }
 
