@@ -49,8 +49,12 @@ struct RecordedSession {
   std::vector<int64_t> list_values;
 };
 
+// committed, aborted, unknown: the transactions in the history, by status. A transaction that
+// ended before any of its operations completed is not in the history (it did nothing a checker
+// could see); those are counted apart, by how they ended.
 struct RunCounts {
   std::atomic<uint64_t> committed{0}, aborted{0}, unknown{0}, kills{0}, reconnects{0};
+  std::atomic<uint64_t> aborted_before_any_operation{0}, unknown_before_any_operation{0};
 };
 
 struct RunResult {
