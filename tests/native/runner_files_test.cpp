@@ -82,8 +82,10 @@ TEST(RunnerFiles, HistoryIsNotWrittenThroughPlantedLinks) {
 TEST(RunnerFiles, RunWritesNothingThroughPlantedLinks) {
   const fs::path d = fresh_dir("run"), tmp = d / "tmp";
   fs::create_directories(tmp);
-  const fs::path victim = d / "victim.txt", out = d / "h.json";
+  // An empty file (SQLite makes a database of it) and a file with text.
+  const fs::path victim = d / "victim.txt", empty = d / "empty.txt", out = d / "h.json";
   { std::ofstream(victim) << "precious"; }
+  { std::ofstream{empty}; }
   int go[2];
   ASSERT_EQ(::pipe(go), 0);
   const pid_t child = ::fork();
@@ -102,7 +104,7 @@ TEST(RunnerFiles, RunWritesNothingThroughPlantedLinks) {
   ::close(go[0]);
   const std::string pid = std::to_string(child);
   const std::string sqlite = (tmp / ("isoscope-run-" + pid + ".sqlite")).string();
-  fs::create_symlink(victim, sqlite);
+  fs::create_symlink(empty, sqlite);
   for (const char* suffix : {"-wal", "-shm", "-journal"})
     fs::create_symlink(d / ("made" + std::string(suffix)), sqlite + suffix);
   fs::create_symlink(victim, out.string() + ".tmp" + pid);
@@ -113,6 +115,7 @@ TEST(RunnerFiles, RunWritesNothingThroughPlantedLinks) {
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0);
   EXPECT_EQ(slurp_file(victim), "precious");
+  EXPECT_EQ(fs::file_size(empty), 0u);
   for (const char* suffix : {"-wal", "-shm", "-journal"}) EXPECT_FALSE(fs::exists(d / ("made" + std::string(suffix)))) << suffix;
   EXPECT_NE(slurp_file(out).find("\"committed\": 10"), std::string::npos);
   // The run's own SQLite folder is gone; the planted links are left as they were.

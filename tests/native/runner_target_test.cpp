@@ -177,6 +177,11 @@ TEST(RunnerTarget, MessagesNeverHoldThePassword) {
             "'postgresql://a:***@h/d' and 'mysql://b:***@h/d'");
   ASSERT_TRUE(parse_target("postgresql://alice:Sup3r@S3cret@db/x?password=Sup3rS3cret", t, err)) << err;
   EXPECT_EQ(t.display.find("Sup3r"), std::string::npos) << t.display;
+  EXPECT_EQ(redact_password("'postgressql://a@h/d?sslmode=require&password=Sup3rS3cret&sslpassword=S3cret'"),
+            "'postgressql://a@h/d?sslmode=require&password=***********&sslpassword=******'");
+  char arg[] = "postgresql://alice:Sup3rS3cret@db/x?password=Sup3rS3cret&sslmode=require";
+  mask_password_in_place(arg);
+  EXPECT_STREQ(arg, "postgresql://alice:xxxxxxxxxxx@db/x?password=***********&sslmode=require");
   const std::string url = "postgresql://alice:Sup3r@S3cret@db/x";
   const auto [b, e] = password_span(url);
   EXPECT_EQ(url.substr(b, e - b), "Sup3r@S3cret");

@@ -246,10 +246,7 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
   // The password in the command line is overwritten at once ('ps' and /proc/PID/cmdline show
   // the program's own copy): a moment's exposure instead of the whole run's. PGPASSWORD, MYSQL_PWD
   // or a password file avoid even that.
-  if (target_arg >= 0) {
-    const auto [b, e] = password_span(argv[target_arg]);
-    for (size_t k = b; k < e; ++k) argv[target_arg][k] = 'x';
-  }
+  if (target_arg >= 0) mask_password_in_place(argv[target_arg]);
   if (!parsed) {
     remove_fresh();
     return usage(error);
@@ -325,6 +322,8 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
   const std::string run_id = new_run_id(error);
   if (run_id.empty()) {
     std::fprintf(stderr, "isoscope run: %s\n", error.c_str());
+    db.reset();
+    remove_fresh();
     return kExitInput;
   }
   const Schema schema = run_schema(run_id, p.workload.kind == WorkloadKind::ListAppend, p.workload.key.keys);

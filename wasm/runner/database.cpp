@@ -117,7 +117,32 @@ std::pair<size_t, size_t> password_span(std::string_view url) {
   return {colon + 1, at};
 }
 
+namespace {
+
+// The values of password=... and sslpassword=... (libpq's keywords, MariaDB's ?password=) in s:
+// overwritten with '*' (the same length: the command line's copy is overwritten in place).
+void mask_password_params(std::string& s) {
+  for (size_t at = s.find("password="); at != std::string::npos; at = s.find("password=", at + 1)) {
+    const bool ssl = at >= 3 && s.compare(at - 3, 3, "ssl") == 0;
+    if (at > 0 && std::isalnum(static_cast<unsigned char>(s[at - 1])) && !ssl) continue;
+    for (size_t i = at + 9; i < s.size() && s[i] != '&' && s[i] != ' ' && s[i] != '\'' && s[i] != '"'; ++i) s[i] = '*';
+  }
+}
+
+}  // namespace
+
+void mask_password_in_place(char* arg) {
+  std::string s = arg;
+  const auto [b, e] = password_span(s);
+  for (size_t k = b; k < e; ++k) s[k] = 'x';
+  mask_password_params(s);
+  std::memcpy(arg, s.data(), s.size());
+}
+
 std::string redact_password(std::string_view s) {
+  std::string masked(s);
+  mask_password_params(masked);
+  s = masked;
   std::string out;
   // Each whitespace-separated word on its own (a message may quote two targets).
   size_t i = 0;

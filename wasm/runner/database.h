@@ -50,9 +50,12 @@ bool parse_target(std::string_view url, Target& out, std::string& error);
 // (scheme://user:PASSWORD@host) replaced by "***": for messages that quote what was typed.
 std::string redact_password(std::string_view s);
 
-// Where the password of a target given on the command line is in its text: [begin, end), or
-// begin == end when it has none. The command line's copy is overwritten with it ('ps').
+// Where the password of a target's user information is in its text: [begin, end), or
+// begin == end when it has none.
 std::pair<size_t, size_t> password_span(std::string_view url);
+// Overwrites the passwords in a command-line argument (the user information's, ?password=...)
+// in place, keeping its length: what 'ps' and /proc/PID/cmdline show from then on.
+void mask_password_in_place(char* arg);
 
 // What a statement did.
 enum class Outcome : uint8_t {

@@ -274,7 +274,7 @@ class MariaDatabase final : public Database {
     mysql_free_result(r);
     for (const auto& [name, comment] : tables) {
       std::string id;
-      if (!runner_table(name, id) || id == schema_.run_id) continue;
+      if (!runner_table(name, id) || (!id.empty() && id == schema_.run_id)) continue;
       std::string note = owner_note(comment);
       if (!id.empty()) {
         // Its run holds the lock isoscope_run_<id> for as long as it runs.
@@ -282,7 +282,7 @@ class MariaDatabase final : public Database {
         bool found = false;
         if (!query_value(admin_, "SELECT IS_FREE_LOCK('isoscope_run_" + id + "')", v, found).ok() || v != "1") continue;
       } else {
-        note = "named by an isoscope before version 35's fix, which marked no run: it may be in use if such a run is going";
+        note = "named by an earlier isoscope (isoscope_run_<pid>_<seed>), which marked no run: drop it only when no such run is going";
       }
       out.push_back({name, note});
     }

@@ -239,7 +239,7 @@ class PgDatabase final : public Database {
     for (int i = 0; i < PQntuples(r.r); ++i) {
       const std::string name = PQgetvalue(r.r, i, 0), comment = PQgetvalue(r.r, i, 1);
       std::string id;
-      if (!runner_table(name, id) || id == schema_.run_id) continue;
+      if (!runner_table(name, id) || (!id.empty() && id == schema_.run_id)) continue;
       std::string note = owner_note(comment);
       if (!id.empty()) {
         // Its run holds the advisory lock on its id for as long as it runs.
@@ -250,7 +250,7 @@ class PgDatabase final : public Database {
                    " AND objid = " + std::to_string(key & 0xffffffffu) + " AND objsubid = 1").c_str());
         if (held != "0") continue;  // running (or unknown: the server did not say)
       } else {
-        note = "named by an isoscope before version 35's fix, which marked no run: it may be in use if such a run is going";
+        note = "named by an earlier isoscope (isoscope_run_<pid>_<seed>), which marked no run: drop it only when no such run is going";
       }
       out.push_back({name, note});
     }

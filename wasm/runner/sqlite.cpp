@@ -183,11 +183,11 @@ class SqliteDatabase final : public Database {
     }
     for (const Row& r : rows) {
       std::string id;
-      if (!runner_table(r.name, id) || id == schema_.run_id) continue;
+      if (!runner_table(r.name, id) || (!id.empty() && id == schema_.run_id)) continue;
       const size_t b = r.sql.find("/* isoscope run ");
       const std::string mark = b == std::string::npos ? "" : r.sql.substr(b + 16, r.sql.find(" */", b) - b - 16);
       if (id.empty()) {
-        out.push_back({r.name, "named by an isoscope before version 35's fix, which marked no run: it may be in use if such a run is going"});
+        out.push_back({r.name, "named by an earlier isoscope (isoscope_run_<pid>_<seed>), which marked no run: drop it only when no such run is going"});
         continue;
       }
       switch (owner_state(mark)) {
