@@ -487,7 +487,7 @@ test('issue 35 (8): the password is not shown by ps, and comes from PGPASSWORD, 
   }
 });
 
-test('issue 35 (9): a socket folder and libpq\'s ?host= reach PostgreSQL; an IPv6 target is tried as an address', () => {
+test('issue 35 (9): a socket folder and libpq\'s ?host= reach PostgreSQL, a socket file MariaDB; an IPv6 target is tried as an address', () => {
   const u = new URL(pg);
   const socketDir = join(process.env.ISOSCOPE_DB_DIR ?? '/tmp/isoscope-db', 'postgres');
   const base = `postgresql://${u.username}:${u.password}@`;
@@ -495,6 +495,17 @@ test('issue 35 (9): a socket folder and libpq\'s ?host= reach PostgreSQL; an IPv
     const res = run(target, ['--sessions', '1', '--txns', '2']);
     assert.ok(res.result, `${target}: ${res.stderr}`);
     assert.deepEqual(Object.keys(res.history.recorded_by.server_variables).filter((k) => k === 'host' || k === 'port'), [], 'no session variable named host');
+  }
+  // MariaDB: a socket file as the encoded host, or ?socket=. The test server grants its user over
+  // TCP only ('isoscope'@'127.0.0.1'): reaching the socket is the server's refusal of
+  // 'isoscope'@'localhost', not an unknown host.
+  const m = new URL(maria);
+  const sock = encodeURIComponent(join(process.env.ISOSCOPE_DB_DIR ?? '/tmp/isoscope-db', 'mariadb', 'mysqld.sock'));
+  for (const target of [`mariadb://${m.username}:${m.password}@${sock}/isoscope`, `mariadb://${m.username}:${m.password}@localhost/isoscope?socket=${sock}`]) {
+    const r = spawnSync(cli, ['run', target, '--txns', '1'], { encoding: 'utf8' });
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /'isoscope'@'localhost'/, r.stderr);
+    assert.ok(!r.stderr.includes(decodeURIComponent(m.password)));
   }
   // [::1]: libpq is given the address (the server listens on 127.0.0.1 only: refused, not "could
   // not translate host name").

@@ -355,7 +355,8 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
   meta += ", \"sessions\": " + std::to_string(p.sessions) + ", \"txns_per_session\": " + std::to_string(p.txns_per_session) +
           ", \"keys\": " + std::to_string(p.workload.key.keys) + ", \"seed\": " + std::to_string(p.seed) +
           ", \"nemesis\": " + json_quote(p.nemesis_kill ? "kill" : "none") + ", \"time_unit\": \"ns\"" +
-          ", \"started_at\": " + json_quote(iso_time_now());
+          ", \"started_at\": " + json_quote(iso_time_now()) +
+          ", \"tables\": " + json_quote(schema.registers.empty() ? schema.lists : schema.registers);
   // The history is written as the transactions finish: a run killed at any point leaves a
   // history (docs/testing-a-database.md); until the end, its metadata says it is streaming.
   HistoryStream stream;
@@ -403,8 +404,7 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
   if (commits_before >= 0)
     meta += ", \"commit_counter\": {\"name\": " + json_quote(counter_name) + ", \"before\": " + std::to_string(commits_before) +
             ", \"after\": " + std::to_string(commits_after) + "}";
-  meta += ", \"tables\": " + json_quote(schema.registers.empty() ? schema.lists : schema.registers) +
-          ", \"tables_dropped\": " + std::string(dropped.ok() ? "true" : "false") +
+  meta += ", \"tables_dropped\": " + std::string(dropped.ok() ? "true" : "false") +
           ", \"leftover_tables\": " + std::to_string(leftovers.size()) + "}";
 
   if (!stream.finish(meta, error)) {
