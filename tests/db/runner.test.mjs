@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -290,6 +290,8 @@ test('a run killed at any point (SIGKILL) leaves a history that isoscope check r
     assert.ok(reads > 0, 'the file exists while the run goes');
     const h = JSON.parse(readFileSync(out, 'utf8'));
     const meta = h.recorded_by;
+    // The fresh SQLite file's private folder, which a killed run cannot remove.
+    if (!target && /^sqlite:.*\/isoscope-run-[^/]+\/run\.sqlite$/.test(meta.target)) rmSync(dirname(meta.target.slice(7)), { recursive: true, force: true });
     assert.equal(meta.database, name);
     assert.equal(meta.isolation, 'serializable');
     assert.equal(meta.sessions, 10);

@@ -252,7 +252,10 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
     return usage(error);
   }
   if (!password_file.empty()) {
-    if (target.kind == DbKind::SQLite) return usage("--password-file needs a server target (SQLite has no password)");
+    if (target.kind == DbKind::SQLite) {
+      remove_fresh();
+      return usage("--password-file needs a server target (SQLite has no password)");
+    }
     std::string text;
     if (!read_file(password_file, text)) {
       std::fprintf(stderr, "isoscope run: --password-file %s: cannot read it: %s\n", password_file.c_str(), std::strerror(errno));
