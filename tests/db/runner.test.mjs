@@ -374,7 +374,10 @@ test('issue 35 (5): MariaDB session variables cannot inject SQL, whatever sql_mo
 const unshare = spawnSync('unshare', ['--pid', '--fork', 'true']).status === 0 ? ['--pid', '--fork', cli] : null;
 
 test('issue 35 (6): two runs with one seed at once (each pid 1) do not touch each other\'s tables', async () => {
-  for (const [target, tables] of [[pg, runnerTablesPg], [maria, runnerTablesMaria]]) {
+  const sqliteFile = join(dir, 'same-seed.sqlite');
+  const sqliteTables = () => spawnSync('sqlite3', [sqliteFile, "SELECT coalesce(group_concat(name), '') FROM sqlite_master WHERE name LIKE 'isoscope_run_%'"], { encoding: 'utf8' }).stdout.trim();
+  const haveSqlite3 = spawnSync('sqlite3', ['-version']).status === 0;
+  for (const [target, tables] of [[pg, runnerTablesPg], [maria, runnerTablesMaria], ...(haveSqlite3 ? [[`sqlite:${sqliteFile}`, sqliteTables]] : [])]) {
     const args = [target, '--isolation', 'serializable', '--sessions', '4', '--txns', '150', '--keys', '6', '--seed', '7', '--json'];
     const opts = unshare ? { argv0: 'unshare', prefix: unshare } : {};
     const a = await startRun(args, join(dir, `same-seed-a-${++n}.json`), opts);
