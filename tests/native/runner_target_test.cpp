@@ -186,3 +186,27 @@ TEST(RunnerTarget, MessagesNeverHoldThePassword) {
   const auto [b, e] = password_span(url);
   EXPECT_EQ(url.substr(b, e - b), "Sup3r@S3cret");
 }
+
+// Issue 35, class 6: the runner's table names. A random id from the system's source (two runs,
+// even two processes 1 in two containers, never share one), and the names --cleanup may touch:
+// the runner's, of this form or of the earlier <pid>_<seed> form, and nothing else.
+TEST(RunnerTarget, TableNamesAreRandomAndRecognised) {
+  std::string err;
+  const std::string a = new_run_id(err), b = new_run_id(err);
+  ASSERT_EQ(a.size(), 16u) << err;
+  EXPECT_EQ(a.find_first_not_of("0123456789abcdef"), std::string::npos);
+  EXPECT_NE(a, b);
+  const Schema s = run_schema(a, false, 8);
+  EXPECT_EQ(s.registers, "isoscope_run_" + a + "_registers");
+  EXPECT_TRUE(s.lists.empty());
+  EXPECT_EQ(run_schema(a, true, 8).lists, "isoscope_run_" + a + "_lists");
+  std::string id;
+  ASSERT_TRUE(runner_table(s.registers, id));
+  EXPECT_EQ(id, a);
+  ASSERT_TRUE(runner_table("isoscope_run_1_7_lists", id));
+  EXPECT_TRUE(id.empty());
+  for (const char* other : {"isoscope_run_", "isoscope_run_x_registers", "isoscope_run_0123456789abcdeF_registers",
+                            "isoscope_run_0123456789abcdef_registers2", "isoscope_run_1_registers", "isoscope_run_1__registers",
+                            "isoscope_run_0123456789abcdef", "orders", "isoscope_run_1_7_lists; DROP TABLE x"})
+    EXPECT_FALSE(runner_table(other, id)) << other;
+}
