@@ -484,6 +484,17 @@ test('issue 35 (8): the password is not shown by ps, and comes from PGPASSWORD, 
     assert.equal(r.status, 0, r.stderr);
     assert.ok(!r.stdout.includes(pw) && !r.stderr.includes(pw));
     assert.ok(!readFileSync(join(dir, `file-${n}.json`), 'utf8').includes(pw), 'the history does not hold it');
+    // The client library's own password file: PGPASSFILE (~/.pgpass), the [client] group of ~/.my.cnf.
+    const home = mkdtempSync(join(dir, 'home-'));
+    const libEnv = { ...noEnv, HOME: home };
+    if (envName === 'PGPASSWORD') {
+      writeFileSync(join(home, 'pgpass'), `${v.hostname}:${v.port}:*:${decodeURIComponent(v.username)}:${pw}\n`, { mode: 0o600 });
+      libEnv.PGPASSFILE = join(home, 'pgpass');
+    } else {
+      writeFileSync(join(home, '.my.cnf'), `[client]\npassword=${pw}\n`, { mode: 0o600 });
+    }
+    r = spawnSync(cli, ['run', bare, '--sessions', '1', '--txns', '2', '--out', join(dir, `lib-${++n}.json`)], { encoding: 'utf8', env: libEnv });
+    assert.equal(r.status, 0, r.stderr);
     // A wrong one in the file: the server's refusal, without it.
     writeFileSync(pwFile, 'Wr0ngPassw0rd\n');
     r = spawnSync(cli, ['run', bare, '--password-file', pwFile, '--sessions', '1', '--txns', '2'], { encoding: 'utf8', env: noEnv });
