@@ -150,3 +150,27 @@ TEST(RunnerFiles, MessagesNeverPrintThePassword) {
   EXPECT_NE(help.out.find("--password-file"), std::string::npos);
   EXPECT_NE(help.out.find("ps"), std::string::npos);
 }
+
+// Two runs with one --out: each reads back (and checks) the history it wrote, never the other's,
+// and knows when the path no longer holds it.
+TEST(RunnerFiles, EachRunReadsBackItsOwnHistory) {
+  const fs::path d = fresh_dir("same-out"), out = d / "h.json";
+  HistoryStream a, b;
+  std::string error;
+  ASSERT_TRUE(a.open(out.string(), 1, false, "{\"run\": \"a\"}", error)) << error;
+  ASSERT_TRUE(b.open(out.string(), 1, false, "{\"run\": \"b\"}", error)) << error;
+  ASSERT_TRUE(a.finish("{\"run\": \"a\", \"done\": true}", error)) << error;
+  std::string bytes;
+  bool replaced = true;
+  ASSERT_TRUE(a.read_back(bytes, replaced, error)) << error;
+  EXPECT_FALSE(replaced);
+  EXPECT_NE(bytes.find("\"run\": \"a\", \"done\": true"), std::string::npos) << bytes;
+  ASSERT_TRUE(b.finish("{\"run\": \"b\", \"done\": true}", error)) << error;
+  ASSERT_TRUE(a.read_back(bytes, replaced, error)) << error;
+  EXPECT_TRUE(replaced);
+  EXPECT_NE(bytes.find("\"run\": \"a\", \"done\": true"), std::string::npos) << bytes;
+  ASSERT_TRUE(b.read_back(bytes, replaced, error)) << error;
+  EXPECT_FALSE(replaced);
+  EXPECT_NE(bytes.find("\"run\": \"b\""), std::string::npos) << bytes;
+  EXPECT_EQ(slurp_file(out), bytes);
+}

@@ -444,11 +444,19 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
   }
 
   // The report: the file, read back as `isoscope check` reads it.
+  // This run's own file, by its descriptor: a file another program put at the path since (another
+  // run with the same --out) is not what this run recorded.
   std::string bytes;
-  if (!read_file(out_path, bytes)) {
-    std::fprintf(stderr, "isoscope run: %s: cannot read the history back\n", out_path.c_str());
+  bool replaced = false;
+  if (!stream.read_back(bytes, replaced, error)) {
+    std::fprintf(stderr, "isoscope run: %s\n", error.c_str());
     return kExitInput;
   }
+  if (replaced)
+    std::fprintf(stderr,
+                 "isoscope run: %s was replaced by another program while this run went (another run with the same "
+                 "--out?): it is not this run's history; the report below is of this run's\n",
+                 out_path.c_str());
   const InputFile file{out_path, bytes, bytes.capacity() - bytes.size()};
   const double t_parse = now_ms();
   Expected<History> h = read_history(std::span<const InputFile>(&file, 1), "isoscope");

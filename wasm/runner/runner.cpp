@@ -345,6 +345,30 @@ void HistoryStream::add(uint32_t session, const RecordedSession& rs, const Recor
 
 bool HistoryStream::flush(std::string& error) { return write_ready(false, error); }
 
+bool HistoryStream::read_back(std::string& out, bool& replaced, std::string& error) const {
+  struct stat mine {}, now {};
+  if (fd_ < 0 || ::fstat(fd_, &mine) != 0) {
+    error = path_ + ": cannot read the history back: " + std::strerror(errno);
+    return false;
+  }
+  replaced = ::stat(path_.c_str(), &now) != 0 || now.st_dev != mine.st_dev || now.st_ino != mine.st_ino;
+  out.clear();
+  out.reserve(static_cast<size_t>(mine.st_size) + 64);  // simdjson's padding
+  char buf[1 << 16];
+  for (off_t at = 0;;) {
+    const ssize_t n = ::pread(fd_, buf, sizeof buf, at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      error = path_ + ": cannot read the history back: " + std::strerror(errno);
+      return false;
+    }
+    if (n == 0) break;
+    out.append(buf, static_cast<size_t>(n));
+    at += n;
+  }
+  return true;
+}
+
 bool HistoryStream::finish(const std::string& recorded_by_json, std::string& error) {
   if (!write_ready(true, error)) return false;
   return lay_out(recorded_by_json, false, error);

@@ -97,6 +97,11 @@ class HistoryStream {
   // Replaces the file with the final document (everything added), its metadata recorded_by_json.
   bool finish(const std::string& recorded_by_json, std::string& error);
   const std::string& path() const { return path_; }
+  // The bytes of the file this stream wrote last (after finish: the final document), read from
+  // its own descriptor: the history of this run even when another program (another run with
+  // the same --out) has since put another file at the path. `replaced`: the path no longer
+  // names that file.
+  bool read_back(std::string& out, bool& replaced, std::string& error) const;
 
  private:
   struct Entry {
