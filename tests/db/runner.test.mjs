@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -120,7 +120,7 @@ test('PostgreSQL SERIALIZABLE: every workload passes SER at 20 sessions and 2,00
     assert.equal(meta.database, 'PostgreSQL');
     assert.match(meta.version, /^15\./);
     assert.equal(meta.isolation, 'serializable');
-    assert.equal(meta.committed + meta.aborted + meta.unknown, 2000);
+    assert.equal(meta.committed + meta.aborted + meta.unknown + meta.aborted_before_any_operation + meta.unknown_before_any_operation, 2000);
     if (workload[0] !== '--lwt') assert.ok(meta.aborted > 0, `${workload}: serialization failures are recorded as aborts`);
     // The server's own commit counter grew by at least the committed transactions recorded.
     assert.ok(meta.commit_counter.after - meta.commit_counter.before >= meta.committed, JSON.stringify(meta.commit_counter));
@@ -284,12 +284,14 @@ test('a run killed at any point (SIGKILL) leaves a history that isoscope check r
     } finally {
       child.kill('SIGKILL');
       await exited;
-      // A killed run cannot drop its tables: the test does (the others check that none is left).
-      if (target) psql(`DROP TABLE IF EXISTS isoscope_run_${child.pid}_1_registers`);
+      // A killed run cannot drop its tables: --cleanup does (the others check that none is left).
+      if (target) spawnSync(cli, ['run', target, '--cleanup'], { stdio: 'ignore' });
     }
     assert.ok(reads > 0, 'the file exists while the run goes');
     const h = JSON.parse(readFileSync(out, 'utf8'));
     const meta = h.recorded_by;
+    // The fresh SQLite file's private folder, which a killed run cannot remove.
+    if (!target && /^sqlite:.*\/isoscope-run-[^/]+\/run\.sqlite$/.test(meta.target)) rmSync(dirname(meta.target.slice(7)), { recursive: true, force: true });
     assert.equal(meta.database, name);
     assert.equal(meta.isolation, 'serializable');
     assert.equal(meta.sessions, 10);
@@ -304,4 +306,228 @@ test('a run killed at any point (SIGKILL) leaves a history that isoscope check r
     assert.equal(r.input.transactions, recorded);
     for (const level of weaker) assert.equal(r.levels[level].verdict, 'pass', `${name} ${level}`);
   }
+});
+
+// ---- Issue 35: `isoscope run` among other programs ----
+
+// The statuses of a history's transactions.
+function statuses(h) {
+  const n = { committed: 0, aborted: 0, unknown: 0 };
+  for (const s of h.sessions) for (const t of s) n[t.status]++;
+  return n;
+}
+
+// A run in the background; resolves once its history holds a transaction (the run is past its
+// set-up), with the child and a promise of its exit.
+async function startRun(args, out, spawnOptions = {}) {
+  const child = spawn(spawnOptions.argv0 ?? cli, [...(spawnOptions.prefix ?? []), 'run', ...args, '--out', out], { stdio: ['ignore', 'pipe', 'pipe'], env: spawnOptions.env ?? process.env });
+  let stdout = '', stderr = '';
+  child.stdout.on('data', (d) => { stdout += d; });
+  child.stderr.on('data', (d) => { stderr += d; });
+  const exited = new Promise((r) => child.on('exit', (code, signal) => r({ code, signal, stdout, stderr })));
+  let done = false;
+  exited.then(() => { done = true; });
+  for (let i = 0; i < 600 && !done; i++) {
+    await new Promise((r) => setTimeout(r, 25));
+    try {
+      if (existsSync(out) && JSON.parse(readFileSync(out, 'utf8')).sessions.some((x) => x.length > 0)) break;
+    } catch { /* being replaced */ }
+  }
+  return { child, exited };
+}
+
+const runnerTablesPg = () => psql("SELECT string_agg(tablename, ',' ORDER BY tablename) FROM pg_tables WHERE tablename LIKE 'isoscope_run_%'");
+const runnerTablesMaria = () => mariadb("SELECT COALESCE(GROUP_CONCAT(table_name ORDER BY table_name), '') FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name LIKE 'isoscope_run_%'").replace(/^NULL$/, '');
+
+test('issue 35 (5): MariaDB session variables cannot inject SQL, whatever sql_mode says; what was set is read back', () => {
+  const globals = () => mariadb('SELECT @@GLOBAL.max_connections, @@GLOBAL.sql_mode, @@GLOBAL.wait_timeout');
+  const before = globals();
+  // default_master_connection takes any text: a value that leaves its quotes sets what follows
+  // (max_connections: the GLOBAL variable the test server's user may set, CONNECTION ADMIN).
+  const payloads = [
+    ['NO_BACKSLASH_ESCAPES', "x', GLOBAL max_connections = 77 -- "],
+    ['NO_BACKSLASH_ESCAPES', "x\\', GLOBAL max_connections = 76 -- "],
+    ['NO_BACKSLASH_ESCAPES,ANSI_QUOTES', "x\\\\', GLOBAL max_connections = 75, SESSION sql_mode = 'ANSI' -- "],
+    ['ANSI_QUOTES', "x\\', GLOBAL max_connections = 78 -- "],
+    ['', "x'; SET GLOBAL max_connections = 79; -- "],
+  ];
+  try {
+    for (const [mode, value] of payloads) {
+      const url = `${maria}?${mode ? `sql_mode=${encodeURIComponent(mode)}&` : ''}default_master_connection=${encodeURIComponent(value)}`;
+      const res = run(url, ['--sessions', '2', '--txns', '2']);
+      assert.equal(globals(), before, `${mode} ${value}: a GLOBAL variable changed`);
+      // Either the run set exactly the value (read back, recorded) or it refused it.
+      if (res.result) assert.equal(res.history.recorded_by.server_variables.default_master_connection, value, `${mode} ${value}`);
+      else assert.match(res.stderr, /cannot set session variable/);
+    }
+    // A number stays a number (integer variables refuse a string).
+    const res = run(`${maria}?innodb_lock_wait_timeout=7&sql_mode=NO_BACKSLASH_ESCAPES`, ['--sessions', '2', '--txns', '2']);
+    assert.ok(res.result, res.stderr);
+    assert.equal(res.history.recorded_by.server_variables.innodb_lock_wait_timeout, '7');
+    assert.equal(res.history.recorded_by.server_variables.sql_mode, 'NO_BACKSLASH_ESCAPES');
+  } finally {
+    mariadb(`SET GLOBAL max_connections = ${before.split('\t')[0]}`);
+  }
+});
+
+// Each run as process 1 of its own pid namespace, as in two containers.
+const unshare = spawnSync('unshare', ['--pid', '--fork', 'true']).status === 0 ? ['--pid', '--fork', cli] : null;
+
+test('issue 35 (6): two runs with one seed at once (each pid 1) do not touch each other\'s tables', async () => {
+  const sqliteFile = join(dir, 'same-seed.sqlite');
+  const sqliteTables = () => spawnSync('sqlite3', [sqliteFile, "SELECT coalesce(group_concat(name), '') FROM sqlite_master WHERE name LIKE 'isoscope_run_%'"], { encoding: 'utf8' }).stdout.trim();
+  const haveSqlite3 = spawnSync('sqlite3', ['-version']).status === 0;
+  for (const [target, tables] of [[pg, runnerTablesPg], [maria, runnerTablesMaria], ...(haveSqlite3 ? [[`sqlite:${sqliteFile}`, sqliteTables]] : [])]) {
+    const args = [target, '--isolation', 'serializable', '--sessions', '4', '--txns', '150', '--keys', '6', '--seed', '7', '--json'];
+    const opts = unshare ? { argv0: 'unshare', prefix: unshare } : {};
+    const a = await startRun(args, join(dir, `same-seed-a-${++n}.json`), opts);
+    const b = await startRun(args, join(dir, `same-seed-b-${++n}.json`), opts);
+    const [ra, rb] = await Promise.all([a.exited, b.exited]);
+    for (const r of [ra, rb]) {
+      assert.ok(r.code === 0 || r.code === 1, `${target.split(':')[0]}: exit ${r.code}: ${r.stderr}`);
+      const result = JSON.parse(r.stdout);
+      for (const level of weaker) assert.equal(result.levels[level].verdict, 'pass', level);
+    }
+    assert.equal(tables(), '', 'both dropped their own tables');
+  }
+});
+
+test('issue 35 (6): a run killed by SIGKILL leaves tables that the next run reports and --cleanup drops, never a running run\'s', async () => {
+  const sqliteFile = join(dir, 'leftover.sqlite');
+  const sqliteTables = () => spawnSync('sqlite3', [sqliteFile, "SELECT group_concat(name) FROM sqlite_master WHERE name LIKE 'isoscope_run_%'"], { encoding: 'utf8' }).stdout.trim();
+  const haveSqlite3 = spawnSync('sqlite3', ['-version']).status === 0;
+  for (const [target, tables] of [[pg, runnerTablesPg], [maria, runnerTablesMaria], ...(haveSqlite3 ? [[`sqlite:${sqliteFile}`, sqliteTables]] : [])]) {
+    const name = target.split(':')[0];
+    const killed = await startRun([target, '--sessions', '2', '--txns', '1000000'], join(dir, `killed-${++n}.json`));
+    killed.child.kill('SIGKILL');
+    await killed.exited;
+    const left = tables();
+    assert.match(left, /^isoscope_run_[0-9a-f]{16}_registers$/, `${name}: the killed run's table`);
+    // A run going on at the same time: its tables are not leftovers.
+    const going = await startRun([target, '--sessions', '2', '--txns', '1000000'], join(dir, `going-${++n}.json`));
+    try {
+      const next = run(target, ['--sessions', '1', '--txns', '1']);
+      assert.ok(next.result, next.stderr);
+      assert.match(next.stderr, new RegExp(`1 table of runs that did not finish[^]*${left}[^]*--cleanup`), `${name}: ${next.stderr}`);
+      assert.equal(next.history.recorded_by.leftover_tables, 1);
+      const cleanup = spawnSync(cli, ['run', target, '--cleanup'], { encoding: 'utf8' });
+      assert.equal(cleanup.status, 0, cleanup.stderr);
+      assert.match(cleanup.stdout, new RegExp(`dropped ${left}`));
+      assert.match(cleanup.stdout, /1 table of runs that did not finish dropped/);
+      const after = tables().split(',').filter(Boolean);
+      assert.equal(after.length, 1, `${name}: the running run's table stays: ${after}`);
+      assert.notEqual(after[0], left);
+    } finally {
+      going.child.kill('SIGINT');
+    }
+    const r = await going.exited;
+    assert.ok(r.code === 0 || r.code === 1, r.stderr);
+    assert.equal(tables(), '', `${name}: the running run dropped its own table at its end`);
+  }
+});
+
+test('issue 35 (10): the summary line, recorded_by and the file count the same transactions', () => {
+  const cases = [
+    [pg, ['--isolation', 'repeatable-read', '--mix', 'cobra', '--keys', '4', '--sessions', '10', '--txns', '30']],
+    [maria, ['--isolation', 'serializable', '--mix', 'cobra', '--keys', '4', '--sessions', '10', '--txns', '30']],
+    [pg, ['--isolation', 'serializable', '--keys', '6', '--sessions', '6', '--txns', '60', '--nemesis', 'kill', '--nemesis-interval', '15']],
+  ];
+  let early = 0;
+  for (const [target, args] of cases) {
+    const res = run(target, args);
+    assert.ok(res.result, res.stderr);
+    const meta = res.history.recorded_by;
+    const inFile = statuses(res.history);
+    assert.deepEqual({ committed: meta.committed, aborted: meta.aborted, unknown: meta.unknown }, inFile, JSON.stringify(meta));
+    const m = res.stderr.match(/: (\d+) transactions \((\d+) committed, (\d+) aborted, (\d+) unknown(?:; not in the history: (?:(\d+) aborted)?(?: and )?(?:(\d+) unknown)? before any operation completed)?/);
+    assert.ok(m, res.stderr);
+    assert.deepEqual(m.slice(1, 5).map(Number), [inFile.committed + inFile.aborted + inFile.unknown, inFile.committed, inFile.aborted, inFile.unknown]);
+    assert.equal(Number(m[5] ?? 0), meta.aborted_before_any_operation);
+    assert.equal(Number(m[6] ?? 0), meta.unknown_before_any_operation);
+    assert.equal(res.result.input.transactions, inFile.committed + inFile.aborted + inFile.unknown);
+    // Every transaction the sessions ran is counted once: in the file or apart.
+    const [sessions, txns] = [Number(args[args.indexOf('--sessions') + 1]), Number(args[args.indexOf('--txns') + 1])];
+    assert.equal(meta.committed + meta.aborted + meta.unknown + meta.aborted_before_any_operation + meta.unknown_before_any_operation, sessions * txns);
+    early += meta.aborted_before_any_operation + meta.unknown_before_any_operation;
+  }
+  assert.ok(early > 0, 'some transactions ended before any operation completed (the case counted apart)');
+});
+
+test('issue 35 (8): the password is not shown by ps, and comes from PGPASSWORD, MYSQL_PWD or --password-file', async () => {
+  // In the URL: the command line the system shows no longer holds it once the run goes.
+  const u = new URL(pg);
+  const password = decodeURIComponent(u.password);
+  const going = await startRun([pg, '--sessions', '2', '--txns', '1000000'], join(dir, `ps-${++n}.json`));
+  try {
+    const cmdline = readFileSync(`/proc/${going.child.pid}/cmdline`, 'utf8');
+    assert.ok(cmdline.includes('postgresql://'), cmdline);
+    assert.ok(!cmdline.includes(password), `the password is in /proc/PID/cmdline: ${cmdline}`);
+  } finally {
+    going.child.kill('SIGINT');
+  }
+  await going.exited;
+  // Out of the URL: the environment or a file.
+  const pwFile = join(dir, 'pw.txt');
+  for (const [url, envName] of [[pg, 'PGPASSWORD'], [maria, 'MYSQL_PWD']]) {
+    const v = new URL(url);
+    const pw = decodeURIComponent(v.password);
+    v.password = '';
+    const bare = v.toString();
+    const env = { ...process.env, [envName]: pw };
+    let r = spawnSync(cli, ['run', bare, '--sessions', '1', '--txns', '2', '--out', join(dir, `env-${++n}.json`)], { encoding: 'utf8', env });
+    assert.equal(r.status, 0, r.stderr);
+    writeFileSync(pwFile, `${pw}\n`, { mode: 0o600 });
+    const noEnv = { ...process.env };
+    delete noEnv.PGPASSWORD;
+    delete noEnv.MYSQL_PWD;
+    r = spawnSync(cli, ['run', bare, '--password-file', pwFile, '--sessions', '1', '--txns', '2', '--out', join(dir, `file-${++n}.json`)], { encoding: 'utf8', env: noEnv });
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(!r.stdout.includes(pw) && !r.stderr.includes(pw));
+    assert.ok(!readFileSync(join(dir, `file-${n}.json`), 'utf8').includes(pw), 'the history does not hold it');
+    // The client library's own password file: PGPASSFILE (~/.pgpass), the [client] group of ~/.my.cnf.
+    const home = mkdtempSync(join(dir, 'home-'));
+    const libEnv = { ...noEnv, HOME: home };
+    if (envName === 'PGPASSWORD') {
+      writeFileSync(join(home, 'pgpass'), `${v.hostname}:${v.port}:*:${decodeURIComponent(v.username)}:${pw}\n`, { mode: 0o600 });
+      libEnv.PGPASSFILE = join(home, 'pgpass');
+    } else {
+      writeFileSync(join(home, '.my.cnf'), `[client]\npassword=${pw}\n`, { mode: 0o600 });
+    }
+    r = spawnSync(cli, ['run', bare, '--sessions', '1', '--txns', '2', '--out', join(dir, `lib-${++n}.json`)], { encoding: 'utf8', env: libEnv });
+    assert.equal(r.status, 0, r.stderr);
+    // A wrong one in the file: the server's refusal, without it.
+    writeFileSync(pwFile, 'Wr0ngPassw0rd\n');
+    r = spawnSync(cli, ['run', bare, '--password-file', pwFile, '--sessions', '1', '--txns', '2'], { encoding: 'utf8', env: noEnv });
+    assert.equal(r.status, 2);
+    assert.ok(!r.stderr.includes('Wr0ngPassw0rd'), r.stderr);
+  }
+});
+
+test('issue 35 (9): a socket folder and libpq\'s ?host= reach PostgreSQL, a socket file MariaDB; an IPv6 target is tried as an address', () => {
+  const u = new URL(pg);
+  const socketDir = join(process.env.ISOSCOPE_DB_DIR ?? '/tmp/isoscope-db', 'postgres');
+  const base = `postgresql://${u.username}:${u.password}@`;
+  for (const target of [`${base}${encodeURIComponent(socketDir)}:${u.port}/isoscope`, `${base}/isoscope?host=${encodeURIComponent(socketDir)}&port=${u.port}`]) {
+    const res = run(target, ['--sessions', '1', '--txns', '2']);
+    assert.ok(res.result, `${target}: ${res.stderr}`);
+    assert.deepEqual(Object.keys(res.history.recorded_by.server_variables).filter((k) => k === 'host' || k === 'port'), [], 'no session variable named host');
+  }
+  // MariaDB: a socket file as the encoded host, or ?socket=. The test server grants its user over
+  // TCP only ('isoscope'@'127.0.0.1'): reaching the socket is the server's refusal of
+  // 'isoscope'@'localhost', not an unknown host.
+  const m = new URL(maria);
+  const sock = encodeURIComponent(join(process.env.ISOSCOPE_DB_DIR ?? '/tmp/isoscope-db', 'mariadb', 'mysqld.sock'));
+  for (const target of [`mariadb://${m.username}:${m.password}@${sock}/isoscope`, `mariadb://${m.username}:${m.password}@localhost/isoscope?socket=${sock}`]) {
+    const r = spawnSync(cli, ['run', target, '--txns', '1'], { encoding: 'utf8' });
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /'isoscope'@'localhost'/, r.stderr);
+    assert.ok(!r.stderr.includes(decodeURIComponent(m.password)));
+  }
+  // [::1]: libpq is given the address (the server listens on 127.0.0.1 only: refused, not "could
+  // not translate host name").
+  const r = spawnSync(cli, ['run', `${base}[::1]:${u.port}/isoscope`], { encoding: 'utf8' });
+  assert.equal(r.status, 2);
+  assert.doesNotMatch(r.stderr, /translate host name|not a port number/);
+  assert.match(r.stderr, /\[::1\]/);
+  assert.ok(!r.stderr.includes(decodeURIComponent(u.password)));
 });

@@ -1,9 +1,11 @@
 // `isoscope run [TARGET]`: drives a database with a workload, records the history it produced,
 // writes it (--out) and checks it, with the same report as `check` (docs/testing-a-database.md).
 // The database layer is wasm/runner/; this file is its command line.
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -34,15 +36,25 @@ const char* kRunUsage =
     "                 [--list-append | --mt | --lwt] [--mix cobra|polysi|random|RO,WO,RMW] [--read-ratio R]\n"
     "                 [--sessions N] [--txns N] [--ops N|MIN-MAX] [--keys N] [--dist uniform|zipf|hotspot]\n"
     "                 [--seed S] [--duration SECONDS] [--nemesis kill] [--nemesis-interval MS] [--out FILE]\n"
-    "                 [--level L[,L...]] [--json] [--budget-ms N] [--max-anomalies N]\n"
-    "  TARGET: postgresql://USER[:PASSWORD]@HOST:PORT/DB, mariadb://... or mysql://... (?VAR=VALUE sets a\n"
-    "          session variable on every connection), sqlite:PATH; none: a fresh SQLite file\n";
+    "                 [--level L[,L...]] [--json] [--budget-ms N] [--max-anomalies N] [--password-file FILE]\n"
+    "       isoscope run TARGET --cleanup\n"
+    "  TARGET: postgresql://USER@HOST:PORT/DB, mariadb://USER@HOST:PORT/DB or mysql://... (an IPv6\n"
+    "          address in brackets, [::1]; a socket folder or file as the host, %-encoded: %2Ftmp%2Fpg; libpq's\n"
+    "          keywords as ?host=...&sslmode=...; any other ?VAR=VALUE sets a session variable on every\n"
+    "          connection), sqlite:PATH; none: a fresh SQLite file in a private temporary folder\n"
+    "  The password: give it in PGPASSWORD or MYSQL_PWD, in a password file (--password-file FILE, whose\n"
+    "          first line is the password; or the client library's own: ~/.pgpass or PGPASSFILE, the [client]\n"
+    "          group of ~/.my.cnf), not in the URL: a command line is seen by every user of the machine\n"
+    "          ('ps', /proc) and kept in shell histories. isoscope never prints a password.\n"
+    "  Tables: each run makes its own (isoscope_run_<random id>_registers or _lists) and drops them at\n"
+    "          the end. A run says when the database holds tables of runs that did not finish (killed);\n"
+    "          --cleanup drops those (never a running run's) and ends.\n";
 
 std::atomic<bool> g_stop{false};
 extern "C" void on_signal(int) { g_stop.store(true); }
 
 int usage(const std::string& msg) {
-  std::fprintf(stderr, "isoscope run: %s\n\n%s", msg.c_str(), kRunUsage);
+  std::fprintf(stderr, "isoscope run: %s\n\n%s", redact_password(msg).c_str(), kRunUsage);
   return kExitInput;
 }
 
@@ -90,7 +102,9 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
   p.workload.key.keys = 8;
   std::string target_text, out_path, mix_text = "polysi", nemesis;
   Isolation iso = Isolation::Serializable;
-  bool have_target = false, json = false, txns_given = false;
+  bool have_target = false, json = false, txns_given = false, cleanup = false;
+  std::string password_file;
+  int target_arg = -1;
   CheckOptions opts;
   std::string command = "isoscope run";
   for (int i = 0; i < argc; ++i) {
@@ -173,6 +187,12 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
       ++i;
     } else if (a == "--json") {
       json = true;
+    } else if (a == "--cleanup") {
+      cleanup = true;
+    } else if (a == "--password-file") {
+      if (!v) return usage("--password-file needs a file whose first line is the password");
+      password_file = v;
+      ++i;
     } else if (a == "--level" || a == "--levels") {
       if (!v) return usage("--level needs a value such as RC,SER");
       const std::string wrong = parse_level_list(v, opts.levels);
@@ -189,28 +209,74 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
     } else if (!have_target) {
       target_text = a;
       have_target = true;
+      target_arg = i;
       continue;  // the command line below carries the target without its password
     } else {
+      // Both as typed, without their passwords (usage() redacts).
       return usage("more than one TARGET given ('" + target_text + "' and '" + a + "')");
     }
   }
   if (p.workload.kind != WorkloadKind::Registers && p.workload.kind != WorkloadKind::ListAppend && mix_text != "polysi")
     return usage("--mix chooses register or list-append shapes; --mt and --lwt have their own");
 
-  // The target; none: a fresh SQLite file, removed afterwards.
+  // The target; none: a fresh SQLite file in a folder of its own (mkdtemp: a name no one can
+  // foresee, made by this run, private), removed afterwards with the folder.
   Target target;
   std::string error;
-  std::string fresh_sqlite;
+  std::string fresh_dir, fresh_sqlite;
   if (!have_target) {
-    fresh_sqlite = (std::filesystem::temp_directory_path() / ("isoscope-run-" + std::to_string(getpid()) + ".sqlite")).string();
+    if (cleanup) return usage("--cleanup needs a TARGET (the database to clean up)");
+    std::string templ = (std::filesystem::temp_directory_path() / "isoscope-run-XXXXXX").string();
+    if (!::mkdtemp(templ.data())) {
+      std::fprintf(stderr, "isoscope run: cannot make a temporary folder for the SQLite file (%s): %s\n", templ.c_str(),
+                   std::strerror(errno));
+      return kExitInput;
+    }
+    fresh_dir = templ;
+    fresh_sqlite = fresh_dir + "/run.sqlite";
     target_text = "sqlite:" + fresh_sqlite;
   }
-  if (!parse_target(target_text, target, error)) return usage(error);
-  if (p.nemesis_kill && target.kind == DbKind::SQLite)
+  auto remove_fresh = [&] {
+    if (fresh_dir.empty()) return;
+    std::error_code ec;
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::filesystem::remove(fresh_sqlite + suffix, ec);
+    std::filesystem::remove(fresh_dir, ec);
+  };
+  const bool parsed = parse_target(target_text, target, error);
+  // The password in the command line is overwritten at once ('ps' and /proc/PID/cmdline show
+  // the program's own copy): a moment's exposure instead of the whole run's. PGPASSWORD, MYSQL_PWD
+  // or a password file avoid even that.
+  if (target_arg >= 0) mask_password_in_place(argv[target_arg]);
+  if (!parsed) {
+    remove_fresh();
+    return usage(error);
+  }
+  if (!password_file.empty()) {
+    if (target.kind == DbKind::SQLite) {
+      remove_fresh();
+      return usage("--password-file needs a server target (SQLite has no password)");
+    }
+    std::string text;
+    if (!read_file(password_file, text)) {
+      std::fprintf(stderr, "isoscope run: --password-file %s: cannot read it: %s\n", password_file.c_str(), std::strerror(errno));
+      return kExitInput;
+    }
+    const size_t nl = text.find_first_of("\r\n");
+    target.password = text.substr(0, nl);
+    target.password_source = "file";
+    if (target.password.empty()) return usage("--password-file " + password_file + ": its first line is empty");
+  }
+  if (cleanup && (p.nemesis_kill || !out_path.empty()))
+    return usage("--cleanup drops the tables of runs that did not finish and ends: it takes no run options");
+  if (p.nemesis_kill && target.kind == DbKind::SQLite) {
+    remove_fresh();
     return usage("--nemesis kill needs a database server (SQLite runs inside isoscope: there is no connection to kill)");
-  if (p.workload.kind == WorkloadKind::MiniTxn && p.workload.key.keys < 2)
+  }
+  if (p.workload.kind == WorkloadKind::MiniTxn && p.workload.key.keys < 2) {
+    remove_fresh();
     return usage("--mt needs at least 2 keys (--keys)");
-  for (int i = 0; i < argc; ++i) command += std::string(" ") + (argv[i] == target_text ? target.display : argv[i]);
+  }
+  for (int i = 0; i < argc; ++i) command += std::string(" ") + (i == target_arg ? target.display : redact_password(argv[i]));
 
   // Ctrl-C from here on stops the run cleanly (tables dropped, history written), also while it
   // connects and sets up: a signal then, with its default action, left the tables behind; and a
@@ -219,18 +285,56 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
   std::signal(SIGTERM, on_signal);
   std::unique_ptr<Database> db = open_database(target, iso, error);
   if (!db) {
-    std::fprintf(stderr, "isoscope run: %s\n", error.c_str());
+    remove_fresh();
+    std::fprintf(stderr, "isoscope run: %s\n", redact_password(error).c_str());
     return kExitInput;
   }
   const ServerFacts facts = db->facts();
-  Schema schema;
-  schema.keys = p.workload.key.keys;
-  const std::string table = "isoscope_run_" + std::to_string(getpid()) + "_" + std::to_string(p.seed % 1000000);
-  if (p.workload.kind == WorkloadKind::ListAppend) schema.lists = table + "_lists";
-  else schema.registers = table + "_registers";
+  for (const std::string& note : facts.notes) std::fprintf(stderr, "isoscope run: %s\n", note.c_str());
+
+  // Tables of runs that did not finish (killed before they could drop them): said, and dropped
+  // with --cleanup. A running run's tables are never among them.
+  std::vector<Leftover> leftovers;
+  if (target.kind != DbKind::SQLite || fresh_dir.empty()) {
+    if (!db->leftovers(leftovers, error)) {
+      std::fprintf(stderr, "isoscope run: %s at %s: cannot list the runner's tables: %s\n", facts.product.c_str(),
+                   target.display.c_str(), error.c_str());
+      if (cleanup) return kExitInput;
+    }
+  }
+  if (cleanup) {
+    int failed = 0;
+    for (const Leftover& l : leftovers) {
+      const Status st = db->drop_leftover(l);
+      if (st.ok()) std::printf("dropped %s%s%s\n", l.table.c_str(), l.note.empty() ? "" : ": ", l.note.c_str());
+      else ++failed, std::fprintf(stderr, "isoscope run: cannot drop %s: %s\n", l.table.c_str(), st.message.c_str());
+    }
+    std::printf("isoscope run: %s at %s: %zu table%s of runs that did not finish dropped\n", facts.product.c_str(),
+                target.display.c_str(), leftovers.size() - failed, leftovers.size() - failed == 1 ? "" : "s");
+    return failed ? kExitInput : kExitPass;
+  }
+  if (!leftovers.empty()) {
+    std::fprintf(stderr, "isoscope run: %s at %s holds %zu table%s of runs that did not finish (killed before they dropped them):\n",
+                 facts.product.c_str(), target.display.c_str(), leftovers.size(), leftovers.size() == 1 ? "" : "s");
+    for (const Leftover& l : leftovers)
+      std::fprintf(stderr, "  %s%s%s\n", l.table.c_str(), l.note.empty() ? "" : ": ", l.note.c_str());
+    std::fprintf(stderr, "  'isoscope run TARGET --cleanup' drops them\n");
+  }
+
+  // The run's tables: a name no other run has (a random id), made by this run.
+  const std::string run_id = new_run_id(error);
+  if (run_id.empty()) {
+    std::fprintf(stderr, "isoscope run: %s\n", error.c_str());
+    db.reset();
+    remove_fresh();
+    return kExitInput;
+  }
+  const Schema schema = run_schema(run_id, p.workload.kind == WorkloadKind::ListAppend, p.workload.key.keys);
   if (Status s = db->create_schema(schema); !s.ok()) {
     std::fprintf(stderr, "isoscope run: %s at %s: cannot create the runner's tables: %s\n", facts.product.c_str(),
                  target.display.c_str(), s.message.c_str());
+    db.reset();
+    remove_fresh();
     return kExitInput;
   }
   std::string counter_name;
@@ -254,13 +358,16 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
   meta += ", \"sessions\": " + std::to_string(p.sessions) + ", \"txns_per_session\": " + std::to_string(p.txns_per_session) +
           ", \"keys\": " + std::to_string(p.workload.key.keys) + ", \"seed\": " + std::to_string(p.seed) +
           ", \"nemesis\": " + json_quote(p.nemesis_kill ? "kill" : "none") + ", \"time_unit\": \"ns\"" +
-          ", \"started_at\": " + json_quote(iso_time_now());
+          ", \"started_at\": " + json_quote(iso_time_now()) +
+          ", \"tables\": " + json_quote(schema.registers.empty() ? schema.lists : schema.registers);
   // The history is written as the transactions finish: a run killed at any point leaves a
   // history (docs/testing-a-database.md); until the end, its metadata says it is streaming.
   HistoryStream stream;
   if (!stream.open(out_path, p.sessions, p.workload.kind == WorkloadKind::ListAppend,
                    meta + ", \"interrupted\": true, \"streaming\": true}", error)) {
     db->drop_schema(schema);
+    db.reset();
+    remove_fresh();
     std::fprintf(stderr, "isoscope run: %s\n", error.c_str());
     return kExitInput;
   }
@@ -290,45 +397,66 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
     commits_after = db->commit_counter(counter_name);
   }
   db.reset();
-  if (!fresh_sqlite.empty())
-    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(fresh_sqlite + suffix);
+  remove_fresh();
 
   meta += ", \"committed\": " + std::to_string(counts.committed.load()) + ", \"aborted\": " + std::to_string(counts.aborted.load()) +
-          ", \"unknown\": " + std::to_string(counts.unknown.load()) + ", \"kills\": " + std::to_string(counts.kills.load()) +
+          ", \"unknown\": " + std::to_string(counts.unknown.load()) +
+          ", \"aborted_before_any_operation\": " + std::to_string(counts.aborted_before_any_operation.load()) +
+          ", \"unknown_before_any_operation\": " + std::to_string(counts.unknown_before_any_operation.load()) + ", \"kills\": " + std::to_string(counts.kills.load()) +
           ", \"seconds\": " + json_number(run.seconds) + (p.duration_s > 0 ? ", \"duration\": " + json_number(p.duration_s) : std::string()) + ", \"interrupted\": " + (run.interrupted ? "true" : "false");
   if (commits_before >= 0)
     meta += ", \"commit_counter\": {\"name\": " + json_quote(counter_name) + ", \"before\": " + std::to_string(commits_before) +
             ", \"after\": " + std::to_string(commits_after) + "}";
-  meta += ", \"tables_dropped\": " + std::string(dropped.ok() ? "true" : "false") + "}";
+  meta += ", \"tables_dropped\": " + std::string(dropped.ok() ? "true" : "false") +
+          ", \"leftover_tables\": " + std::to_string(leftovers.size()) + "}";
 
   if (!stream.finish(meta, error)) {
     std::fprintf(stderr, "isoscope run: %s\n", error.c_str());
     return kExitInput;
   }
+  // The counts of the history's transactions (they are the file's), then those that ended before
+  // any operation completed, which the history leaves out.
   const uint64_t total = counts.committed + counts.aborted + counts.unknown;
+  const uint64_t early_aborted = counts.aborted_before_any_operation, early_unknown = counts.unknown_before_any_operation;
+  std::string early;
+  if (early_aborted + early_unknown > 0) {
+    early = "; not in the history: ";
+    if (early_aborted) early += std::to_string(early_aborted) + " aborted";
+    if (early_aborted && early_unknown) early += " and ";
+    if (early_unknown) early += std::to_string(early_unknown) + " unknown";
+    early += " before any operation completed";
+  }
   std::fprintf(json ? stderr : stdout,
-               "isoscope run: %s %s at %s, %u sessions: %llu transactions (%llu committed, %llu aborted, %llu unknown%s) "
+               "isoscope run: %s %s at %s, %u sessions: %llu transactions (%llu committed, %llu aborted, %llu unknown%s%s) "
                "in %.1f s (%.0f/s)%s\nhistory: %s\n",
                facts.product.c_str(), facts.version.c_str(), isolation_name(iso), p.sessions,
                static_cast<unsigned long long>(total), static_cast<unsigned long long>(counts.committed.load()),
                static_cast<unsigned long long>(counts.aborted.load()), static_cast<unsigned long long>(counts.unknown.load()),
-               p.nemesis_kill ? (", " + std::to_string(counts.kills.load()) + " connections killed").c_str() : "",
-               run.seconds, run.seconds > 0 ? total / run.seconds : 0.0, run.interrupted ? " (interrupted)" : "",
-               out_path.c_str());
+               early.c_str(), p.nemesis_kill ? (", " + std::to_string(counts.kills.load()) + " connections killed").c_str() : "",
+               run.seconds, run.seconds > 0 ? (total + early_aborted + early_unknown) / run.seconds : 0.0,
+               run.interrupted ? " (interrupted)" : "", out_path.c_str());
   if (!dropped.ok())
-    std::fprintf(stderr, "isoscope run: could not drop the runner's tables (%s, %s): %s\n", schema.registers.c_str(),
-                 schema.lists.c_str(), dropped.message.c_str());
+    std::fprintf(stderr, "isoscope run: could not drop the runner's table %s: %s ('isoscope run TARGET --cleanup' drops it)\n",
+                 schema.registers.empty() ? schema.lists.c_str() : schema.registers.c_str(), dropped.message.c_str());
   if (!run.error.empty()) {
     std::fprintf(stderr, "isoscope run: %s: %s (the history holds what ran before)\n", facts.product.c_str(), run.error.c_str());
     return kExitInput;
   }
 
   // The report: the file, read back as `isoscope check` reads it.
+  // This run's own file, by its descriptor: a file another program put at the path since (another
+  // run with the same --out) is not what this run recorded.
   std::string bytes;
-  if (!read_file(out_path, bytes)) {
-    std::fprintf(stderr, "isoscope run: %s: cannot read the history back\n", out_path.c_str());
+  bool replaced = false;
+  if (!stream.read_back(bytes, replaced, error)) {
+    std::fprintf(stderr, "isoscope run: %s\n", error.c_str());
     return kExitInput;
   }
+  if (replaced)
+    std::fprintf(stderr,
+                 "isoscope run: %s was replaced by another program while this run went (another run with the same "
+                 "--out?): it is not this run's history; the report below is of this run's\n",
+                 out_path.c_str());
   const InputFile file{out_path, bytes, bytes.capacity() - bytes.size()};
   const double t_parse = now_ms();
   Expected<History> h = read_history(std::span<const InputFile>(&file, 1), "isoscope");

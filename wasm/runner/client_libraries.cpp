@@ -149,6 +149,7 @@ ISOSCOPE_FORWARD(libsqlite3, int, sqlite3_busy_timeout, (sqlite3 * db, int ms), 
 ISOSCOPE_FORWARD(libsqlite3, int, sqlite3_exec,
                  (sqlite3 * db, const char* sql, int (*cb)(void*, int, char**, char**), void* a, char** err),
                  (db, sql, cb, a, err))
+ISOSCOPE_FORWARD(libsqlite3, void, sqlite3_free, (void* p), (p))
 ISOSCOPE_FORWARD(libsqlite3, const char*, sqlite3_errmsg, (sqlite3 * db), (db))
 ISOSCOPE_FORWARD(libsqlite3, int, sqlite3_get_autocommit, (sqlite3 * db), (db))
 ISOSCOPE_FORWARD(libsqlite3, int, sqlite3_changes, (sqlite3 * db), (db))

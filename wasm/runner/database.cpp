@@ -1,6 +1,14 @@
+#include <sys/random.h>
+#include <unistd.h>
+
 #include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
 #include <charconv>
 #include <cstdlib>
+#include <string>
 
 #include "runner/backends.h"
 #include "runner/client_libraries.h"
@@ -42,8 +50,8 @@ namespace {
 std::string url_decode(std::string_view s) {
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) {
-    int v = 0;
-    if (s[i] == '%' && i + 2 < s.size() &&
+    unsigned v = 0;
+    if (s[i] == '%' && i + 3 <= s.size() &&
         std::from_chars(s.data() + i + 1, s.data() + i + 3, v, 16).ptr == s.data() + i + 3) {
       out.push_back(static_cast<char>(v));
       i += 2;
@@ -54,7 +62,107 @@ std::string url_decode(std::string_view s) {
   return out;
 }
 
+// The characters a URL part may hold as they are; the others are %XX-escaped.
+std::string url_encode(std::string_view s) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
+      out.push_back(ch);
+    } else {
+      out.push_back('%');
+      out.push_back(hex[c >> 4]);
+      out.push_back(hex[c & 15]);
+    }
+  }
+  return out;
+}
+
+// libpq's connection keywords (PostgreSQL 15 to 17): as query parameters of a postgresql:// URL
+// they configure the connection, as in libpq's own URIs; any other name is a session variable.
+bool libpq_keyword(std::string_view name) {
+  static const char* const keywords[] = {
+      "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "channel_binding", "connect_timeout",
+      "client_encoding", "options", "application_name", "fallback_application_name", "keepalives", "keepalives_idle",
+      "keepalives_interval", "keepalives_count", "tcp_user_timeout", "replication", "gssencmode", "sslmode",
+      "requiressl", "sslcompression", "sslcert", "sslkey", "sslpassword", "sslcertmode", "sslrootcert", "sslcrl",
+      "sslcrldir", "sslsni", "requirepeer", "require_auth", "ssl_min_protocol_version", "ssl_max_protocol_version",
+      "krbsrvname", "gsslib", "gssdelegation", "service", "target_session_attrs", "load_balance_hosts", "sslnegotiation"};
+  for (const char* k : keywords)
+    if (name == k) return true;
+  return false;
+}
+
+bool is_identifier(std::string_view name) {
+  if (name.empty() || name.size() > 64 || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
+  for (char c : name)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  return true;
+}
+
 }  // namespace
+
+std::pair<size_t, size_t> password_span(std::string_view url) {
+  // As parse_target reads it: the user information begins after "//" (or at the start when
+  // there is none) and ends at the last '@' before the query (a password may hold an unescaped
+  // '@' or '/'); the password follows its first ':'.
+  const size_t slashes = url.find("//");
+  const size_t begin = slashes == std::string_view::npos ? 0 : slashes + 2;
+  const size_t query = url.find_first_of("?#", begin);
+  const size_t at = url.substr(0, query).rfind('@');
+  if (at == std::string_view::npos || at < begin) return {0, 0};
+  const size_t colon = url.substr(0, at).find(':', begin);
+  if (colon == std::string_view::npos) return {0, 0};
+  return {colon + 1, at};
+}
+
+namespace {
+
+// The values of password=... and sslpassword=... (libpq's keywords, MariaDB's ?password=) in s:
+// overwritten with '*' (the same length: the command line's copy is overwritten in place).
+void mask_password_params(std::string& s) {
+  for (size_t at = s.find("password="); at != std::string::npos; at = s.find("password=", at + 1)) {
+    const bool ssl = at >= 3 && s.compare(at - 3, 3, "ssl") == 0;
+    if (at > 0 && std::isalnum(static_cast<unsigned char>(s[at - 1])) && !ssl) continue;
+    for (size_t i = at + 9; i < s.size() && s[i] != '&' && s[i] != ' ' && s[i] != '\'' && s[i] != '"'; ++i) s[i] = '*';
+  }
+}
+
+}  // namespace
+
+void mask_password_in_place(char* arg) {
+  std::string s = arg;
+  const auto [b, e] = password_span(s);
+  for (size_t k = b; k < e; ++k) s[k] = 'x';
+  mask_password_params(s);
+  std::memcpy(arg, s.data(), s.size());
+}
+
+std::string redact_password(std::string_view s) {
+  std::string masked(s);
+  mask_password_params(masked);
+  s = masked;
+  std::string out;
+  // Each whitespace-separated word on its own (a message may quote two targets).
+  size_t i = 0;
+  while (i < s.size()) {
+    size_t j = i;
+    while (j < s.size() && s[j] != ' ' && s[j] != '\'' && s[j] != '"') ++j;
+    const std::string_view word = s.substr(i, j - i);
+    const auto [b, e] = word.find('@') == std::string_view::npos ? std::pair<size_t, size_t>{0, 0} : password_span(word);
+    if (e > b) {
+      out.append(word.data(), b);
+      out.append("***");
+      out.append(word.data() + e, word.size() - e);
+    } else {
+      out.append(word.data(), word.size());
+    }
+    if (j < s.size()) out.push_back(s[j]);
+    i = j + 1;
+  }
+  return out;
+}
 
 bool parse_target(std::string_view url, Target& out, std::string& error) {
   out = Target{};
@@ -78,67 +186,158 @@ bool parse_target(std::string_view url, Target& out, std::string& error) {
     out.kind = DbKind::MariaDB;
     out.port = 3306;
   } else {
-    error = "'" + std::string(url) +
+    // The text as typed, but never its password.
+    error = "'" + redact_password(url) +
             "' is not a target: expected postgresql://USER@HOST:PORT/DB, mariadb://USER@HOST:PORT/DB, "
             "mysql://USER@HOST:PORT/DB or sqlite:PATH";
     return false;
   }
+  const std::string what = scheme + " target";
   std::string_view rest = url.substr(scheme_end + 3);
   std::string_view query;
+  if (const size_t hash = rest.find('#'); hash != std::string_view::npos) rest = rest.substr(0, hash);
   if (const size_t q = rest.find('?'); q != std::string_view::npos) {
     query = rest.substr(q + 1);
     rest = rest.substr(0, q);
   }
-  const size_t slash = rest.find('/');
-  std::string_view authority = rest.substr(0, slash);
-  out.database = slash == std::string_view::npos ? "" : url_decode(rest.substr(slash + 1));
-  if (const size_t at = authority.rfind('@'); at != std::string_view::npos) {
-    const std::string_view userinfo = authority.substr(0, at);
-    authority = authority.substr(at + 1);
+  // The user information ends at the last '@' (as password_span says).
+  const size_t at = rest.rfind('@');
+  std::string_view authority = rest;
+  if (at != std::string_view::npos) {
+    const std::string_view userinfo = rest.substr(0, at);
     const size_t colon = userinfo.find(':');
     out.user = url_decode(userinfo.substr(0, colon));
-    if (colon != std::string_view::npos) out.password = url_decode(userinfo.substr(colon + 1));
+    if (colon != std::string_view::npos) {
+      out.password = url_decode(userinfo.substr(colon + 1));
+      out.password_source = "url";
+    }
+    authority = rest.substr(at + 1);
   }
-  const size_t colon = authority.rfind(':');
-  out.host = std::string(authority.substr(0, colon));
-  if (colon != std::string_view::npos) {
-    const std::string_view port = authority.substr(colon + 1);
+  // MySQL's (socket path) may hold '/': the database follows its ')'.
+  const size_t close = out.kind == DbKind::MariaDB && !authority.empty() && authority[0] == '(' ? authority.find(')') : 0;
+  const size_t slash = authority.find('/', close == std::string_view::npos ? 0 : close);
+  out.database = slash == std::string_view::npos ? "" : url_decode(authority.substr(slash + 1));
+  authority = authority.substr(0, slash);
+  // host[:port], [IPv6][:port], or (MySQL's form) (socket path).
+  std::string_view port_text;
+  bool has_port = false;
+  if (!authority.empty() && authority[0] == '[') {
+    const size_t close = authority.find(']');
+    if (close == std::string_view::npos) {
+      error = what + ": '[' without its ']': an IPv6 address goes in brackets, as in [::1]:5432";
+      return false;
+    }
+    out.host = url_decode(authority.substr(1, close - 1));
+    const std::string_view after = authority.substr(close + 1);
+    if (!after.empty()) {
+      if (after[0] != ':') {
+        error = what + ": after the bracketed address, expected ':PORT' or '/DB'";
+        return false;
+      }
+      port_text = after.substr(1);
+      has_port = true;
+    }
+    if (out.host.empty() || out.host.find_first_not_of("0123456789abcdefABCDEF:.%") != std::string::npos) {
+      error = what + ": '" + out.host + "' in brackets is not an IPv6 address";
+      return false;
+    }
+  } else if (!authority.empty() && authority[0] == '(' && out.kind == DbKind::MariaDB) {
+    const size_t close = authority.find(')');
+    if (close == std::string_view::npos || close + 1 != authority.size()) {
+      error = what + ": a socket in parentheses is (PATH), with nothing after it";
+      return false;
+    }
+    out.host = url_decode(authority.substr(1, close - 1));
+  } else {
+    const size_t colon = authority.find(':');
+    out.host = url_decode(authority.substr(0, colon));
+    if (colon != std::string_view::npos) {
+      port_text = authority.substr(colon + 1);
+      has_port = true;
+      if (port_text.find(':') != std::string_view::npos) {
+        error = what + ": an IPv6 address goes in brackets, as in " + scheme + "://USER@[::1]:PORT/DB";
+        return false;
+      }
+    }
+  }
+  if (has_port) {
     int p = 0;
-    if (std::from_chars(port.data(), port.data() + port.size(), p).ptr != port.data() + port.size() || p <= 0 ||
-        p > 65535) {
-      error = std::string(url.substr(0, scheme_end)) + " target: '" + std::string(port) + "' is not a port number";
+    if (port_text.empty() ||
+        std::from_chars(port_text.data(), port_text.data() + port_text.size(), p).ptr != port_text.data() + port_text.size() ||
+        p <= 0 || p > 65535) {
+      error = what + ": '" + std::string(port_text) + "' is not a port number";
       return false;
     }
     out.port = p;
   }
-  if (out.host.empty()) out.host = "127.0.0.1";
+  while (!query.empty()) {
+    const size_t amp = query.find('&');
+    const std::string_view kv = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    if (kv.empty()) continue;
+    const size_t eq = kv.find('=');
+    if (eq == std::string_view::npos || eq == 0) {
+      // Not quoted: it may be a mistyped password=...
+      error = what + ": a query parameter is not NAME=VALUE (after '?', parameters are NAME=VALUE joined by '&')";
+      return false;
+    }
+    const std::string name = url_decode(kv.substr(0, eq));
+    const std::string value = url_decode(kv.substr(eq + 1));
+    if (out.kind == DbKind::PostgreSQL && libpq_keyword(name)) {
+      if (name == "password") out.password_source = "url";
+      out.connection_params.emplace_back(name, value);
+      continue;
+    }
+    if (out.kind == DbKind::MariaDB && (name == "socket" || name == "password" || name == "user")) {
+      if (name == "socket") out.host = value;
+      else if (name == "user") out.user = value;
+      else out.password = value, out.password_source = "url";
+      continue;
+    }
+    if (!is_identifier(name)) {
+      error = what + ": parameter '" + redact_password(name) +
+              "' is not a variable name (letters, digits and '_', not beginning with a digit)";
+      return false;
+    }
+    out.session_vars.emplace_back(name, value);
+  }
+  if (out.kind == DbKind::PostgreSQL)
+    for (const auto& [k, v] : out.connection_params) {
+      if (k == "dbname") out.database = v;
+      if (k == "user") out.user = v;
+      if (k == "host") out.host = v;
+      if (k == "port") {
+        int p = 0;
+        if (std::from_chars(v.data(), v.data() + v.size(), p).ptr != v.data() + v.size() || p <= 0 || p > 65535) {
+          error = what + ": port '" + v + "' is not a port number";
+          return false;
+        }
+        out.port = p;
+      }
+    }
   if (out.database.empty()) {
-    error = std::string(url.substr(0, scheme_end)) + " target needs a database name: " + scheme + "://USER@HOST:PORT/DB";
+    error = what + " needs a database name: " + scheme + "://USER@HOST:PORT/DB";
     return false;
   }
   if (out.password.empty()) {
     const char* env = std::getenv(out.kind == DbKind::PostgreSQL ? "PGPASSWORD" : "MYSQL_PWD");
-    if (env) out.password = env;
-  }
-  while (!query.empty()) {
-    const size_t amp = query.find('&');
-    const std::string_view kv = query.substr(0, amp);
-    const size_t eq = kv.find('=');
-    if (eq == std::string_view::npos || eq == 0) {
-      error = "target parameter '" + std::string(kv) + "' is not NAME=VALUE";
-      return false;
+    if (env && *env) {
+      out.password = env;
+      out.password_source = "environment";
     }
-    const std::string name = url_decode(kv.substr(0, eq));
-    for (char c : name)
-      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) {
-        error = "target parameter '" + name + "' is not a variable name";
-        return false;
-      }
-    out.session_vars.emplace_back(name, url_decode(kv.substr(eq + 1)));
-    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
   }
-  out.display = scheme + "://" + (out.user.empty() ? "" : out.user + "@") + out.host + ":" + std::to_string(out.port) +
-                "/" + out.database;
+  // The display: the URL again, without the password.
+  std::string host_text;
+  if (out.host.find(':') != std::string::npos) host_text = "[" + out.host + "]";
+  else host_text = url_encode(out.host);
+  const bool socket = out.host.empty() || out.host[0] == '/';
+  out.display = scheme + "://" + (out.user.empty() ? "" : url_encode(out.user) + "@") + host_text +
+                (socket && out.kind == DbKind::MariaDB ? "" : ":" + std::to_string(out.port)) + "/" + url_encode(out.database);
+  std::string params;
+  for (const auto& [k, v] : out.connection_params)
+    if (k != "password" && k != "sslpassword" && k != "host" && k != "port" && k != "user" && k != "dbname")
+      params += (params.empty() ? "?" : "&") + k + "=" + url_encode(v);
+  out.display += params;
   return true;
 }
 
@@ -158,6 +357,154 @@ bool parse_list_text(std::string_view text, std::vector<int64_t>& out) {
     p = r.ptr;
   }
   return true;
+}
+
+std::string new_run_id(std::string& error) {
+  unsigned char bytes[8];
+  size_t got = 0;
+  while (got < sizeof bytes) {
+    const ssize_t n = ::getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      error = std::string("cannot draw a random name for the runner's tables: getrandom: ") + std::strerror(errno);
+      return "";
+    }
+    got += static_cast<size_t>(n);
+  }
+  static const char* hex = "0123456789abcdef";
+  std::string id;
+  for (unsigned char b : bytes) {
+    id.push_back(hex[b >> 4]);
+    id.push_back(hex[b & 15]);
+  }
+  return id;
+}
+
+Schema run_schema(const std::string& run_id, bool lists, uint32_t keys) {
+  Schema s;
+  s.run_id = run_id;
+  s.keys = keys;
+  (lists ? s.lists : s.registers) = "isoscope_run_" + run_id + (lists ? "_lists" : "_registers");
+  return s;
+}
+
+bool runner_table(std::string_view name, std::string& run_id) {
+  const std::string_view prefix = "isoscope_run_";
+  if (name.rfind(prefix, 0) != 0) return false;
+  std::string_view rest = name.substr(prefix.size());
+  for (std::string_view suffix : {std::string_view("_registers"), std::string_view("_lists")})
+    if (rest.size() > suffix.size() && rest.substr(rest.size() - suffix.size()) == suffix) {
+      const std::string_view id = rest.substr(0, rest.size() - suffix.size());
+      if (id.size() == 16 && id.find_first_not_of("0123456789abcdef") == std::string_view::npos) {
+        run_id = std::string(id);
+        return true;
+      }
+      // Earlier versions: <pid>_<seed>.
+      const size_t u = id.find('_');
+      if (u != std::string_view::npos && u > 0 && u + 1 < id.size() &&
+          id.substr(0, u).find_first_not_of("0123456789") == std::string_view::npos &&
+          id.substr(u + 1).find_first_not_of("0123456789") == std::string_view::npos) {
+        run_id.clear();
+        return true;
+      }
+      return false;
+    }
+  return false;
+}
+
+namespace {
+
+std::string read_small_file(const char* path) {
+  std::FILE* f = std::fopen(path, "rb");
+  if (!f) return "";
+  char buf[1024];
+  const size_t n = std::fread(buf, 1, sizeof buf - 1, f);
+  std::fclose(f);
+  std::string s(buf, n);
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+// Field 22 of /proc/PID/stat: the process's start, in clock ticks since boot ("" when gone).
+std::string process_start(const std::string& pid) {
+  const std::string stat = read_small_file(("/proc/" + pid + "/stat").c_str());
+  const size_t paren = stat.rfind(')');  // the command name may hold spaces and parentheses
+  if (paren == std::string::npos) return "";
+  size_t pos = paren + 2;
+  for (int field = 3; field < 22 && pos < stat.size(); ++field) {
+    pos = stat.find(' ', pos);
+    if (pos == std::string::npos) return "";
+    ++pos;
+  }
+  return stat.substr(pos, stat.find(' ', pos) - pos);
+}
+
+std::string mark_field(std::string_view mark, std::string_view name) {
+  std::string key = " ", padded = " ";
+  key.append(name.data(), name.size());
+  key.push_back('=');
+  padded.append(mark.data(), mark.size());
+  const size_t at = padded.find(key);
+  if (at == std::string::npos) return "";
+  const size_t b = at + key.size();
+  return padded.substr(b, padded.find(' ', b) - b);
+}
+
+// The pid namespace's inode ("4026531836"): pids of two namespaces are not comparable.
+std::string pid_namespace() {
+  char buf[64] = {};
+  const ssize_t n = ::readlink("/proc/self/ns/pid", buf, sizeof buf - 1);
+  if (n <= 0) return "?";
+  std::string s(buf, static_cast<size_t>(n));
+  const size_t b = s.find('['), e = s.find(']');
+  return b == std::string::npos || e == std::string::npos || e <= b ? "?" : s.substr(b + 1, e - b - 1);
+}
+
+std::string host_name() {
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) != 0) return "?";
+  std::string h = host;
+  for (char& c : h)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_')) c = '_';
+  return h.empty() ? "?" : h;
+}
+
+}  // namespace
+
+std::string owner_mark() {
+  std::string boot = read_small_file("/proc/sys/kernel/random/boot_id");
+  for (char& c : boot)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-')) c = '_';
+  const std::time_t t = std::time(nullptr);
+  char when[32];
+  std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  const std::string start = process_start("self");
+  return "host=" + host_name() + " boot=" + (boot.empty() ? "?" : boot) + " pidns=" + pid_namespace() +
+         " pid=" + std::to_string(static_cast<long>(::getpid())) + " start=" + (start.empty() ? "?" : start) +
+         " created=" + when;
+}
+
+Owner owner_state(std::string_view mark) {
+  const std::string host = mark_field(mark, "host"), boot = mark_field(mark, "boot"), pid = mark_field(mark, "pid"),
+                    start = mark_field(mark, "start");
+  if (host.empty() || pid.empty() || host != host_name() || boot == "?" || start == "?") return Owner::Unknown;
+  // /proc shows the pids of this process's namespace only when it is that namespace's.
+  const std::string pidns = mark_field(mark, "pidns");
+  if (pidns == "?" || pidns != pid_namespace() || read_small_file("/proc/self/stat").rfind(std::to_string(::getpid()) + " ", 0) != 0)
+    return Owner::Unknown;
+  std::string my_boot = read_small_file("/proc/sys/kernel/random/boot_id");
+  for (char& c : my_boot)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-')) c = '_';
+  if (boot != my_boot) return Owner::Gone;  // the machine restarted since: no process of then runs
+  if (pid.find_first_not_of("0123456789") != std::string::npos) return Owner::Unknown;
+  // The same pid and start time: the process (a pid reused by another process starts later).
+  return process_start(pid) == start ? Owner::Running : Owner::Gone;
+}
+
+std::string owner_note(std::string_view mark) {
+  const std::string created = mark_field(mark, "created"), pid = mark_field(mark, "pid"), host = mark_field(mark, "host");
+  if (created.empty() && pid.empty()) return "";
+  return "created " + created + " by pid " + pid + " on host " + host;
 }
 
 #ifndef ISOSCOPE_HAVE_LIBPQ

@@ -22,17 +22,40 @@ bool parse_isolation(std::string_view s, Isolation& out);
 
 struct Target {
   DbKind kind = DbKind::SQLite;
+  // host: a name, an IP address (IPv6 without its brackets) or, when it begins with '/', a
+  // Unix-domain socket: PostgreSQL's socket folder, MariaDB's socket file. Empty: the client
+  // library's default (a local socket).
   std::string user, password, host, database;
   int port = 0;
   std::string path;  // SQLite: the database file
-  // Query parameters (?name=value&...): session variables set on every connection (MariaDB,
-  // PostgreSQL), e.g. mariadb://...?innodb_snapshot_isolation=ON.
+  // PostgreSQL: libpq connection keywords given as ?name=value (host, sslmode, passfile, ...),
+  // passed to libpq as they are. MariaDB: ?socket=PATH.
+  std::vector<std::pair<std::string, std::string>> connection_params;
+  // Other query parameters (?name=value&...): session variables set on every connection
+  // (MariaDB, PostgreSQL), e.g. mariadb://...?innodb_snapshot_isolation=ON.
   std::vector<std::pair<std::string, std::string>> session_vars;
   std::string display;  // the URL without its password, for reports and file names
+  // Where the password came from: "" (none given: the client library's own sources, such as
+  // ~/.pgpass or ~/.my.cnf), "url", "environment" (PGPASSWORD, MYSQL_PWD), "file".
+  std::string password_source;
 };
 // "postgresql://USER[:PASSWORD]@HOST[:PORT]/DB", "postgres://...", "mariadb://...", "mysql://...",
-// "sqlite:PATH". The password may also come from PGPASSWORD / MYSQL_PWD. false with a message.
+// "sqlite:PATH", with the URL conventions of each client library: an IPv6 address in brackets
+// ([::1]:5432), %XX escapes in every part (a socket folder as the host: %2Fvar%2Frun%2Fpostgresql),
+// PostgreSQL's connection keywords as query parameters (?host=/var/run/postgresql). The password
+// may also come from PGPASSWORD / MYSQL_PWD. false with a message, which never holds the password.
 bool parse_target(std::string_view url, Target& out, std::string& error);
+
+// s with the password of anything in it that looks like a URL's user information
+// (scheme://user:PASSWORD@host) replaced by "***": for messages that quote what was typed.
+std::string redact_password(std::string_view s);
+
+// Where the password of a target's user information is in its text: [begin, end), or
+// begin == end when it has none.
+std::pair<size_t, size_t> password_span(std::string_view url);
+// Overwrites the passwords in a command-line argument (the user information's, ?password=...)
+// in place, keeping its length: what 'ps' and /proc/PID/cmdline show from then on.
+void mask_password_in_place(char* arg);
 
 // What a statement did.
 enum class Outcome : uint8_t {
@@ -48,11 +71,32 @@ struct Status {
   bool ok() const { return outcome == Outcome::Ok; }
 };
 
-// The names of the runner's own tables, unique per run.
+// The runner's own tables: isoscope_run_<ID>_registers or _lists, ID 16 hexadecimal digits
+// from the operating system's random source (new_run_id), so that no two runs, on one machine
+// or in two containers, name the same table. A run marks its tables as in use for as long as
+// it runs (PostgreSQL: an advisory lock on ID, MariaDB: the named lock isoscope_run_<ID>, both
+// held by the run's connection and released by the server when it ends, even by SIGKILL;
+// SQLite: the creating process's host, boot, pid and start time, in the table's definition),
+// and creates them without dropping anything first: a table of that name is an error.
 struct Schema {
+  std::string run_id;     // 16 hexadecimal digits
   std::string registers;  // (k integer primary key, v integer)
   std::string lists;      // (k integer primary key, v text): space-separated appended values
   uint32_t keys = 0;
+};
+// 16 hexadecimal digits from getrandom(2); empty with error when there is no random source.
+std::string new_run_id(std::string& error);
+// The schema of a run: its tables' names from its id.
+Schema run_schema(const std::string& run_id, bool lists, uint32_t keys);
+// Whether name is a runner table (isoscope_run_<16 hex>_registers|_lists, or the
+// isoscope_run_<pid>_<seed>_... of isoscope versions before issue 35), and its id.
+bool runner_table(std::string_view name, std::string& run_id);
+
+// A table of a run that is not going on: killed (SIGKILL, a crash, a lost machine) before it
+// dropped its tables.
+struct Leftover {
+  std::string table;
+  std::string note;  // what is known of the run that made it ("created ... by pid ... on ...")
 };
 
 class Connection {
@@ -77,6 +121,9 @@ struct ServerFacts {
   std::string product;  // "PostgreSQL"
   std::string version;  // the server's own version string
   std::vector<std::pair<std::string, std::string>> variables;  // relevant settings, as the server reports them
+  // What a person should know, said on standard error: a session variable the server reports
+  // with another value than the one asked for, ...
+  std::vector<std::string> notes;
 };
 
 class Database {
@@ -84,8 +131,16 @@ class Database {
   virtual ~Database() = default;
   // A new connection at `iso` (an unreachable server, bad credentials: an error message).
   virtual std::unique_ptr<Connection> connect(std::string& error) = 0;
-  virtual Status create_schema(const Schema& s) = 0;  // drops leftovers, creates, fills with 0 / ''
+  // Marks the run's tables as in use (see Schema), creates them (an existing table of a name
+  // is an error: nothing is dropped) and fills them with 0 / ''. A failure drops what it made.
+  virtual Status create_schema(const Schema& s) = 0;
+  // Drops the tables create_schema made in this run, and no other.
   virtual Status drop_schema(const Schema& s) = 0;
+  // The runner tables of runs that are not going on (see Schema); false with error when the
+  // server cannot be asked.
+  virtual bool leftovers(std::vector<Leftover>& out, std::string& error) = 0;
+  // Drops a leftover found by leftovers().
+  virtual Status drop_leftover(const Leftover& l) = 0;
   virtual ServerFacts facts() = 0;
   // The server's count of committed transactions (PostgreSQL pg_stat_database.xact_commit,
   // MariaDB Com_commit), or -1; `name` says which.

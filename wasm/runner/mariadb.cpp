@@ -5,9 +5,12 @@
 // connection lost, connection killed) lose it. Statements are short texts of integers.
 #include <mysql.h>
 
+#include <cctype>
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #include "runner/backends.h"
 
@@ -60,7 +63,52 @@ Status query_value(MYSQL* c, const std::string& sql, std::string& out, bool& fou
   return {};
 }
 
-MYSQL* open_connection(const Target& t, Isolation iso, std::string& error) {
+// A session variable's value in a SET statement, in a form no sql_mode and no character set
+// can read otherwise: a number as itself; anything else as a hexadecimal string literal (only
+// 0-9 and A-F: nothing to escape, no quote to break out of) converted to the connection's
+// character set. Escaping with backslashes broke out of the quotes after ?sql_mode=
+// NO_BACKSLASH_ESCAPES, where a backslash is an ordinary character (issue 35).
+bool plain_number(const std::string& v) {
+  size_t i = !v.empty() && v[0] == '-' ? 1 : 0;
+  const size_t digits = i;
+  while (i < v.size() && std::isdigit(static_cast<unsigned char>(v[i]))) ++i;
+  if (i == digits) return false;
+  if (i < v.size() && v[i] == '.') {
+    const size_t fraction = ++i;
+    while (i < v.size() && std::isdigit(static_cast<unsigned char>(v[i]))) ++i;
+    if (i == fraction) return false;
+  }
+  return i == v.size() && v.size() <= 30;
+}
+
+std::string sql_value(const std::string& v) {
+  if (plain_number(v)) return v;
+  static const char* hex = "0123456789ABCDEF";
+  std::string out = v.empty() ? "''" : "CONVERT(X'";
+  if (v.empty()) return out;
+  for (char ch : v) {
+    const auto c = static_cast<unsigned char>(ch);
+    out.push_back(hex[c >> 4]);
+    out.push_back(hex[c & 15]);
+  }
+  return out + "' USING utf8mb4)";
+}
+
+// The value the server reports means the one asked for: the same text but for case, a number
+// written otherwise, or ON/OFF, TRUE/FALSE for 1/0.
+bool same_setting(std::string asked, std::string got) {
+  for (std::string* s : {&asked, &got})
+    for (char& c : *s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (asked == got) return true;
+  auto boolean = [](const std::string& s) { return s == "ON" || s == "TRUE" || s == "1" ? 1 : s == "OFF" || s == "FALSE" || s == "0" ? 0 : -1; };
+  if (boolean(asked) >= 0 && boolean(asked) == boolean(got)) return true;
+  char* e1 = nullptr;
+  char* e2 = nullptr;
+  const double a = std::strtod(asked.c_str(), &e1), g = std::strtod(got.c_str(), &e2);
+  return !asked.empty() && !got.empty() && *e1 == '\0' && *e2 == '\0' && a == g;
+}
+
+MYSQL* open_connection(const Target& t, Isolation iso, std::string& error, std::vector<std::string>* notes = nullptr) {
   MYSQL* c = mysql_init(nullptr);
   if (!c) {
     error = "MariaDB: out of memory";
@@ -68,25 +116,40 @@ MYSQL* open_connection(const Target& t, Isolation iso, std::string& error) {
   }
   const unsigned timeout = 10;
   mysql_options(c, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
-  if (!mysql_real_connect(c, t.host.c_str(), t.user.empty() ? nullptr : t.user.c_str(),
+  // No password given (URL, MYSQL_PWD, --password-file): the [client] group of the option files
+  // (~/.my.cnf), as the mariadb client reads it.
+  if (t.password.empty()) mysql_options(c, MYSQL_READ_DEFAULT_GROUP, "client");
+  // A host that is a path: the Unix-domain socket (the host is then "localhost").
+  const bool socket = !t.host.empty() && t.host[0] == '/';
+  const char* host = socket ? "localhost" : t.host.empty() ? nullptr : t.host.c_str();
+  if (!mysql_real_connect(c, host, t.user.empty() ? nullptr : t.user.c_str(),
                           t.password.empty() ? nullptr : t.password.c_str(), t.database.c_str(),
-                          static_cast<unsigned>(t.port), nullptr, 0)) {
+                          static_cast<unsigned>(t.port), socket ? t.host.c_str() : nullptr, 0)) {
     error = "MariaDB at " + t.display + ": " + mysql_error(c);
     mysql_close(c);
     return nullptr;
   }
-  std::vector<std::string> setup = {isolation_statement(iso)};
-  for (const auto& [name, value] : t.session_vars) {
-    std::string esc(value.size() * 2 + 1, '\0');
-    esc.resize(mysql_real_escape_string(c, esc.data(), value.c_str(), value.size()));
-    setup.push_back("SET SESSION " + name + " = '" + esc + "'");
+  if (Status s = run(c, isolation_statement(iso)); !s.ok()) {
+    error = "MariaDB at " + t.display + ": " + isolation_statement(iso) + ": " + s.message;
+    mysql_close(c);
+    return nullptr;
   }
-  for (const std::string& sql : setup)
-    if (Status s = run(c, sql); !s.ok()) {
-      error = "MariaDB at " + t.display + ": " + sql + ": " + s.message;
+  for (const auto& [name, value] : t.session_vars) {
+    // The name is a plain identifier (parse_target); the value cannot leave its literal.
+    const std::string sql = "SET SESSION " + name + " = " + sql_value(value);
+    std::string got;
+    bool found = false;
+    Status s = run(c, sql);
+    // Read back what was set: the variable of that name, in this session.
+    if (s.ok()) s = query_value(c, "SELECT @@SESSION." + name, got, found);
+    if (!s.ok()) {
+      error = "MariaDB at " + t.display + ": cannot set session variable " + name + ": " + s.message;
       mysql_close(c);
       return nullptr;
     }
+    if (notes && !same_setting(value, got))
+      notes->push_back("MariaDB: session variable " + name + " was set to '" + value + "'; the server reports '" + got + "'");
+  }
   return c;
 }
 
@@ -146,7 +209,8 @@ class MariaConnection final : public Connection {
 
 class MariaDatabase final : public Database {
  public:
-  MariaDatabase(const Target& t, Isolation iso, MYSQL* admin) : t_(t), iso_(iso), admin_(admin) {}
+  MariaDatabase(const Target& t, Isolation iso, MYSQL* admin, std::vector<std::string> notes)
+      : t_(t), iso_(iso), admin_(admin), notes_(std::move(notes)) {}
   ~MariaDatabase() override { mysql_close(admin_); }
 
   std::unique_ptr<Connection> connect(std::string& error) override {
@@ -155,12 +219,22 @@ class MariaDatabase final : public Database {
   }
   Status create_schema(const Schema& s) override {
     schema_ = s;
-    // ENGINE=InnoDB: the transactional engine whatever the server's default.
+    // The run's mark, held until its connection ends: the named lock isoscope_run_<id>.
+    std::string got;
+    bool found = false;
+    if (Status st = query_value(admin_, "SELECT GET_LOCK('isoscope_run_" + s.run_id + "', 0)", got, found); !st.ok())
+      return st;
+    if (got != "1") return {Outcome::Failed, "the lock isoscope_run_" + s.run_id + " is taken by another connection"};
+    const std::string comment = "isoscope run " + owner_mark();
+    // ENGINE=InnoDB: the transactional engine whatever the server's default. No DROP first, no
+    // IF NOT EXISTS: a table of the name is another run's, and an error.
     auto fill = [&](const std::string& table, const char* type, const char* initial) -> Status {
       if (table.empty()) return {};
-      for (const std::string& sql : {"DROP TABLE IF EXISTS " + table,
-                                     "CREATE TABLE " + table + " (k BIGINT PRIMARY KEY, v " + type + " NOT NULL) ENGINE=InnoDB"})
-        if (Status st = run(admin_, sql); !st.ok()) return st;
+      if (Status st = run(admin_, "CREATE TABLE " + table + " (k BIGINT PRIMARY KEY, v " + type +
+                                      " NOT NULL) ENGINE=InnoDB COMMENT='" + comment + "'");
+          !st.ok())
+        return st;
+      created_.push_back(table);
       for (uint32_t k = 0; k < s.keys;) {
         std::string sql = "INSERT INTO " + table + " VALUES ";
         for (uint32_t n = 0; n < 1000 && k < s.keys; ++n, ++k)
@@ -169,14 +243,55 @@ class MariaDatabase final : public Database {
       }
       return {};
     };
-    if (Status st = fill(s.registers, "BIGINT", "0"); !st.ok()) return st;
-    return fill(s.lists, "TEXT", "''");
+    Status st = fill(s.registers, "BIGINT", "0");
+    if (st.ok()) st = fill(s.lists, "TEXT", "''");
+    if (!st.ok()) drop_schema(s);  // what this run made, and nothing else
+    return st;
   }
-  Status drop_schema(const Schema& s) override {
-    for (const std::string& table : {s.registers, s.lists})
-      if (!table.empty())
-        if (Status st = run(admin_, "DROP TABLE IF EXISTS " + table); !st.ok()) return st;
+  Status drop_schema(const Schema&) override {
+    while (!created_.empty()) {
+      if (Status st = run(admin_, "DROP TABLE IF EXISTS " + created_.back()); !st.ok()) return st;
+      created_.pop_back();
+    }
     return {};
+  }
+  bool leftovers(std::vector<Leftover>& out, std::string& error) override {
+    out.clear();
+    const std::string sql =
+        "SELECT table_name, table_comment FROM information_schema.tables WHERE table_schema = DATABASE() "
+        "AND table_name LIKE 'isoscope\\_run\\_%' ORDER BY table_name";
+    if (mysql_real_query(admin_, sql.data(), sql.size()) != 0) {
+      error = classify(admin_).message;
+      return false;
+    }
+    MYSQL_RES* r = mysql_store_result(admin_);
+    if (!r) {
+      error = classify(admin_).message;
+      return false;
+    }
+    std::vector<std::pair<std::string, std::string>> tables;
+    while (MYSQL_ROW row = mysql_fetch_row(r)) tables.emplace_back(row[0] ? row[0] : "", row[1] ? row[1] : "");
+    mysql_free_result(r);
+    for (const auto& [name, comment] : tables) {
+      std::string id;
+      if (!runner_table(name, id) || (!id.empty() && id == schema_.run_id)) continue;
+      std::string note = owner_note(comment);
+      if (!id.empty()) {
+        // Its run holds the lock isoscope_run_<id> for as long as it runs.
+        std::string v;
+        bool found = false;
+        if (!query_value(admin_, "SELECT IS_FREE_LOCK('isoscope_run_" + id + "')", v, found).ok() || v != "1") continue;
+      } else {
+        note = "named by an earlier isoscope (isoscope_run_<pid>_<seed>), which marked no run: drop it only when no such run is going";
+      }
+      out.push_back({name, note});
+    }
+    return true;
+  }
+  Status drop_leftover(const Leftover& l) override {
+    std::string id;
+    if (!runner_table(l.table, id)) return {Outcome::Failed, l.table + " is not a runner table"};
+    return run(admin_, "DROP TABLE IF EXISTS " + l.table);
   }
   ServerFacts facts() override {
     ServerFacts f;
@@ -190,6 +305,7 @@ class MariaDatabase final : public Database {
       else
         mysql_errno(admin_);
     }
+    f.notes = notes_;
     for (const auto& [name, v] : t_.session_vars) {
       bool seen = false;
       for (const auto& [n, x] : f.variables) seen |= n == name;
@@ -220,14 +336,17 @@ class MariaDatabase final : public Database {
   Isolation iso_;
   MYSQL* admin_;
   Schema schema_;
+  std::vector<std::string> created_;  // the tables this run made, to drop
+  std::vector<std::string> notes_;    // what the first connection found (ServerFacts::notes)
 };
 
 }  // namespace
 
 std::unique_ptr<Database> open_mariadb(const Target& t, Isolation iso, std::string& error) {
-  MYSQL* admin = open_connection(t, iso, error);
+  std::vector<std::string> notes;
+  MYSQL* admin = open_connection(t, iso, error, &notes);
   if (!admin) return nullptr;
-  return std::make_unique<MariaDatabase>(t, iso, admin);
+  return std::make_unique<MariaDatabase>(t, iso, admin, std::move(notes));
 }
 
 }  // namespace isoscope::runner

@@ -7,6 +7,7 @@
 
 #include <charconv>
 #include <cstring>
+#include <vector>
 
 #include "runner/backends.h"
 
@@ -48,10 +49,25 @@ struct Result {
 
 PGconn* open_connection(const Target& t, std::string& error) {
   const std::string port = std::to_string(t.port);
-  const char* keys[] = {"host", "port", "user", "password", "dbname", "connect_timeout", "application_name", nullptr};
-  const char* vals[] = {t.host.c_str(), port.c_str(), t.user.empty() ? nullptr : t.user.c_str(),
-                        t.password.empty() ? nullptr : t.password.c_str(), t.database.c_str(), "10", "isoscope", nullptr};
-  PGconn* c = PQconnectdbParams(keys, vals, 0);
+  // The target's parts, then its connection keywords (?sslmode=... : libpq takes the last value
+  // of a keyword). No password: libpq's own sources (PGPASSWORD, PGPASSFILE, ~/.pgpass).
+  std::vector<const char*> keys, vals;
+  auto add = [&](const char* k, const std::string& v) {
+    keys.push_back(k);
+    vals.push_back(v.c_str());
+  };
+  if (!t.host.empty()) add("host", t.host);
+  add("port", port);
+  if (!t.user.empty()) add("user", t.user);
+  if (!t.password.empty()) add("password", t.password);
+  add("dbname", t.database);
+  const std::string timeout = "10", app = "isoscope";
+  add("connect_timeout", timeout);
+  add("application_name", app);
+  for (const auto& [k, v] : t.connection_params) add(k.c_str(), v);
+  keys.push_back(nullptr);
+  vals.push_back(nullptr);
+  PGconn* c = PQconnectdbParams(keys.data(), vals.data(), 0);
   if (!c || PQstatus(c) != CONNECTION_OK) {
     error = "PostgreSQL at " + t.display + ": " + trimmed(c ? PQerrorMessage(c) : "out of memory");
     PQfinish(c);
@@ -180,24 +196,70 @@ class PgDatabase final : public Database {
 
   Status create_schema(const Schema& s) override {
     schema_ = s;
+    // The run's mark, held until its connection ends: an advisory lock on its id.
+    if (Status st = exec("SELECT pg_advisory_lock(" + lock_key(s.run_id) + ")"); !st.ok()) return st;
     std::string sql = "BEGIN;";
     const std::string n = std::to_string(s.keys);
+    const std::string comment = "isoscope run " + owner_mark();
+    // No DROP first, no IF NOT EXISTS: a table of the name is another run's, and an error.
     if (!s.registers.empty())
-      sql += "DROP TABLE IF EXISTS " + s.registers + "; CREATE TABLE " + s.registers +
-             " (k bigint PRIMARY KEY, v bigint NOT NULL); INSERT INTO " + s.registers +
-             " SELECT g, 0 FROM generate_series(0, " + n + " - 1) g;";
+      sql += "CREATE TABLE " + s.registers + " (k bigint PRIMARY KEY, v bigint NOT NULL); INSERT INTO " + s.registers +
+             " SELECT g, 0 FROM generate_series(0, " + n + " - 1) g; COMMENT ON TABLE " + s.registers + " IS '" + comment + "';";
     if (!s.lists.empty())
-      sql += "DROP TABLE IF EXISTS " + s.lists + "; CREATE TABLE " + s.lists +
-             " (k bigint PRIMARY KEY, v text NOT NULL); INSERT INTO " + s.lists +
-             " SELECT g, '' FROM generate_series(0, " + n + " - 1) g;";
+      sql += "CREATE TABLE " + s.lists + " (k bigint PRIMARY KEY, v text NOT NULL); INSERT INTO " + s.lists +
+             " SELECT g, '' FROM generate_series(0, " + n + " - 1) g; COMMENT ON TABLE " + s.lists + " IS '" + comment + "';";
     sql += "COMMIT;";
-    return exec(sql);
+    Status st = exec(sql);
+    if (!st.ok()) {
+      PQclear(PQexec(admin_, "ROLLBACK"));
+      return st;
+    }
+    created_ = true;
+    return st;
   }
   Status drop_schema(const Schema& s) override {
+    if (!created_) return {};
     std::string sql;
     if (!s.registers.empty()) sql += "DROP TABLE IF EXISTS " + s.registers + ";";
     if (!s.lists.empty()) sql += "DROP TABLE IF EXISTS " + s.lists + ";";
-    return exec(sql);
+    Status st = exec(sql);
+    if (st.ok()) created_ = false;
+    return st;
+  }
+  bool leftovers(std::vector<Leftover>& out, std::string& error) override {
+    out.clear();
+    Result r(PQexec(admin_,
+                    "SELECT c.relname, coalesce(obj_description(c.oid, 'pg_class'), '') FROM pg_class c "
+                    "WHERE c.relkind = 'r' AND c.relnamespace = current_schema()::regnamespace "
+                    "AND c.relname LIKE 'isoscope\\_run\\_%' ORDER BY c.relname"));
+    if (Status st = classify(admin_, r.r); !st.ok()) {
+      error = st.message;
+      return false;
+    }
+    for (int i = 0; i < PQntuples(r.r); ++i) {
+      const std::string name = PQgetvalue(r.r, i, 0), comment = PQgetvalue(r.r, i, 1);
+      std::string id;
+      if (!runner_table(name, id) || (!id.empty() && id == schema_.run_id)) continue;
+      std::string note = owner_note(comment);
+      if (!id.empty()) {
+        // Its run holds the advisory lock on its id for as long as it runs.
+        const uint64_t key = std::stoull(id, nullptr, 16);
+        const std::string held =
+            value(("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM "
+                   "pg_database WHERE datname = current_database()) AND classid = " + std::to_string(key >> 32) +
+                   " AND objid = " + std::to_string(key & 0xffffffffu) + " AND objsubid = 1").c_str());
+        if (held != "0") continue;  // running (or unknown: the server did not say)
+      } else {
+        note = "named by an earlier isoscope (isoscope_run_<pid>_<seed>), which marked no run: drop it only when no such run is going";
+      }
+      out.push_back({name, note});
+    }
+    return true;
+  }
+  Status drop_leftover(const Leftover& l) override {
+    std::string id;
+    if (!runner_table(l.table, id)) return {Outcome::Failed, l.table + " is not a runner table"};
+    return exec("DROP TABLE IF EXISTS " + l.table);
   }
   ServerFacts facts() override {
     ServerFacts f;
@@ -230,10 +292,15 @@ class PgDatabase final : public Database {
     return PQgetvalue(r.r, 0, 0);
   }
 
+  static std::string lock_key(const std::string& run_id) {
+    return std::to_string(static_cast<int64_t>(std::stoull(run_id, nullptr, 16)));
+  }
+
   Target t_;
   Isolation iso_;
   PGconn* admin_;
   Schema schema_;
+  bool created_ = false;
 };
 
 }  // namespace

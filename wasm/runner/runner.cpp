@@ -1,6 +1,7 @@
 #include "runner/runner.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -96,27 +97,32 @@ class Session {
     t.end_ns = now();
     t.op_end = static_cast<uint32_t>(rec_.ops.size());
     switch (st.outcome) {
-      case Outcome::Ok: counts_.committed.fetch_add(1, std::memory_order_relaxed); break;
+      case Outcome::Ok: break;
       case Outcome::Aborted:
         conn_->rollback();
         t.status = TxnStatus::Aborted;
-        counts_.aborted.fetch_add(1, std::memory_order_relaxed);
         break;
-      case Outcome::Lost:
-        t.status = TxnStatus::Unknown;
-        counts_.unknown.fetch_add(1, std::memory_order_relaxed);
-        break;
+      case Outcome::Lost: t.status = TxnStatus::Unknown; break;
       case Outcome::Failed:
         conn_->rollback();
         t.status = TxnStatus::Aborted;
         error_ = st.message;
         break;
     }
-    // A transaction that did nothing before it ended is not part of the history.
-    if (t.op_end > t.op_begin) {
+    // A transaction that did nothing before it ended is not part of the history: counted apart.
+    // The others are counted by the status the history gives them (the run's counts are the
+    // file's).
+    const bool recorded = t.op_end > t.op_begin;
+    if (recorded) {
       rec_.txns.push_back(t);
       if (stream_) stream_->add(index_, rec_, t);
     }
+    std::atomic<uint64_t>& count = t.status == TxnStatus::Committed ? counts_.committed
+                                   : t.status == TxnStatus::Unknown
+                                       ? (recorded ? counts_.unknown : counts_.unknown_before_any_operation)
+                                       : (recorded ? counts_.aborted : counts_.aborted_before_any_operation);
+    // A failure that ended the run with no operation done is the run's error, not a count.
+    if (recorded || st.outcome != Outcome::Failed) count.fetch_add(1, std::memory_order_relaxed);
     if (st.outcome == Outcome::Failed) return Next::Fail;
     if (st.outcome == Outcome::Lost) {
       counts_.reconnects.fetch_add(1, std::memory_order_relaxed);
@@ -339,6 +345,30 @@ void HistoryStream::add(uint32_t session, const RecordedSession& rs, const Recor
 
 bool HistoryStream::flush(std::string& error) { return write_ready(false, error); }
 
+bool HistoryStream::read_back(std::string& out, bool& replaced, std::string& error) const {
+  struct stat mine {}, now {};
+  if (fd_ < 0 || ::fstat(fd_, &mine) != 0) {
+    error = path_ + ": cannot read the history back: " + std::strerror(errno);
+    return false;
+  }
+  replaced = ::stat(path_.c_str(), &now) != 0 || now.st_dev != mine.st_dev || now.st_ino != mine.st_ino;
+  out.clear();
+  out.reserve(static_cast<size_t>(mine.st_size) + 64);  // simdjson's padding
+  char buf[1 << 16];
+  for (off_t at = 0;;) {
+    const ssize_t n = ::pread(fd_, buf, sizeof buf, at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      error = path_ + ": cannot read the history back: " + std::strerror(errno);
+      return false;
+    }
+    if (n == 0) break;
+    out.append(buf, static_cast<size_t>(n));
+    at += n;
+  }
+  return true;
+}
+
 bool HistoryStream::finish(const std::string& recorded_by_json, std::string& error) {
   if (!write_ready(true, error)) return false;
   return lay_out(recorded_by_json, false, error);
@@ -427,9 +457,20 @@ bool HistoryStream::lay_out(const std::string& recorded_by_json, bool padded, st
     doc += "]";
   }
   doc += "\n]}\n";
-  // A new file renamed over the old one: a reader sees the one or the other, whole.
-  const std::string tmp = path_ + ".tmp" + std::to_string(::getpid());
-  const int fd = ::open(tmp.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // A new file renamed over the old one: a reader sees the one or the other, whole. The new
+  // file gets a name no one can foresee, created exclusively (O_EXCL: never through a link
+  // someone planted at a foreseeable name such as PATH.tmp<pid>), then the permissions a file
+  // created the usual way would have.
+  std::string tmp = path_ + ".tmpXXXXXX";
+  const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
+  if (fd >= 0) {
+    static const mode_t mask = [] {
+      const mode_t m = ::umask(022);
+      ::umask(m);
+      return m;
+    }();
+    ::fchmod(fd, 0666 & ~mask);
+  }
   if (fd < 0 || !write_all(fd, doc.data(), doc.size(), 0) || ::rename(tmp.c_str(), path_.c_str()) != 0) {
     error = path_ + ": cannot write the history: " + std::strerror(errno);
     if (fd >= 0) ::close(fd), ::unlink(tmp.c_str());

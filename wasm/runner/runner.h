@@ -49,8 +49,12 @@ struct RecordedSession {
   std::vector<int64_t> list_values;
 };
 
+// committed, aborted, unknown: the transactions in the history, by status. A transaction that
+// ended before any of its operations completed is not in the history (it did nothing a checker
+// could see); those are counted apart, by how they ended.
 struct RunCounts {
   std::atomic<uint64_t> committed{0}, aborted{0}, unknown{0}, kills{0}, reconnects{0};
+  std::atomic<uint64_t> aborted_before_any_operation{0}, unknown_before_any_operation{0};
 };
 
 struct RunResult {
@@ -93,6 +97,11 @@ class HistoryStream {
   // Replaces the file with the final document (everything added), its metadata recorded_by_json.
   bool finish(const std::string& recorded_by_json, std::string& error);
   const std::string& path() const { return path_; }
+  // The bytes of the file this stream wrote last (after finish: the final document), read from
+  // its own descriptor: the history of this run even when another program (another run with
+  // the same --out) has since put another file at the path. `replaced`: the path no longer
+  // names that file.
+  bool read_back(std::string& out, bool& replaced, std::string& error) const;
 
  private:
   struct Entry {

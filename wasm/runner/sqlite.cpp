@@ -132,22 +132,77 @@ class SqliteDatabase final : public Database {
     schema_ = s;
     std::string sql = "BEGIN;";
     const std::string n = std::to_string(s.keys);
+    // The run's mark goes in the table's definition (sqlite_master keeps it as written): SQLite
+    // has no server to hold a lock for the run. No DROP first, no IF NOT EXISTS: a table of the
+    // name is another run's, and an error.
+    const std::string mark = "/* isoscope run " + owner_mark() + " */";
     auto table = [&](const std::string& name, const char* type, const char* initial) {
       if (name.empty()) return;
-      sql += "DROP TABLE IF EXISTS " + name + "; CREATE TABLE " + name + " (k INTEGER PRIMARY KEY, v " + type +
-             " NOT NULL); WITH RECURSIVE g(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM g WHERE k + 1 < " + n +
+      sql += "CREATE TABLE " + name + " (k INTEGER PRIMARY KEY, v " + type + " NOT NULL " + mark +
+             "); WITH RECURSIVE g(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM g WHERE k + 1 < " + n +
              ") INSERT INTO " + name + " SELECT k, " + initial + " FROM g;";
     };
     table(s.registers, "INTEGER", "0");
     table(s.lists, "TEXT", "''");
     sql += "COMMIT;";
-    return classify(admin_, sqlite3_exec(admin_, sql.c_str(), nullptr, nullptr, nullptr));
+    Status st = classify(admin_, sqlite3_exec(admin_, sql.c_str(), nullptr, nullptr, nullptr));
+    if (!st.ok()) {
+      if (!sqlite3_get_autocommit(admin_)) sqlite3_exec(admin_, "ROLLBACK", nullptr, nullptr, nullptr);
+      return st;
+    }
+    created_ = true;
+    return st;
   }
   Status drop_schema(const Schema& s) override {
+    if (!created_) return {};
     std::string sql;
     for (const std::string& name : {s.registers, s.lists})
       if (!name.empty()) sql += "DROP TABLE IF EXISTS " + name + ";";
-    return classify(admin_, sqlite3_exec(admin_, sql.c_str(), nullptr, nullptr, nullptr));
+    Status st = classify(admin_, sqlite3_exec(admin_, sql.c_str(), nullptr, nullptr, nullptr));
+    if (st.ok()) created_ = false;
+    return st;
+  }
+  bool leftovers(std::vector<Leftover>& out, std::string& error) override {
+    out.clear();
+    struct Row {
+      std::string name, sql;
+    };
+    std::vector<Row> rows;
+    char* err = nullptr;
+    const int rc = sqlite3_exec(
+        admin_, "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name LIKE 'isoscope\\_run\\_%' ESCAPE '\\' ORDER BY name",
+        [](void* a, int, char** v, char**) {
+          static_cast<std::vector<Row>*>(a)->push_back({v[0] ? v[0] : "", v[1] ? v[1] : ""});
+          return 0;
+        },
+        &rows, &err);
+    if (rc != SQLITE_OK) {
+      error = err ? err : sqlite3_errmsg(admin_);
+      sqlite3_free(err);
+      return false;
+    }
+    for (const Row& r : rows) {
+      std::string id;
+      if (!runner_table(r.name, id) || (!id.empty() && id == schema_.run_id)) continue;
+      const size_t b = r.sql.find("/* isoscope run ");
+      const std::string mark = b == std::string::npos ? "" : r.sql.substr(b + 16, r.sql.find(" */", b) - b - 16);
+      if (id.empty()) {
+        out.push_back({r.name, "named by an earlier isoscope (isoscope_run_<pid>_<seed>), which marked no run: drop it only when no such run is going"});
+        continue;
+      }
+      switch (owner_state(mark)) {
+        case Owner::Running: break;
+        case Owner::Gone: out.push_back({r.name, owner_note(mark)}); break;
+        case Owner::Unknown: break;  // another machine's run (or a mark this one cannot read): it may be going
+
+      }
+    }
+    return true;
+  }
+  Status drop_leftover(const Leftover& l) override {
+    std::string id;
+    if (!runner_table(l.table, id)) return {Outcome::Failed, l.table + " is not a runner table"};
+    return classify(admin_, sqlite3_exec(admin_, ("DROP TABLE IF EXISTS " + l.table).c_str(), nullptr, nullptr, nullptr));
   }
   ServerFacts facts() override {
     ServerFacts f;
@@ -166,6 +221,7 @@ class SqliteDatabase final : public Database {
   Target t_;
   sqlite3* admin_;
   Schema schema_;
+  bool created_ = false;
 };
 
 }  // namespace
