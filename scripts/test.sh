@@ -1,36 +1,112 @@
 #!/usr/bin/env bash
-# Runs every suite: native unit/differential/corpus tests (GoogleTest via ctest), `isoscope run`
-# against real databases, the wasm module
-# under Node, web unit tests (Vitest), the browser tests (headless Chromium), the native tests
-# again under ASan + UBSan, and a short fuzzing run.
-set -euo pipefail
+# `npm test`: sets up, builds and runs every suite, printing the wall time of each phase and the
+# total, so that a slow suite shows in every CI log. The suites: native unit, differential and
+# corpus tests (GoogleTest via ctest), `isoscope run` against real databases, the wasm module
+# under Node, tsc, Vitest, the browser tests (headless Chromium), the native tests again under
+# ASan + UBSan, and a short fuzzing run of every reader.
+#
+# On a two-core machine what can overlap does: the large Debian packages (Emscripten,
+# Chromium, clang's runtimes, the database servers) install while the native build compiles;
+# the database tests, which mostly wait on their servers, run while the WebAssembly module
+# compiles; the sanitizer build compiles, at the lowest priority, while the browser tests run.
+#
+# The sanitizers look for memory and undefined-behaviour faults, not for verdict coverage (the
+# optimised run has the full counts): under them the randomised tests run a share of their
+# histories, of every shape, set by ISOSCOPE_SANITIZER_SCALE (default 0.02; 1 runs them all).
+# ISOSCOPE_FUZZ_SECONDS is each fuzz target's time (default 5).
+#
+#   scripts/test.sh          everything (npm test)
+#   scripts/test.sh --deep   the full counts under the sanitizers and a 10-minute fuzzing
+#                            campaign per target (npm run test:deep; about two hours)
+set -uo pipefail
 cd "$(dirname "$0")/.."
-status=0
+if [ "${1:-}" = --deep ]; then
+  : "${ISOSCOPE_SANITIZER_SCALE:=1}" "${ISOSCOPE_FUZZ_SECONDS:=600}"
+fi
+SANITIZER_SCALE=${ISOSCOPE_SANITIZER_SCALE:-0.02}
+FUZZ_SECONDS=${ISOSCOPE_FUZZ_SECONDS:-5}
 # The browser tests refresh docs/screenshots/ only when asked (ISOSCOPE_SHOTS=1), so a test run
 # leaves the work tree as it was.
 [ "${ISOSCOPE_SHOTS:-0}" = 1 ] || export ISOSCOPE_NO_SHOTS=1
-run() {
-  echo
-  echo "=== $1"
-  shift
-  if ! "$@"; then
-    echo "=== FAILED: $*"
-    status=1
-  fi
+
+logs=build-logs
+mkdir -p "$logs"
+status=0
+summary=()
+start_all=$(date +%s)
+now() { date +%s.%N; }
+took() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.0f", b - a }'; }
+record() {  # name, seconds, exit status
+  local mark="ok"
+  if [ "$3" -ne 0 ]; then mark="FAILED (exit $3)"; status=1; fi
+  summary+=("$(printf '%6s s  %-48s %s' "$2" "$1" "$mark")")
+  echo "=== $1: $2 s, $mark"
 }
-run "native tests (ctest)" ctest --test-dir build --output-on-failure -j 2 --timeout 900
+
+# phase NAME COMMAND...: runs in the foreground
+phase() {
+  local name=$1 t
+  shift
+  echo
+  echo "=== $name"
+  t=$(now)
+  "$@"
+  record "$name" "$(took "$t")" $?
+}
+
+# background NAME COMMAND...: runs beside the next phases, its output kept in build-logs/
+# until `finish NAME` prints it
+declare -A bg_pid bg_start bg_title
+background() {
+  local key=$1 title=$2
+  shift 2
+  echo
+  echo "=== $title (beside the next phases; its output follows when it ends)"
+  bg_title[$key]=$title
+  bg_start[$key]=$(now)
+  "$@" >"$logs/$key.log" 2>&1 &
+  bg_pid[$key]=$!
+}
+finish() {
+  local key=$1 rc
+  wait "${bg_pid[$key]}"
+  rc=$?
+  local t
+  t=$(took "${bg_start[$key]}")
+  echo
+  echo "=== ${bg_title[$key]} (output)"
+  cat "$logs/$key.log"
+  record "${bg_title[$key]}" "$t" $rc
+}
+
+phase "setup: npm packages and the native toolchain" bash scripts/setup.sh native
+background apt "setup: Emscripten, Chromium, clang, database servers" bash scripts/setup.sh rest
+phase "build: native" bash scripts/build.sh native
+phase "native tests (ctest)" ctest --test-dir build --output-on-failure -j 2 --timeout 900
+finish apt
+
 # isoscope run against throwaway PostgreSQL and MariaDB servers (scripts/db.sh) and SQLite.
-run "database tests (isoscope run)" node --test --test-concurrency=1 tests/db/
-run "wasm tests (node)" node --test tests/wasm/
-run "web type check (tsc)" npx tsc -p web/tsconfig.json
-run "web unit tests (vitest)" npx vitest run --config web/vitest.config.ts
-run "browser tests (chromium)" node --test --test-concurrency=1 tests/browser/
+background db "database tests (isoscope run)" node --test --test-concurrency=1 tests/db/
+phase "build: wasm" nice -n 10 bash scripts/build.sh wasm
+phase "build: web" bash scripts/build.sh web
+phase "wasm tests (node)" node --test tests/wasm/
+phase "web type check (tsc)" npx tsc -p web/tsconfig.json
+phase "web unit tests (vitest)" npx vitest run --config web/vitest.config.ts
+finish db
+
 # The same native tests under AddressSanitizer and UndefinedBehaviorSanitizer (clang), then a
 # short bounded fuzzing run of every reader, the archives and the check entry; `npm run fuzz`
 # runs longer campaigns.
-run "sanitizer build (clang, ASan + UBSan)" bash scripts/fuzz.sh --build-only
-run "native tests under ASan + UBSan" ctest --test-dir build-fuzz --output-on-failure -j 2 --timeout 900
-run "fuzzing (15 s per target)" bash scripts/fuzz.sh --seconds 15 --jobs 2
+background asan "build: ASan + UBSan (clang)" nice -n 19 bash scripts/fuzz.sh --build-only
+phase "browser tests (chromium)" node --test --test-concurrency=1 tests/browser/
+finish asan
+phase "native tests under ASan + UBSan (scale $SANITIZER_SCALE)" \
+  env ISOSCOPE_TEST_SCALE="$SANITIZER_SCALE" ctest --test-dir build-fuzz --output-on-failure -j 2 --timeout 900
+phase "fuzzing ($FUZZ_SECONDS s per target)" bash scripts/fuzz.sh --seconds "$FUZZ_SECONDS" --jobs 2
+
 echo
+echo "=== wall time of each phase (background phases overlap the ones after them)"
+printf '%s\n' "${summary[@]}"
+echo "total: $(( $(date +%s) - start_all )) s"
 if [ $status -eq 0 ]; then echo "all suites passed"; else echo "some suites FAILED"; fi
 exit $status

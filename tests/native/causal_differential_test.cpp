@@ -382,7 +382,7 @@ TEST(CausalDifferential, AgreesWithLiteralPatternsOnMediumHistories) {
   for (bool all_ops : {true, false}) {
     Tally t;
     t.ref = [all_ops](const History& h, Level l) { return causal_patterns_reference(h, l, all_ops); };
-    const int count = all_ops ? 600 : 150;
+    const int count = all_ops ? scaled(600) : scaled(150);
     for (int i = 0; i < count; ++i) {
       GenParams p;
       p.seed = (all_ops ? 700000 : 710000) + i;

@@ -197,7 +197,7 @@ TEST(CcStaircase, FilteredAgreesWithUnfilteredOnLargerHistories) {
     GenParams p;
     p.seed = seed;
     p.sessions = 50;
-    p.txns_per_session = 40;
+    p.txns_per_session = static_cast<uint32_t>(scaled(40, 8));
     p.keys = 2 + seed % 4;
     p.mode = seed % 3 == 0 ? GenMode::Random : GenMode::Causal;
     p.causal_stale_ratio = seed % 2 ? 0.005 : 0;

@@ -14,6 +14,7 @@
 #include "generate/db_sim.h"
 #include "generate/inject.h"
 #include "reference.h"
+#include "test_util.h"
 
 using namespace isoscope;
 
@@ -78,7 +79,8 @@ TEST(Counterexample, InjectedAnomaliesReproduceWithAHandfulOfTransactions) {
   };
   // The 10^5-transaction shape runs in the plain build; under the sanitizers (20x slower) the
   // others cover the same code.
-  std::vector<Shape> shapes = {{10, 100}, {100, 10}, {100, 100}};
+  const uint32_t txns = static_cast<uint32_t>(scaled(100, 20));
+  std::vector<Shape> shapes = {{10, txns}, {100, 10}, {100, txns}};
   if (!kSanitized) shapes.push_back({10, 10000});
   for (Shape shape : shapes) {
     for (const InjectableAnomaly& a : injectable_anomalies()) {
@@ -131,7 +133,8 @@ TEST(Counterexample, PlantedInConcurrentRuns) {
 // of its transactions makes the reference pass (minimal).
 TEST(Counterexample, MinimalByTheReference) {
   int checked = 0;
-  for (uint64_t seed = 1; seed <= 400 && checked < 150; ++seed) {
+  const int want = scaled(150, 30);
+  for (uint64_t seed = 1; seed <= 400 && checked < want; ++seed) {
     GenParams p;
     p.seed = 5100000 + seed;
     p.sessions = 2 + seed % 3;
@@ -163,7 +166,7 @@ TEST(Counterexample, MinimalByTheReference) {
       break;
     }
   }
-  EXPECT_GE(checked, 100);
+  EXPECT_GE(checked, want * 2 / 3);
 }
 
 // The user's initial value, ids, statuses and timestamps survive.

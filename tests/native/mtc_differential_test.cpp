@@ -394,7 +394,7 @@ TEST(MtcDifferential, LargeGeneratedHistoriesHaveKnownVerdicts) {
     MtGenParams p;
     p.seed = seed;
     p.sessions = 20;
-    p.txns_per_session = 5000;
+    p.txns_per_session = scaled(5000, 250);
     p.key.keys = 1000;
     p.key.dist = seed == 2 ? MtKeyDist::Zipf : MtKeyDist::Uniform;
     p.abort_ratio = 0.05;

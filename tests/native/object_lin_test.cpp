@@ -318,13 +318,13 @@ void differential_initial(Model m, uint64_t seed, int runs) {
 
 }  // namespace
 
-TEST(ObjectLin, RegisterAgreesWithTheReference) { differential(Model::Register, 1, 10000); }
-TEST(ObjectLin, CasRegisterAgreesWithTheReference) { differential(Model::Cas, 2, 10000); }
-TEST(ObjectLin, KeyValueAgreesWithTheReference) { differential(Model::Kv, 3, 10000); }
-TEST(ObjectLin, MutexAgreesWithTheReference) { differential(Model::Mutex, 4, 10000); }
-TEST(ObjectLin, WithAnInitialValueRegisterAgreesWithTheReference) { differential_initial(Model::Register, 5, 3000); }
-TEST(ObjectLin, WithAnInitialValueCasRegisterAgreesWithTheReference) { differential_initial(Model::Cas, 6, 3000); }
-TEST(ObjectLin, WithAnInitialValueKeyValueAgreesWithTheReference) { differential_initial(Model::Kv, 7, 3000); }
+TEST(ObjectLin, RegisterAgreesWithTheReference) { differential(Model::Register, 1, scaled(10000)); }
+TEST(ObjectLin, CasRegisterAgreesWithTheReference) { differential(Model::Cas, 2, scaled(10000)); }
+TEST(ObjectLin, KeyValueAgreesWithTheReference) { differential(Model::Kv, 3, scaled(10000)); }
+TEST(ObjectLin, MutexAgreesWithTheReference) { differential(Model::Mutex, 4, scaled(10000)); }
+TEST(ObjectLin, WithAnInitialValueRegisterAgreesWithTheReference) { differential_initial(Model::Register, 5, scaled(3000)); }
+TEST(ObjectLin, WithAnInitialValueCasRegisterAgreesWithTheReference) { differential_initial(Model::Cas, 6, scaled(3000)); }
+TEST(ObjectLin, WithAnInitialValueKeyValueAgreesWithTheReference) { differential_initial(Model::Kv, 7, scaled(3000)); }
 
 // ---- published examples ------------------------------------------------------------------------
 
