@@ -25,6 +25,9 @@ const enc = new TextEncoder();
 // A budget per check: a level it leaves undecided ('unknown') is compared only when decided
 // both times (the corpus's largest histories decide well within it).
 const BUDGET_MS = 3000;
+// The levels whose counterexamples are checked besides LIN's (a weak and a strong one: each
+// counterexample shrinks by re-checking, which costs).
+const counterexampleLevels = new Set(['RC', 'SER']);
 const TARGETS = { isoscope: 'converted.json', plume: 'converted.plume.txt', jepsen: 'converted.edn' };
 
 function answer(json) {
@@ -132,6 +135,21 @@ function roundTrip(label, names, blobs, format = '') {
   sameVerdicts(back.verdicts, want, `${label} -> share link`);
   assert.deepEqual(shape(back.stats), shape(stats), `${label} -> share link: the history's shape`);
   } catch (e) { problems.push(e.message.split('\n').slice(0, 12).join(' | ')); }
+  // counterexample links: each failing level's first anomaly, as the page asks for it (after
+  // checkLevel), opened as shared-counterexample.json: the level fails again, and the history
+  // is of the kind it came from
+  for (const l of LEVELS) {
+    if (want[l].verdict !== 'fail' || (l !== 'LIN' && !counterexampleLevels.has(l))) continue;
+    try {
+      must(mod.load(names, blobs, format), 'reload');
+      must(mod.checkLevel(l, BUDGET_MS, 1), `${label}: checkLevel ${l}`);
+      const c = must(mod.counterexample(l, 0, BUDGET_MS), `${label}: counterexample ${l}`);
+      if (!c.reproduces) continue;  // the page offers no link then
+      const back = must(mod.load(['shared-counterexample.json'], [enc.encode(c.history)], ''), `${label}: ${l}'s counterexample read back`);
+      assert.equal(back.format, objects ? 'jepsen' : 'isoscope', `${label}: ${l}'s counterexample is of the kind it came from`);
+      assert.equal(must(mod.checkLevel(l, BUDGET_MS, 1), `${label}: ${l}'s counterexample`).verdict, 'fail', `${label}: ${l}'s counterexample fails ${l} again`);
+    } catch (e) { problems.push(e.message.split('\n').slice(0, 12).join(' | ')); }
+  }
   return { want, problems };
 }
 
