@@ -348,3 +348,12 @@ test('the corpus converts and links back to its verdicts', needsCorpus, () => {
   }
   assert.deepEqual(all, []);
 });
+
+test('isoscope convert --to plume says that it leaves out timestamps (SSER, LIN), and only when there are some', () => {
+  for (const [args, timed] of [[['--engine', 'si', '--txns', '5'], true], [['--mt', 'serial', '--txns', '5'], true], [['--txns', '5'], false], [['--txns', '5', '--timestamps'], true]]) {
+    const r = spawnSync(cli, ['convert', '--to', 'plume', '-', '-'], { input: generate(args), encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    if (timed) assert.match(r.stderr, /plume has no timestamps.*SSER and LIN cannot be decided/, args.join(' '));
+    else assert.equal(r.stderr, '', args.join(' '));
+  }
+});
