@@ -171,7 +171,7 @@ const GENERATED = [
   ['--register', '--keys', '1', '--sessions', '5', '--txns', '30', '--unknown-ratio', '0.3'],
   ['--register', '--no-cas', '--keys', '3', '--txns', '20', '--unknown-ratio', '0.2', '--seed', '7'],
   ['--register', '--keys', '2', '--txns', '25', '--stale-ratio', '0.2', '--seed', '3'],
-  ['--register', '--keys', '1', '--txns', '40', '--stale-ratio', '0.1', '--unknown-ratio', '0.4', '--seed', '11'],
+  ['--register', '--keys', '1', '--txns', '20', '--stale-ratio', '0.1', '--unknown-ratio', '0.3', '--seed', '11'],
   // transactional ones: lightweight transactions (LIN), mini-transactions, engines, the random
   // generator with aborts, unknowns, timestamps, labels, injected anomalies, lists
   ['--lwt', '--sessions', '3', '--txns', '20'],
