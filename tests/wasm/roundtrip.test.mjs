@@ -65,14 +65,35 @@ function sameVerdicts(got, want, what, timeless = false) {
   }
 }
 
-// Loads `text` under `name` by detection and returns its stats, verdicts and its own writing in
-// `format` (to see that a second round trip changes nothing).
+// The loaded history's transactions: sessions, positions, labels, statuses, operations, times.
+function transactions() {
+  return must(mod.transactions(0, 1e9), 'transactions');
+}
+
+// The same transactions, at the same times; an object history without times numbers its records
+// by their position in the file, and then the same real-time order is what must hold (which
+// operation returned before which was invoked).
+function sameTransactions(got, want, objects, what) {
+  const strip = (ts) => ts.map(({ start, end, ...t }) => t);
+  assert.deepEqual(strip(got), strip(want), what);
+  const times = (ts) => ts.map((t) => [t.start, t.end]);
+  if (!objects || want.length > 2000) {
+    assert.deepEqual(times(got), times(want), `${what}: times`);
+    return;
+  }
+  const before = (ts) => ts.map((a) => ts.map((b) => a.end !== undefined && b.start !== undefined && a.end < b.start ? 1 : 0).join('')).join('\n');
+  assert.equal(before(got), before(want), `${what}: which operation returned before which was invoked`);
+}
+
+// Loads `text` under `name` by detection and returns its stats, verdicts, transactions and its
+// own writing in `format` (to see that a second round trip changes nothing).
 function readBack(name, text, format, expectFormat) {
   const stats = must(mod.load([name], [enc.encode(text)], ''), `${name} read back`);
   if (expectFormat) assert.equal(stats.format, expectFormat, `${name}: read back as ${expectFormat}`);
   const v = verdicts();
+  const txns = format === 'plume' ? null : transactions();
   const again = answer(mod.convert(format));
-  return { stats, verdicts: v, again };
+  return { stats, verdicts: v, txns, again };
 }
 
 /** One history through every writer and the share link. */
@@ -81,6 +102,7 @@ function roundTrip(label, names, blobs, format = '') {
   if (loaded.error) return { skipped: loaded.error.message };
   const stats = loaded.value;
   const want = verdicts();
+  const txns = transactions();
   const written = {};
   for (const to of Object.keys(TARGETS)) {
     must(mod.load(names, blobs, format), 'reload');
@@ -115,6 +137,7 @@ function roundTrip(label, names, blobs, format = '') {
       assert.deepEqual(shape(back.stats), { ...shape(back.stats), operations, keys, committed, unknown, lists, timestamps: false }, `${what}: the history's shape`);
     } else {
       assert.deepEqual(shape(back.stats), shape(stats), `${what}: the history's shape`);
+      sameTransactions(back.txns, txns, objects, `${what}: the same transactions`);
     }
     if (to === 'plume') {
       // numbers the transactions anew (those plume cannot hold are gone): from the second
@@ -134,6 +157,7 @@ function roundTrip(label, names, blobs, format = '') {
   const back = readBack('shared-history.json', link, 'isoscope');
   sameVerdicts(back.verdicts, want, `${label} -> share link`);
   assert.deepEqual(shape(back.stats), shape(stats), `${label} -> share link: the history's shape`);
+  sameTransactions(back.txns, txns, objects, `${label} -> share link: the same transactions`);
   } catch (e) { problems.push(e.message.split('\n').slice(0, 12).join(' | ')); }
   // counterexample links: each failing level's first anomaly, as the page asks for it (after
   // checkLevel), opened as shared-counterexample.json: the level fails again, and the history
