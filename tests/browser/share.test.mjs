@@ -187,7 +187,10 @@ test('object histories\' share links reproduce their verdicts', async () => {
     await page.goto(env.server.url);
     await page.waitForSelector('#dropzone');
     await dropFiles(page, [{ name, content: lines.join('\n') + '\n' }]);
-    await waitChecked(page);
+    await page.waitForSelector('body[data-checked="true"], #load-error', { timeout: 60_000 });
+    // a history of no client operation may be refused by the reader (issue 35, class 1): then
+    // there is nothing to share
+    if (name === 'nemesis-only.edn' && await page.$('#load-error')) { await page.context().close(); continue; }
     const before = await ladder(page);
     assert.ok(['pass', 'fail'].includes(before.LIN), `${name}: ${JSON.stringify(before)}`);
     await page.click('#share');

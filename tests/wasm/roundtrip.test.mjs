@@ -332,7 +332,10 @@ test('object histories a reader accepts (processes going on after :info, nemesis
   const all = [];
   for (const [label, text] of Object.entries(OBJECTS)) {
     const r = roundTrip(label, [label.includes('log lines') ? 'h.log' : label.includes('JSON') ? 'h.json' : 'h.edn'], [enc.encode(text)]);
-    if (r.skipped) all.push(`${label}: ${r.skipped}`); else all.push(...r.problems);
+    // a history of no client operation may be refused by the reader (issue 35, class 1): then
+    // there is nothing to convert
+    if (r.skipped && !label.startsWith('nemesis only')) all.push(`${label}: ${r.skipped}`);
+    if (!r.skipped) all.push(...r.problems);
     // isoscope convert (the CLI) writes what the module writes
     const cliOut = spawnSync(cli, ['convert', '--to', 'jepsen', '-', '-'], { input: text, encoding: 'utf8' });
     if (!r.skipped) {
