@@ -20,8 +20,8 @@ History project_history(const History& h, const std::vector<char>& keep, const s
   std::vector<uint32_t> new_txn(objects ? h.txns.size() : 0, 0);
   uint32_t kept_txns = 0;
   auto writer_kept = [&](uint32_t op) {
-    if (objects) return true;
     if (drop && (*drop)[op]) return false;
+    if (objects) return true;
     if (h.read_from[op] == kAmbiguous) {
       if (ambiguous == AmbiguousProjection::AsIs) return true;
       for (uint32_t c : h.ambiguous.candidates(op))
