@@ -8,14 +8,16 @@
 //     `isoscope convert` calls) and read back by detection, as a file of that format;
 //   - written as the page's share link holds it (convert('isoscope'), opened by detection as
 //     shared-history.json, web/src/ui/app.ts openFromHash) and read back;
-// and each reading back must give the same verdict at every level, the same operations and
-// the same statuses, and write out to the same text again. A conversion a format cannot hold
+// and each reading back must give the same verdict at every level, the same transactions
+// (operations, statuses, sessions, labels, times) and write out to the same text again; plume,
+// which has no timestamps and numbers transactions anew, the same verdicts but SSER's and LIN's
+// (n/a without times, which `convert` says) and the same text from its second writing on. A conversion a format cannot hold
 // must be refused with a reason, never written incomplete. Counterexample links (the other
 // thing a link holds) must fail their level again, as the kind of history they came from.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { corpusRoot, loadIsoscope, needsCorpus, readInput, repoRoot } from './load-module.mjs';
@@ -114,6 +116,8 @@ function roundTrip(label, names, blobs, format = '') {
     }
     written[to] = r.value;
   }
+  // a plume history is written as plume again
+  if (stats.format === 'plume') assert.ok(written.plume !== null, `${label}: plume is written as plume`);
   // an object history is written as Jepsen EDN, and a history of transactions as isoscope JSON
   const objects = written.jepsen !== null;
   assert.ok(objects ? written.jepsen !== null : written.isoscope !== null, `${label}: its lossless form is written`);
@@ -126,38 +130,38 @@ function roundTrip(label, names, blobs, format = '') {
   for (const [to, text] of Object.entries(written)) {
     if (text === null || (objects && to !== 'jepsen')) continue;
     try {
-    const back = readBack(TARGETS[to], text, to, to === 'jepsen' ? 'jepsen' : to);
-    const what = `${label} -> ${to} -> read back`;
-    sameVerdicts(back.verdicts, want, what, to === 'plume' && stats.timestamps);
-    if (to === 'plume') {
-      // plume has no timestamps, writes operations only (a transaction without one leaves no
-      // line) and marks aborted operations -1 (a session's run of them reads back as one
-      // aborted transaction): docs/cli.md, convert
-      const { operations, keys, committed, unknown, lists } = stats;
-      assert.deepEqual(shape(back.stats), { ...shape(back.stats), operations, keys, committed, unknown, lists, timestamps: false }, `${what}: the history's shape`);
-    } else {
-      assert.deepEqual(shape(back.stats), shape(stats), `${what}: the history's shape`);
-      sameTransactions(back.txns, txns, objects, `${what}: the same transactions`);
-    }
-    if (to === 'plume') {
-      // numbers the transactions anew (those plume cannot hold are gone): from the second
-      // writing on, the same text
-      const second = readBack(TARGETS[to], back.again.value, to, to);
-      assert.ok(second.again.value === back.again.value, `${what}: written a third time, the same text as the second`);
-    } else {
-      assert.ok(back.again.value === text, `${what}: written again, the same text`);
-    }
+      const back = readBack(TARGETS[to], text, to, to === 'jepsen' ? 'jepsen' : to);
+      const what = `${label} -> ${to} -> read back`;
+      sameVerdicts(back.verdicts, want, what, to === 'plume' && stats.timestamps);
+      if (to === 'plume') {
+        // plume has no timestamps, writes operations only (a transaction without one leaves no
+        // line) and marks aborted operations -1 (a session's run of them reads back as one
+        // aborted transaction): docs/cli.md, convert
+        const { operations, keys, committed, unknown, lists } = stats;
+        assert.deepEqual(shape(back.stats), { ...shape(back.stats), operations, keys, committed, unknown, lists, timestamps: false }, `${what}: the history's shape`);
+      } else {
+        assert.deepEqual(shape(back.stats), shape(stats), `${what}: the history's shape`);
+        sameTransactions(back.txns, txns, objects, `${what}: the same transactions`);
+      }
+      if (to === 'plume') {
+        // numbers the transactions anew (those plume cannot hold are gone): from the second
+        // writing on, the same text
+        const second = readBack(TARGETS[to], back.again.value, to, to);
+        assert.ok(second.again.value === back.again.value, `${what}: written a third time, the same text as the second`);
+      } else {
+        assert.ok(back.again.value === text, `${what}: written again, the same text`);
+      }
     } catch (e) { problems.push(e.message.split('\n').slice(0, 12).join(' | ')); }
   }
   // the share link: convert('isoscope') opened as shared-history.json by detection
   try {
-  must(mod.load(names, blobs, format), 'reload');
-  const link = must(mod.convert('isoscope'), `${label}: the share link's history`);
-  assert.equal(link, share);
-  const back = readBack('shared-history.json', link, 'isoscope');
-  sameVerdicts(back.verdicts, want, `${label} -> share link`);
-  assert.deepEqual(shape(back.stats), shape(stats), `${label} -> share link: the history's shape`);
-  sameTransactions(back.txns, txns, objects, `${label} -> share link: the same transactions`);
+    must(mod.load(names, blobs, format), 'reload');
+    const link = must(mod.convert('isoscope'), `${label}: the share link's history`);
+    assert.equal(link, share);
+    const back = readBack('shared-history.json', link, 'isoscope');
+    sameVerdicts(back.verdicts, want, `${label} -> share link`);
+    assert.deepEqual(shape(back.stats), shape(stats), `${label} -> share link: the history's shape`);
+    sameTransactions(back.txns, txns, objects, `${label} -> share link: the same transactions`);
   } catch (e) { problems.push(e.message.split('\n').slice(0, 12).join(' | ')); }
   // counterexample links: each failing level's first anomaly, as the page asks for it (after
   // checkLevel), opened as shared-counterexample.json: the level fails again, and the history
