@@ -257,7 +257,9 @@ val counterexample(std::string level, int index, double budget_ms) {
   CheckBudget budget;
   budget.deadline_ms = budget_ms > 0 ? now_ms() + budget_ms : 0;
   const Counterexample c = make_counterexample(g_loaded->history, l, r.anomalies[index], budget);
-  return ok("{\"history\": " + json_quote(write_isoscope_json(c.history)) +
+  // an object history's counterexample in its lossless form, as the whole history's link
+  const std::string text = c.history.registers.empty() ? write_isoscope_json(c.history) : write_jepsen_edn(c.history);
+  return ok("{\"history\": " + json_quote(text) +
             ", \"transactions\": " + std::to_string(c.txns.size()) +
             ", \"reproduces\": " + (c.reproduces ? "true" : "false") +
             ", \"minimal\": " + (c.minimal ? "true" : "false") + "}");

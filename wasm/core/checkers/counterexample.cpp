@@ -14,8 +14,14 @@ History project_history(const History& h, const std::vector<char>& keep, const s
   b.keys() = h.keys;
   b.values() = h.values;
   b.set_initial(h.initial);
+  // An object history's operations repeat values and read from no one in particular: its
+  // reads stay (LIN judges them on the Registers, which keep the kept operations).
+  const bool objects = !h.registers.empty();
+  std::vector<uint32_t> new_txn(objects ? h.txns.size() : 0, 0);
+  uint32_t kept_txns = 0;
   auto writer_kept = [&](uint32_t op) {
     if (drop && (*drop)[op]) return false;
+    if (objects) return true;
     if (h.read_from[op] == kAmbiguous) {
       if (ambiguous == AmbiguousProjection::AsIs) return true;
       for (uint32_t c : h.ambiguous.candidates(op))
@@ -33,6 +39,8 @@ History project_history(const History& h, const std::vector<char>& keep, const s
       if (!any) b.begin_session();
       any = true;
       b.begin_txn();
+      ++kept_txns;
+      if (objects) new_txn[t] = kept_txns;
       const Txn& x = h.txns[t];
       for (uint32_t o = x.op_begin; o < x.op_end; ++o) {
         const Op& op = h.ops[o];
@@ -55,6 +63,20 @@ History project_history(const History& h, const std::vector<char>& keep, const s
       if (x.label != kNone) b.set_label(h.labels[x.label]);
       b.end_txn();
     }
+  }
+  if (objects) {
+    Registers regs;
+    regs.model = h.registers.model;
+    regs.timed = h.registers.timed;
+    regs.keyed = h.registers.keyed;
+    regs.initial = h.registers.initial;
+    regs.micro = h.registers.micro;
+    for (const RegOp& o : h.registers.ops)  // invocation order, as in h
+      if (keep[o.txn]) {
+        regs.ops.push_back(o);
+        regs.ops.back().txn = new_txn[o.txn];
+      }
+    b.set_registers(std::move(regs));
   }
   Expected<History> r = b.finish(h.format);
   if (r.ok()) {
@@ -81,6 +103,46 @@ bool fails(const History& h, const std::vector<char>& keep, Level level, const C
   if (!level_applies(p, level, reason)) return false;
   const LevelChecker checker = checker_for(level);
   return checker && checker(p, budget).verdict == Verdict::Fail;
+}
+
+// An object history's operations a counterexample may leave out, so that its failure still
+// says that h fails LIN: reads, and operations that failed (they constrain nothing); an
+// operation that may have changed its object (a write, cas, append, acquire, release or
+// multi-register transaction, also of unknown outcome) only with every other operation of its
+// object (objects are independent: LIN is per object). Leaving out a write alone could make a
+// read of its value unexplained, a failure h does not have. Group: the object, or the whole
+// history when one operation spans several (multi-register) or the model is a mutex.
+struct ObjectGroups {
+  std::vector<uint32_t> group;  // per transaction (0: none)
+  std::vector<char> changes;    // per transaction: an operation that may have changed its object
+  uint32_t groups = 0;
+};
+
+ObjectGroups object_groups(const History& h) {
+  ObjectGroups g;
+  g.group.assign(h.txns.size(), 0);
+  g.changes.assign(h.txns.size(), 0);
+  const bool one = h.registers.model == ObjectModel::MultiRegister || h.registers.model == ObjectModel::Mutex;
+  uint32_t max_key = 0;
+  for (const RegOp& o : h.registers.ops) {
+    g.group[o.txn] = one ? 1 : o.key + 1;
+    max_key = std::max(max_key, g.group[o.txn]);
+    g.changes[o.txn] = o.fn != ObjFn::Read && !o.failed();
+  }
+  g.groups = max_key + 1;
+  return g;
+}
+
+// Keeps every operation that changes an object of which keep holds some operation; returns
+// whether keep already did.
+bool close_objects(const ObjectGroups& g, std::vector<char>& keep) {
+  std::vector<char> used(g.groups, 0);
+  for (size_t t = 1; t < keep.size(); ++t)
+    if (keep[t]) used[g.group[t]] = 1;
+  bool closed = true;
+  for (size_t t = 1; t < keep.size(); ++t)
+    if (!keep[t] && g.changes[t] && used[g.group[t]]) keep[t] = 1, closed = false;
+  return closed;
 }
 
 void add_readers_writers(const History& h, std::vector<char>& keep) {
@@ -120,9 +182,19 @@ Counterexample make_counterexample(const History& h, Level level, const Anomaly&
     if (e.from_op < h.ops.size()) mark(h.op_txn[e.from_op]);
     if (e.to_op < h.ops.size()) mark(h.op_txn[e.to_op]);
   }
-  add_readers_writers(h, keep);
+  const bool objects = !h.registers.empty();
+  ObjectGroups groups;
+  if (objects) {
+    groups = object_groups(h);
+    close_objects(groups, keep);
+  } else {
+    add_readers_writers(h, keep);
+  }
   bool ok = fails(h, keep, level, budget);
-  if (!ok && !budget.expired()) {
+  if (!ok && !budget.expired() && objects) {
+    std::fill(keep.begin() + 1, keep.end(), 1);
+    ok = fails(h, keep, level, budget);
+  } else if (!ok && !budget.expired()) {
     // Widen to the transactions that share keys with it, transitively, then to everything:
     // the level fails on the whole history, so the shrinking below always starts from a
     // failing history.
@@ -145,7 +217,13 @@ Counterexample make_counterexample(const History& h, Level level, const Anomaly&
   }
   if (ok) {
     // Shrink (checkers/shrink.h); every accepted step fails.
+    // (an object history: only what can be left out, above; minimal then means that no
+    // single operation of those can go)
     c.minimal = shrink_failing(keep, budget, [&](const std::vector<char>& trial) {
+      if (objects) {
+        std::vector<char> closed = trial;
+        if (!close_objects(groups, closed)) return Trial::Passes;
+      }
       return fails(h, trial, level, budget) ? Trial::Fails : Trial::Passes;
     });
   }

@@ -39,6 +39,9 @@ struct Counterexample {
 // operations and the writers they read from; widens to the transactions sharing keys with them
 // (transitively), then to the whole history, when that does not reproduce; then drops
 // transactions while the level still fails (within the budget). level: the level whose checker reported the anomaly.
+// An object history (History::registers) keeps its Registers for the kept operations; of its
+// operations, only reads, failed ones and whole objects are left out (counterexample.cpp,
+// ObjectGroups), so that the counterexample's failure is one of h's own.
 Counterexample make_counterexample(const History& h, Level level, const Anomaly& a,
                                    const CheckBudget& budget);
 

@@ -1,7 +1,17 @@
-// Object histories back to Jepsen EDN (formats/jepsen.cpp reads them): one invocation and one
-// completion per operation, in time order (invocations first at equal times, as they are
-// concurrent); an :info operation's completion comes last, since it may take effect any time.
+// Object histories back to Jepsen EDN (formats/jepsen.cpp reads them), so that what is written
+// reads back to the same operations, pairs and verdicts (tests/wasm/roundtrip.test.mjs):
+//   - one invocation and one completion per operation; each process's records in its own order
+//     (the reader pairs an invocation with the next completion of its process), the processes'
+//     records merged in time order, a completion before an invocation at equal times;
+//   - an :info completion (or an invocation never completed, written with one) stays where its
+//     process goes on: just before that process's next invocation, else at the end. Its :time
+//     is the history's end (the reader never uses it but as that end: an :info operation may
+//     take effect at any time after its invocation);
+//   - the operations of processes that are not clients (:nemesis), which the reader counted
+//     and left out, as that many :nemesis records at the end: a history of those only reads
+//     back as the same empty object history.
 #include <algorithm>
+#include <queue>
 #include <string>
 #include <vector>
 
@@ -13,20 +23,67 @@ namespace isoscope {
 
 std::string write_jepsen_edn(const History& h) {
   const Registers& regs = h.registers;
-  struct Rec {
+  const uint32_t n = static_cast<uint32_t>(regs.ops.size());
+  // The history's end: where the reader ended an indeterminate operation's shown interval
+  // (its last record's time), else the last time an operation shows.
+  int64_t last = 0;
+  bool end_known = false;
+  for (const RegOp& o : regs.ops)
+    if (o.indeterminate() && h.txns[o.txn].has_time()) {
+      last = end_known ? std::max(last, h.times[o.txn].end.whole) : h.times[o.txn].end.whole;
+      end_known = true;
+    }
+  if (!end_known)
+    for (const RegOp& o : regs.ops) last = std::max(last, o.ret == RegOp::kNever ? o.call : o.ret);
+  // Each process's operations in invocation order (regs.ops is in invocation order).
+  std::vector<uint32_t> by_process(n);
+  for (uint32_t i = 0; i < n; ++i) by_process[i] = i;
+  std::stable_sort(by_process.begin(), by_process.end(),
+                   [&](uint32_t x, uint32_t y) { return regs.ops[x].process < regs.ops[y].process; });
+  struct Queue {
+    uint32_t begin, end;  // into by_process
+    uint32_t next = 0;    // records taken: 2 per operation
+  };
+  std::vector<Queue> queues;
+  for (uint32_t i = 0; i < n; ++i)
+    if (i == 0 || regs.ops[by_process[i]].process != regs.ops[by_process[i - 1]].process)
+      queues.push_back({i, i});
+  for (size_t q = 0; q < queues.size(); ++q) queues[q].end = q + 1 < queues.size() ? queues[q + 1].begin : n;
+  // A queue's next record: its op, whether it is the completion, and where it goes in time.
+  struct Head {
     int64_t t;
+    bool invocation;
+    uint32_t queue;
+  };
+  auto head = [&](uint32_t q) -> Head {
+    const Queue& Q = queues[q];
+    const RegOp& o = regs.ops[by_process[Q.begin + Q.next / 2]];
+    if (Q.next % 2 == 0) return {o.call, true, q};
+    if (!o.indeterminate()) return {o.ret, false, q};
+    const uint32_t after = Q.begin + Q.next / 2 + 1;  // the process's next operation
+    return {after < Q.end ? std::max(o.call, regs.ops[by_process[after]].call) : RegOp::kNever, false, q};
+  };
+  auto later = [](const Head& a, const Head& b) {
+    if (a.t != b.t) return a.t > b.t;
+    if (a.invocation != b.invocation) return a.invocation;  // completions first at equal times
+    return a.queue > b.queue;
+  };
+  std::priority_queue<Head, std::vector<Head>, decltype(later)> heads(later);
+  for (uint32_t q = 0; q < queues.size(); ++q)
+    if (queues[q].begin < queues[q].end) heads.push(head(q));
+  struct Rec {
     bool done;
     uint32_t op;
   };
   std::vector<Rec> recs;
-  recs.reserve(regs.ops.size() * 2);
-  int64_t last = 0;
-  for (const RegOp& o : regs.ops) last = std::max(last, o.ret == RegOp::kNever ? o.call : o.ret);
-  for (uint32_t i = 0; i < regs.ops.size(); ++i) {
-    recs.push_back({regs.ops[i].call, false, i});
-    recs.push_back({regs.ops[i].ret == RegOp::kNever ? last + 1 : regs.ops[i].ret, true, i});
+  recs.reserve(static_cast<size_t>(n) * 2);
+  while (!heads.empty()) {
+    const Head top = heads.top();
+    heads.pop();
+    Queue& Q = queues[top.queue];
+    recs.push_back({!top.invocation, by_process[Q.begin + Q.next / 2]});
+    if (++Q.next < 2 * (Q.end - Q.begin)) heads.push(head(top.queue));
   }
-  std::stable_sort(recs.begin(), recs.end(), [](const Rec& a, const Rec& b) { return a.t != b.t ? a.t < b.t : a.done < b.done; });
   auto val = [&](uint32_t v) -> std::string {
     if (v == RegOp::kUnobserved || (h.initial && v == *h.initial)) return "nil";
     if (h.values.kind(v) == Interner::Kind::Str) return json_quote(h.values.as_str(v));
@@ -77,10 +134,15 @@ std::string write_jepsen_edn(const History& h) {
       if (regs.keyed && !kv && o.fn != ObjFn::Txn) v = "[" + key(o.key) + " " + v + "]";
       out += ", :value " + v;
     }
-    if (regs.timed) out += ", :time " + std::to_string(r.t);
+    if (regs.timed) out += ", :time " + std::to_string(!r.done ? o.call : o.indeterminate() ? last : o.ret);
     if (h.txns[o.txn].label != kNone) out += ", :index " + std::string(h.labels[h.txns[o.txn].label]);
     out += "}\n";
   }
+  // What the reader left out as no client's (its count: History::dropped).
+  size_t nemesis = 0;
+  for (const History::Dropped& d : h.dropped)
+    if (d.reason.find("not clients") != std::string::npos) nemesis += d.count;
+  for (size_t i = 0; i < nemesis; ++i) out += "{:type :info, :f :nemesis, :process :nemesis}\n";
   out += "]\n";
   return out;
 }

@@ -106,7 +106,7 @@ export interface KindCount {
 
 /** What the core's counterexample() answers: a history of its own that fails the same level. */
 export interface Counterexample {
-  history: string;  // canonical JSON
+  history: string;  // canonical JSON; an object history's Jepsen EDN (as convert('isoscope'))
   transactions: number;
   reproduces: boolean;  // re-checked: the level fails on it
   minimal: boolean;     // no transaction can be left out

@@ -83,7 +83,9 @@ export class IsoscopeCheck extends HTMLElement {
     this.status(`Checking ${src}\u2026`);
     let data: ArrayBuffer;
     try {
-      const res = await fetch(new URL(src, document.baseURI));
+      // the bytes the server holds now: never from a cache, never stored (public/sw.js leaves
+      // no-store requests alone)
+      const res = await fetch(new URL(src, document.baseURI), { cache: 'no-store' });
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       data = await res.arrayBuffer();
     } catch (e) {

@@ -584,7 +584,9 @@ export class App {
     try { u = new URL(url, location.href); } catch { this.showError({ message: 'bad src URL' }, 'Cannot load'); return true; }
     if (u.origin !== location.origin) { this.showError({ message: `src must be on this origin (${location.origin})` }, 'Cannot load'); return true; }
     void this.loadFrom(async () => {
-      const res = await fetch(u.href);
+      // the bytes the server holds now: never from a cache, never stored (public/sw.js leaves
+      // no-store requests alone)
+      const res = await fetch(u.href, { cache: 'no-store' });
       if (!res.ok) throw new InputError(`${u.pathname}: HTTP ${res.status}`);
       return [{ name: u.pathname.split('/').pop() || 'history', data: await res.arrayBuffer() }];
     }, p.get('format') ?? '');  // ?format= reads src as that format, like the embed's attribute
