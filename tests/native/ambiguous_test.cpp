@@ -282,10 +282,10 @@ TEST(Ambiguous, AgreesWithReferenceOnRandomHistoriesWithRepeatedValues) {
   EXPECT_EQ(disagreements, 0);
   EXPECT_EQ(lattice, 0);
   EXPECT_EQ(witness_errors, 0);
-  EXPECT_GT(ambiguous, kHistories / 2);
+  EXPECT_GT(ambiguous, scaled_threshold(10000 / 2));
   for (size_t li = 0; li < kLevels.size(); ++li) {
-    EXPECT_GT(pass[li], kHistories / 20) << level_name(kLevels[li]);
-    EXPECT_GT(fail[li], kHistories / 50) << level_name(kLevels[li]);
+    EXPECT_GT(pass[li], scaled_threshold(10000 / 20)) << level_name(kLevels[li]);
+    EXPECT_GT(fail[li], scaled_threshold(10000 / 50)) << level_name(kLevels[li]);
   }
 }
 
@@ -380,8 +380,8 @@ TEST(Ambiguous, SerialScheduleSearchAgreesWithReference) {
   }
   std::printf("  schedules found %d, searches exhausted %d\n", found, exhausted);
   EXPECT_EQ(wrong, 0);
-  EXPECT_GT(found, kHistories / 10);
-  EXPECT_GT(exhausted, kHistories / 10);
+  EXPECT_GT(found, scaled_threshold(4000 / 10));
+  EXPECT_GT(exhausted, scaled_threshold(4000 / 10));
 }
 
 // serial_order_holds (the choice layer's check of a serial schedule, in place of SER's checker):
@@ -436,7 +436,7 @@ TEST(Ambiguous, SerialOrderHoldsOnlyOnSerialSchedules) {
   }
   std::printf("  schedules %d, orders accepted %d, rejected %d\n", schedules, accepted, rejected);
   EXPECT_EQ(wrong, 0);
-  EXPECT_GT(schedules, kHistories / 10);
+  EXPECT_GT(schedules, scaled_threshold(1500 / 10));
   EXPECT_GT(rejected, schedules);
 }
 
@@ -492,7 +492,7 @@ TEST(Ambiguous, SnapshotOrderHoldsOnlyOnSnapshotRuns) {
   }
   std::printf("  runs %d, orders accepted %d, rejected %d\n", runs, accepted, rejected);
   EXPECT_EQ(wrong, 0);
-  EXPECT_GT(runs, kHistories / 10);
+  EXPECT_GT(runs, scaled_threshold(1500 / 10));
   EXPECT_GT(rejected, runs);
 }
 
@@ -697,11 +697,11 @@ TEST(Ambiguous, RefutationsByValuesAgreeWithReferenceOnReadModifyWriteHistories)
   for (size_t li = 0; li < kStrong.size(); ++li)
     std::printf("    %-4s pass %5d  fail %5d\n", level_name(kStrong[li]), pass[li], fail[li]);
   EXPECT_EQ(disagreements, 0);
-  EXPECT_GT(counted, kHistories / 50);
-  EXPECT_GT(unrepeatable, kHistories / 50);
+  EXPECT_GT(counted, scaled_threshold(1500 / 50));
+  EXPECT_GT(unrepeatable, scaled_threshold(1500 / 50));
   for (size_t li = 0; li < kStrong.size(); ++li) {
-    EXPECT_GT(pass[li], kHistories / 50) << level_name(kStrong[li]);
-    EXPECT_GT(fail[li], kHistories / 50) << level_name(kStrong[li]);
+    EXPECT_GT(pass[li], scaled_threshold(1500 / 50)) << level_name(kStrong[li]);
+    EXPECT_GT(fail[li], scaled_threshold(1500 / 50)) << level_name(kStrong[li]);
   }
 }
 
@@ -798,7 +798,7 @@ TEST(Ambiguous, ConcurrentScheduleSearchAgreesWithReference) {
   std::printf("  SI schedules found %d, searches exhausted %d; RC schedules found %d, exhausted %d\n", found[1],
               exhausted[1], found[0], exhausted[0]);
   EXPECT_EQ(wrong, 0);
-  EXPECT_GT(found[1], kHistories / 10);
-  EXPECT_GT(found[0], kHistories / 10);
-  EXPECT_GT(exhausted[1], kHistories / 20);
+  EXPECT_GT(found[1], scaled_threshold(4000 / 10));
+  EXPECT_GT(found[0], scaled_threshold(4000 / 10));
+  EXPECT_GT(exhausted[1], scaled_threshold(4000 / 20));
 }

@@ -279,8 +279,8 @@ TEST(MtcDifferential, GeneratedMtHistoriesAgreeWithReference) {
   EXPECT_EQ(t.witness_errors, 0);
   EXPECT_EQ(t.lattice, 0);
   for (size_t i = 0; i < 3; ++i) {
-    EXPECT_GT(t.pass[i], kHistories / 10);
-    EXPECT_GT(t.fail[i], kHistories / 20);
+    EXPECT_GT(t.pass[i], scaled_threshold(12000 / 10));
+    EXPECT_GT(t.fail[i], scaled_threshold(12000 / 20));
   }
   EXPECT_GT(t.boundary[1], scaled_threshold(20));  // write skews: SI holds, SER fails
   EXPECT_GT(t.boundary[2], scaled_threshold(20));  // real-time violations: SER holds, SSER fails
@@ -299,10 +299,10 @@ TEST(MtcDifferential, ChaosMtHistoriesAgreeWithReference) {
   EXPECT_EQ(t.disagreements, 0);
   EXPECT_EQ(t.witness_errors, 0);
   EXPECT_EQ(t.lattice, 0);
-  EXPECT_GT(t.histories, kHistories * 9 / 10);
+  EXPECT_GT(t.histories, scaled_threshold(20000 * 9 / 10));
   for (size_t i = 0; i < 3; ++i) {
-    EXPECT_GT(t.pass[i], kHistories / 50);
-    EXPECT_GT(t.fail[i], kHistories / 10);
+    EXPECT_GT(t.pass[i], scaled_threshold(20000 / 50));
+    EXPECT_GT(t.fail[i], scaled_threshold(20000 / 10));
   }
 }
 
