@@ -21,10 +21,13 @@ std::string write_jepsen_edn(const History& h) {
   std::vector<Rec> recs;
   recs.reserve(regs.ops.size() * 2);
   int64_t last = 0;
-  for (const RegOp& o : regs.ops) last = std::max(last, o.ret == RegOp::kNever ? o.call : o.ret);
+  // The status, not ret == kNever, says an operation has no return: a completion may be
+  // recorded at the int64 maximum (then :info completions share that time, after it).
+  for (const RegOp& o : regs.ops) last = std::max(last, o.indeterminate() ? o.call : o.ret);
+  const int64_t after_last = last == INT64_MAX ? last : last + 1;
   for (uint32_t i = 0; i < regs.ops.size(); ++i) {
     recs.push_back({regs.ops[i].call, false, i});
-    recs.push_back({regs.ops[i].ret == RegOp::kNever ? last + 1 : regs.ops[i].ret, true, i});
+    recs.push_back({regs.ops[i].indeterminate() ? after_last : regs.ops[i].ret, true, i});
   }
   std::stable_sort(recs.begin(), recs.end(), [](const Rec& a, const Rec& b) { return a.t != b.t ? a.t < b.t : a.done < b.done; });
   auto val = [&](uint32_t v) -> std::string {
