@@ -28,6 +28,16 @@ struct Node {
 // Whether the text is the JSON form (elle-cli, Jepsen's store) rather than EDN.
 bool looks_like_json(std::string_view s);
 
+// A record's :process (history-format.md): an integer names a client, :nemesis (in the JSON
+// form "nemesis") the nemesis. Anything else (a string, nil, a float, another keyword, a vector)
+// names neither: an input error, never taken for the nemesis and never dropped.
+bool is_nemesis(const Node& process, bool json);
+// The message of that error: what was expected, and what the node is.
+std::string process_problem(const Node& process, bool json);
+// What a node is, for messages: "the string \"1\"", "nil", "the number 1.5", "the keyword
+// :client", "a vector"; long texts shortened.
+std::string describe(const Node& n);
+
 // A string body as the tokenizer validated it (\n \t \" \\ \/ \uXXXX) unescaped to UTF-8.
 std::string unescape_string(std::string_view s);
 

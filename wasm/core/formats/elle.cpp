@@ -7,9 +7,10 @@
 // [:w k v], [:r k v] (rw-register).
 //   :ok = committed, :fail = aborted, :info = unknown; an invocation with no completion is
 //   unknown as well. The session is the :process; an op without :process is a session of its
-//   own, and an op without :f is a transaction, as in Elle. Ops of other processes (:nemesis)
-//   are not transactions: they are counted in dropped_events. The invocation's and the completion's :time become the
-//   transaction's start and end. The label is the completion's :index.
+//   own, and an op without :f is a transaction, as in Elle. Ops of the :nemesis (in JSON
+//   "nemesis") are not transactions: they are counted in dropped_events; a :process that is
+//   neither an integer nor the nemesis is an input error. The invocation's and the completion's
+//   :time become the transaction's start and end. The label is the completion's :index.
 //   A read whose result is nil: in a committed transaction it reads the initial state (an empty
 //   list in a list-append history); in an aborted or unknown one the result was never observed,
 //   so the read is left out.
@@ -362,6 +363,8 @@ std::string unescape(std::string_view s) {
   return out;
 }
 
+bool looks_json(std::string_view s);
+
 enum class MK : uint8_t { Read, NilRead, Write, Append, ListRead };
 struct MicroOp {
   MK kind;
@@ -377,7 +380,8 @@ struct PendingTxn {
   bool completed = false;
   Time start, end;  // where has_start / has_end
   bool has_start = false, has_end = false;
-  int64_t index = -1;
+  int64_t index = 0;
+  bool has_index = false;  // a flag: every int64 is an :index a history may hold
   uint32_t op_begin = 0, op_end = 0;
   uint32_t unobserved = 0;  // nil reads left out of [op_begin, op_end): results never observed
   uint32_t line_offset = 0;
@@ -385,7 +389,7 @@ struct PendingTxn {
 
 class Converter {
  public:
-  explicit Converter(const InputFile& f) : f_(f) {
+  explicit Converter(const InputFile& f) : f_(f), json_(looks_json(f.bytes.substr(fmt::bom_length(f.bytes)))) {
     b.locate_with([this] { return static_cast<int64_t>(txn_offset_); });  // a transaction's form
     null_ = b.values().intern_null();
     b.set_initial(null_);
@@ -511,7 +515,9 @@ class Converter {
     if (duplicate_key()) return false;
     if (!type) return fail(m, "the operation lacks :type");
     if (process && process->type != NT::Int) {
-      // :nemesis and the like: not a client transaction; counted, never silently dropped.
+      // The nemesis: not a client transaction; counted, never silently dropped. Any other
+      // :process names neither (history-format.md): an error, never taken for the nemesis.
+      if (!edn::is_nemesis(*process, json_)) return fail(*process, edn::process_problem(*process, json_));
       ++dropped_not_client_;
       return true;
     }
@@ -527,6 +533,8 @@ class Converter {
     if (!time_of(field(m, "time"), time, has_time)) return false;
     const Node* index = field(m, "index");
     if (duplicate_key()) return false;
+    // :index is Jepsen's number of the record (the label reports show): an integer, any one.
+    if (index && index->type != NT::Int) return fail(*index, "expected :index to be an integer, found " + edn::describe(*index));
     const bool invoke = is_name(type, "invoke");
     TxnStatus status;
     if (invoke)
@@ -552,7 +560,7 @@ class Converter {
       t.start = time;
       t.has_start = has_time;
       t.line_offset = m.offset;
-      if (index && index->type == NT::Int) t.index = index->i;
+      if (index) t.index = index->i, t.has_index = true;
       t.op_begin = static_cast<uint32_t>(ops_.size());
       unobserved_ = 0;
       if (!value || !micro_ops(*value, false)) return value ? false : fail(m, "the operation lacks :value");
@@ -586,7 +594,7 @@ class Converter {
       if (std::string why = interval_problem(t.start, t.end); !why.empty())
         return fail(*field(m, "time"), "expected the completion's :time to be no earlier than the invocation's (line " +
                                            line_of(t.line_offset) + "): " + why);
-    if (index && index->type == NT::Int) t.index = index->i;
+    if (index) t.index = index->i, t.has_index = true;
     if (value && value->type != NT::Nil) {  // the completion's value replaces the invocation's
       uint32_t b0 = static_cast<uint32_t>(ops_.size());
       unobserved_ = 0;
@@ -620,7 +628,7 @@ class Converter {
       prev = &t;
       b.begin_txn();
       b.set_status(t.status);
-      if (t.index >= 0) b.set_label(std::to_string(t.index));
+      if (t.has_index) b.set_label(std::to_string(t.index));
       if (t.has_start && t.has_end) b.set_time(t.start, t.end);
       for (uint32_t i = t.op_begin; i < t.op_end; ++i) {
         const MicroOp& o = ops_[i];
@@ -659,6 +667,7 @@ class Converter {
   const std::vector<Node>& nodes() const { return *nodes_; }
 
   const InputFile& f_;
+  const bool json_;  // the JSON form: the nemesis is "nemesis"
   const std::vector<Node>* nodes_ = nullptr;  // the form op() is converting
   InputError* err_ = nullptr;
   uint32_t null_;
@@ -715,6 +724,33 @@ bool detect_elle(std::span<const InputFile> files) {
 namespace edn {
 
 bool looks_like_json(std::string_view s) { return looks_json(s); }
+
+bool is_nemesis(const Node& n, bool json) {
+  return n.text == "nemesis" && (json ? n.type == NT::Str && !n.escaped : n.type == NT::Keyword);
+}
+
+std::string describe(const Node& n) {
+  auto cut = [](std::string_view t) { return t.size() > 40 ? std::string(t.substr(0, 40)) + "..." : std::string(t); };
+  switch (n.type) {
+    case NT::Nil: return "nil";
+    case NT::Bool: return n.i ? "true" : "false";
+    case NT::Int:
+    case NT::Float: return "the number " + cut(n.text);
+    case NT::Str: return "the string \"" + cut(n.text) + "\"";
+    case NT::Keyword: return "the keyword :" + cut(n.text);
+    case NT::Symbol: return "the symbol " + cut(n.text);
+    case NT::Vector: return "a vector";
+    case NT::List: return "a list";
+    case NT::Map: return "a map";
+    case NT::Set: return "a set";
+  }
+  return "something else";
+}
+
+std::string process_problem(const Node& n, bool json) {
+  return std::string("expected :process to be a client's number (an integer) or ") + (json ? "\"nemesis\"" : ":nemesis") +
+         ", found " + describe(n);
+}
 std::string unescape_string(std::string_view s) { return unescape(s); }
 
 std::optional<InputError> for_each_form(const InputFile& f, const FormFn& on_form) {

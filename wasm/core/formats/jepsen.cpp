@@ -13,12 +13,16 @@
 //
 // An invocation pairs with the next completion of its process. :ok took effect; :fail did not
 // (it constrains nothing); :info, and an invocation never completed, may have taken effect at
-// any point after the invocation, or never. A read's value is its :ok completion's. Other
-// processes (:nemesis) are no clients: counted in dropped_events. Times are :time when every
-// operation records one (Jepsen's nanoseconds), else positions in the file.
+// any point after the invocation, or never; a completion with no invocation pending is an
+// input error (as a second invocation is). A read's value is its :ok completion's. The
+// :nemesis (JSON "nemesis") is no client: its records are counted in dropped_events; any other
+// :process that is no integer is an input error. Times are :time when every operation records
+// one (Jepsen's nanoseconds), else positions in the file. Each operation keeps the lines of its
+// records (RegOp::line), so a counterexample names where it is.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -46,14 +50,44 @@ struct Event {
   uint32_t micro_begin = 0, micro_end = 0;  // Txn: into Collector::micro_
   int64_t time = 0;
   bool has_time = false;
-  int64_t index = -1;
+  int64_t index = 0;
+  bool has_index = false;  // a flag, not a reserved value: every int64 is an :index
   uint32_t offset = 0;  // byte offset of the record (errors)
+  uint32_t line = 0;    // its line (Collector::add)
+};
+
+// The lines of increasing offsets in one pass over the text, counted as locate_line counts them
+// (LF, CRLF and CR-only line ends alike).
+class LineCursor {
+ public:
+  explicit LineCursor(std::string_view text) : text_(text) {}
+  uint32_t line_of(size_t offset) {
+    offset = std::min(offset, text_.size());
+    if (offset < pos_) {  // not in file order (never for these readers): count from the start
+      InputError e;
+      e.offset = static_cast<int64_t>(offset);
+      locate_line(text_, e);
+      return static_cast<uint32_t>(e.line);
+    }
+    const char* const b = text_.data();
+    line_ += static_cast<uint32_t>(std::count(b + pos_, b + offset, '\n'));
+    for (const char* cr = b + pos_; (cr = static_cast<const char*>(std::memchr(cr, '\r', static_cast<size_t>(b + offset - cr))));
+         ++cr)
+      if (cr + 1 >= b + text_.size() || cr[1] != '\n') ++line_;
+    pos_ = offset;
+    return line_;
+  }
+
+ private:
+  std::string_view text_;
+  size_t pos_ = 0;
+  uint32_t line_ = 1;
 };
 
 // Pairs invocations with completions and builds the History with its Registers.
 class Collector {
  public:
-  explicit Collector(const InputFile& f) : f_(f) {
+  explicit Collector(const InputFile& f) : f_(f), lines_(f.bytes) {
     null_ = b_.values().intern_null();
     // Operations are built per process in finish(): each from its invocation's record.
     b_.locate_with([this] { return static_cast<int64_t>(building_offset_); });
@@ -64,7 +98,8 @@ class Collector {
   void not_a_client() { ++dropped_not_client_; }
   void not_an_operation() { ++dropped_lines_; }
 
-  bool add(const Event& e, InputError& err) {
+  bool add(Event e, InputError& err) {
+    e.line = lines_.line_of(e.offset);
     ++position_;
     all_timed_ = all_timed_ && e.has_time;
     if (e.type == kInvoke) {
@@ -83,29 +118,29 @@ class Collector {
       ops_.push_back(p);
       return true;
     }
-    uint32_t i;
     auto it = pending_.find(e.process);
-    if (it != pending_.end()) {
-      i = it->second;
-      pending_.erase(it);
-      if (ops_[i].inv.fn != e.fn || ops_[i].inv.kv != e.kv) {
-        err = fmt::text_error(f_, e.offset, std::string("this completion is a :") + obj_fn_name(e.fn) +
-                                                " but process " + std::to_string(e.process) + " invoked a :" +
-                                                obj_fn_name(ops_[i].inv.fn) + " (line " + line_of(ops_[i].offset) + ")");
-        return false;
-      }
-    } else {  // a completion without its invocation: invoked at some time before
-      i = static_cast<uint32_t>(ops_.size());
-      Pending p;
-      p.inv = e;
-      p.inv.type = kInvoke;
-      p.call_pos = 0;
-      p.no_invoke = true;
-      p.offset = e.offset;
-      ops_.push_back(p);
+    if (it == pending_.end()) {
+      // A completion of nothing: no operation of this process is pending. Knossos refuses it
+      // too; guessing an invocation "some time before" would make up a time (issue 35).
+      std::string what = "process " + std::to_string(e.process) + " completes an operation it has not invoked: expected its :invoke before this :" +
+                         type_name(e.type);
+      if (auto last = last_.find(e.process); last != last_.end())
+        what += " (its previous operation, invoked at line " + std::to_string(ops_[last->second].inv.line) +
+                ", completed at line " + std::to_string(ops_[last->second].done.line) + ")";
+      err = fmt::text_error(f_, e.offset, what);
+      return false;
+    }
+    const uint32_t i = it->second;
+    pending_.erase(it);
+    last_[e.process] = i;
+    if (ops_[i].inv.fn != e.fn || ops_[i].inv.kv != e.kv) {
+      err = fmt::text_error(f_, e.offset, std::string("this completion is a :") + obj_fn_name(e.fn) +
+                                              " but process " + std::to_string(e.process) + " invoked a :" +
+                                              obj_fn_name(ops_[i].inv.fn) + " (line " + line_of(ops_[i].offset) + ")");
+      return false;
     }
     Pending& p = ops_[i];
-    if (e.has_time && p.inv.has_time && !p.no_invoke && e.time < p.inv.time) {
+    if (e.has_time && p.inv.has_time && e.time < p.inv.time) {
       err = fmt::text_error(f_, e.offset, "this completion's :time (" + std::to_string(e.time) +
                                               ") is before its invocation's (" + std::to_string(p.inv.time) + ", line " +
                                               line_of(p.offset) + ")");
@@ -201,25 +236,25 @@ class Collector {
         r.micro_end = p.done.micro_end;
       }
       if (regs.timed) {
-        r.call = p.no_invoke ? INT64_MIN / 4 : p.inv.time;
+        r.call = p.inv.time;
         r.ret = r.status == 2 ? RegOp::kNever : p.done.time;
       } else {
-        r.call = p.no_invoke ? INT64_MIN / 4 : static_cast<int64_t>(p.call_pos);
+        r.call = static_cast<int64_t>(p.call_pos);
         r.ret = r.status == 2 ? RegOp::kNever : static_cast<int64_t>(p.ret_pos);
       }
+      r.line = p.inv.line;
+      r.completion_line = p.completed ? p.done.line : 0;
       // The History's transaction that shows it.
       building_offset_ = p.offset;
       b_.begin_txn();
       b_.set_status(r.status == 0 ? TxnStatus::Committed : r.status == 1 ? TxnStatus::Aborted : TxnStatus::Unknown);
-      const int64_t index = p.completed && p.done.index >= 0 ? p.done.index : p.inv.index;
-      if (index >= 0) b_.set_label(std::to_string(index));
+      const Event& labelled = p.completed && p.done.has_index ? p.done : p.inv;
+      if (labelled.has_index) b_.set_label(std::to_string(labelled.index));
       {
         // Shown times: an indeterminate operation is open-ended (to the history's end): it may
         // have taken effect at any time after its invocation.
-        if (r.call != INT64_MIN / 4) {
-          const int64_t end = r.status != 2 ? (regs.timed ? p.done.time : static_cast<int64_t>(p.ret_pos)) : history_end;
-          b_.set_time(Time::integer(r.call), Time::integer(std::max(end, r.call)));
-        }
+        const int64_t end = r.status != 2 ? (regs.timed ? p.done.time : static_cast<int64_t>(p.ret_pos)) : history_end;
+        b_.set_time(Time::integer(r.call), Time::integer(std::max(end, r.call)));
       }
       switch (r.fn) {
         case ObjFn::Read:
@@ -259,9 +294,10 @@ class Collector {
   }
 
  private:
+  static const char* type_name(EventType t) { return t == kOk ? "ok" : t == kFail ? "fail" : t == kInfo ? "info" : "invoke"; }
   struct Pending {
     Event inv, done;
-    bool completed = false, no_invoke = false;
+    bool completed = false;
     size_t call_pos = 0, ret_pos = 0;
     uint32_t offset = 0;
   };
@@ -272,11 +308,13 @@ class Collector {
   }
 
   const InputFile& f_;
+  LineCursor lines_;  // the line of each record, as they arrive in file order
   HistoryBuilder b_;
   uint32_t null_;
   std::vector<Pending> ops_;
   std::vector<ObjMicro> micro_;
   std::unordered_map<int64_t, uint32_t> pending_;
+  std::unordered_map<int64_t, uint32_t> last_;  // process -> its last completed operation (errors)
   size_t position_ = 0;
   uint32_t building_offset_ = 0;  // the record of the operation finish() is building (locate_with)
   bool all_timed_ = true;
@@ -307,7 +345,8 @@ bool object_fn(const Node* f, ObjFn& fn, bool& kv) {
 
 class MapReader {
  public:
-  explicit MapReader(const InputFile& f) : f_(f), c_(f) {}
+  explicit MapReader(const InputFile& f)
+      : f_(f), c_(f), json_(edn::looks_like_json(f.bytes.substr(fmt::bom_length(f.bytes)))) {}
   Collector& collector() { return c_; }
 
   size_t forms = 0;
@@ -327,11 +366,14 @@ class MapReader {
     const Node* key = field(m, "key");
     if (duplicate_key()) return false;
     if (!type) return fail(m, "the operation lacks :type");
-    if (process && process->type != NT::Int) {  // :nemesis and the like
+    if (!process) return fail(m, "the operation lacks :process (a client's number): without it an invocation cannot be paired with its completion");
+    if (process->type != NT::Int) {
+      // The nemesis is no client: counted. Anything else names neither a client nor the
+      // nemesis (history-format.md): an error, never taken for the nemesis and dropped.
+      if (!edn::is_nemesis(*process, json_)) return fail(*process, edn::process_problem(*process, json_));
       c_.not_a_client();
       return true;
     }
-    if (!process) return fail(m, "the operation lacks :process (a client's number): without it an invocation cannot be paired with its completion");
     Event e;
     e.process = process->i;
     e.offset = m.offset;
@@ -349,7 +391,11 @@ class MapReader {
       e.time = t->i;
       e.has_time = true;
     }
-    if (const Node* ix = index; ix && ix->type == NT::Int) e.index = ix->i;
+    if (const Node* ix = index) {  // Knossos's number of the record: the label reports show
+      if (ix->type != NT::Int) return fail(*ix, "expected :index to be an integer, found " + edn::describe(*ix));
+      e.index = ix->i;
+      e.has_index = true;
+    }
     if (const Node* k = key) {  // Porcupine's kv: the key beside the value
       if (!scalar(*k, c_.builder().keys(), e.key, "a key")) return false;
     }
@@ -473,6 +519,7 @@ class MapReader {
 
   const InputFile& f_;
   Collector c_;
+  const bool json_;  // the JSON form: the nemesis is "nemesis"
   const std::vector<Node>* nodes_ = nullptr;
   InputError* err_ = nullptr;
 };
@@ -546,8 +593,9 @@ namespace {
 constexpr std::string_view kLogMark = "jepsen.util - ";
 
 // The operation of one log line after "jepsen.util - ": process, type, f and value separated
-// by white space. Returns false (err set) when it is malformed.
-bool log_event(const InputFile& f, Collector& c, std::string_view line, size_t at, Event& e, InputError& err) {
+// by white space. Returns false (err set) when it is malformed; nemesis: the line is the
+// nemesis's (no client operation; e is not filled).
+bool log_event(const InputFile& f, Collector& c, std::string_view line, size_t at, Event& e, bool& nemesis, InputError& err) {
   size_t i = 0;
   auto field = [&]() {
     while (i < line.size() && fmt::is_blank(line[i])) ++i;
@@ -565,10 +613,12 @@ bool log_event(const InputFile& f, Collector& c, std::string_view line, size_t a
     return false;
   };
   const std::string_view proc = field(), type = field(), fn = field(), value = field();
+  nemesis = false;
   const char* p = proc.data();
   if (!fmt::parse_i64(p, proc.data() + proc.size(), e.process) || p != proc.data() + proc.size()) {
-    if (!proc.empty() && proc[0] == ':') return true;  // :nemesis
-    return bad("expected a process number after 'jepsen.util - '");
+    if (proc == ":nemesis") return nemesis = true;
+    return bad("expected a process number (a client's) or :nemesis after 'jepsen.util - ', found '" +
+               std::string(proc.substr(0, 40)) + (proc.size() > 40 ? "...'" : "'"));
   }
   if (type == ":invoke") e.type = kInvoke;
   else if (type == ":ok") e.type = kOk;
@@ -620,7 +670,11 @@ bool detect_jepsen_log(std::span<const InputFile> files) {
   const size_t at = s.find(kLogMark);
   if (at == std::string_view::npos) return false;
   size_t i = at + kLogMark.size();
-  while (i < s.size() && fmt::is_digit(s[i])) ++i;
+  if (s.substr(i).starts_with(":nemesis")) i += 8;  // a log may begin with the nemesis's lines
+  else {
+    if (i < s.size() && s[i] == '-') ++i;
+    while (i < s.size() && fmt::is_digit(s[i])) ++i;
+  }
   while (i < s.size() && fmt::is_blank(s[i])) ++i;
   return s.substr(i).starts_with(":invoke") || s.substr(i).starts_with(":ok") || s.substr(i).starts_with(":fail") ||
          s.substr(i).starts_with(":info");
@@ -646,11 +700,11 @@ Expected<History> read_jepsen_log(std::span<const InputFile> files) {
       if (!blank) c.not_an_operation();
     } else {
       Event e;
-      e.process = INT64_MIN;
+      bool nemesis = false;  // a flag: every int64 is a process a log may name
       InputError err;
       const size_t at = pos + mark + kLogMark.size();
-      if (!log_event(f, c, line.substr(mark + kLogMark.size()), at, e, err)) return err;
-      if (e.process == INT64_MIN) c.not_a_client();
+      if (!log_event(f, c, line.substr(mark + kLogMark.size()), at, e, nemesis, err)) return err;
+      if (nemesis) c.not_a_client();
       else if (!c.add(e, err)) return err;
       any = true;
     }

@@ -34,7 +34,9 @@ std::string write_jepsen_edn(const History& h) {
       end_known = true;
     }
   if (!end_known)
-    for (const RegOp& o : regs.ops) last = std::max(last, o.ret == RegOp::kNever ? o.call : o.ret);
+    // (the status, not ret == kNever, says an operation has no return: a completion may be
+    // recorded at the int64 maximum)
+    for (const RegOp& o : regs.ops) last = std::max(last, o.indeterminate() ? o.call : o.ret);
   // Each process's operations in invocation order (regs.ops is in invocation order).
   std::vector<uint32_t> by_process(n);
   for (uint32_t i = 0; i < n; ++i) by_process[i] = i;

@@ -51,9 +51,13 @@ struct RegOp {
   uint32_t a = kUnobserved;    // read: the value returned; write/append: the value; cas: from
   uint32_t b = kUnobserved;    // cas: to
   uint32_t micro_begin = 0, micro_end = 0;  // Txn: into Registers::micro
-  // Real time: the invocation and the completion (kNever when it never completed or is :info).
+  // Real time: the invocation and the completion (kNever when it never completed or is :info:
+  // status tells those apart from a completion the history records at the int64 maximum).
   // Integer ticks: Jepsen's nanoseconds, or the position in the file when it records no times.
   int64_t call = 0, ret = kNever;
+  // Where a person finds it: the lines of its invocation and of its completion in the file
+  // (1-based; 0 where there is none: an operation never completed), for counterexamples.
+  uint32_t line = 0, completion_line = 0;
 
   bool ok() const { return status == 0; }
   bool failed() const { return status == 1; }

@@ -15,7 +15,8 @@ namespace isoscope {
 
 namespace {
 
-void write_txn_ref(JsonWriter& j, const History& h, uint32_t t) {
+// op: the object operation transaction t shows (object histories), for its lines in the file.
+void write_txn_ref(JsonWriter& j, const History& h, uint32_t t, const RegOp* op = nullptr) {
   j.begin_object().member("txn", t);
   if (t == kInitialTxn) {
     j.key("session").null().key("index").null().member("id", "init");
@@ -23,6 +24,8 @@ void write_txn_ref(JsonWriter& j, const History& h, uint32_t t) {
     const Txn& x = h.txns[t];
     j.member("session", x.session).member("index", x.index);
     if (x.label != kNone) j.member("id", h.labels[x.label]);
+    if (op && op->line) j.member("line", op->line);
+    if (op && op->completion_line) j.member("completion_line", op->completion_line);
   }
   j.end_object();
 }
@@ -51,8 +54,15 @@ void write_anomaly(JsonWriter& j, const History& h, const Anomaly& a) {
     edges.end_object();
   }
   edges.end_array();
+  // An object history's operations carry the lines of their records (RegOp::line).
+  std::vector<const RegOp*> op_of;
+  if (!h.registers.empty()) {
+    op_of.assign(h.txns.size(), nullptr);
+    for (const RegOp& o : h.registers.ops)
+      if (o.txn < op_of.size()) op_of[o.txn] = &o;
+  }
   j.begin_object().member("kind", a.kind).key("transactions").begin_array();
-  for (uint32_t t : txns) write_txn_ref(j, h, t);
+  for (uint32_t t : txns) write_txn_ref(j, h, t, t < op_of.size() ? op_of[t] : nullptr);
   j.end_array().key("ops").begin_array();
   for (uint32_t op : a.ops)
     j.begin_object().member("txn", h.op_txn[op]).member("position", op_position(h, op)).member("text", h.op_text(op)).end_object();

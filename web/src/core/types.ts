@@ -58,6 +58,9 @@ export interface WitnessTxn {
   session: number;
   index: number;
   id?: string;
+  /** an object history's operation: the lines of its invocation and completion in the file */
+  line?: number;
+  completion_line?: number;
 }
 
 export type Value = number | string | null | Value[];

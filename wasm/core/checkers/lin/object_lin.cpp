@@ -282,19 +282,31 @@ bool constrains(const RegOp& op) {
   return true;
 }
 
-std::string time_text(const History& h, int64_t t) {
-  if (t == RegOp::kNever) return "never";
-  return h.registers.timed ? std::to_string(t) + " ns" : "record " + std::to_string(t);
-}
-
-// "process 3's read 5 (T12, from record 10 to 14)"
+// "process 3's read 5 (T12, index 85, invoked at 10 ns on line 127, returned at 14 ns on line
+// 129)": where a person finds it in the file (its lines; Knossos's :index where the history has
+// one) and when it ran. Without :time, positions among the records order the operations but mean
+// nothing to a reader: the lines say where they are. The status, not the time, says whether it
+// returned (a completion may be recorded at the int64 maximum, RegOp::kNever's value).
 std::string op_name(const History& h, const ObjectSpec& spec, uint32_t g) {
   const RegOp& op = h.registers.ops[g];
+  const bool timed = h.registers.timed;
+  auto at = [&](int64_t t, uint32_t line) {
+    std::string s;
+    if (timed) s += " at " + std::to_string(t) + " ns";
+    if (line) s += " on line " + std::to_string(line);
+    else if (!timed) s += " at record " + std::to_string(t);  // a History no file gave lines
+    return s;
+  };
   std::string s = "process " + std::to_string(op.process) + "'s " + spec.op_text(op) + " (T" + std::to_string(op.txn);
   if (h.txns[op.txn].label != kNone) s += ", index " + std::string(h.labels[h.txns[op.txn].label]);
-  s += ", invoked at " + time_text(h, op.call) + ", " +
-       (op.indeterminate() ? std::string("outcome unknown") : "returned at " + time_text(h, op.ret)) + ")";
-  return s;
+  s += ", invoked" + at(op.call, op.line) + ", ";
+  if (op.indeterminate()) {
+    s += "outcome unknown";
+    if (op.completion_line) s += " (:info on line " + std::to_string(op.completion_line) + ")";
+  } else {
+    s += "returned" + at(op.ret, op.completion_line);
+  }
+  return s + ")";
 }
 
 Anomaly explain(const History& h, ObjectSpec& spec, uint32_t key, const ObjectSearchResult& r) {
