@@ -649,7 +649,7 @@ class Converter {
       }
       b.end_txn();
     }
-    b.add_dropped("operations of processes that are not clients (:nemesis)", dropped_not_client_);
+    b.add_dropped(History::kNotClients, dropped_not_client_);
     size_t unobserved = 0;
     for (const PendingTxn& t : txns_) unobserved += t.unobserved;
     b.add_dropped("reads whose result was never observed (nil in a transaction that failed or may not have run)", unobserved);

@@ -279,7 +279,7 @@ class Collector {
       b_.end_txn();
     }
     // Registers are in invocation order (as ops_); their txn ids follow the sessions.
-    b_.add_dropped("operations of processes that are not clients (:nemesis)", dropped_not_client_);
+    b_.add_dropped(History::kNotClients, dropped_not_client_);
     b_.add_dropped("log lines that are not operations", dropped_lines_);
     b_.set_initial(null_);
     b_.set_registers(std::move(regs));

@@ -143,7 +143,7 @@ std::string write_jepsen_edn(const History& h) {
   // What the reader left out as no client's (its count: History::dropped).
   size_t nemesis = 0;
   for (const History::Dropped& d : h.dropped)
-    if (d.reason.find("not clients") != std::string::npos) nemesis += d.count;
+    if (d.reason == History::kNotClients) nemesis += d.count;
   for (size_t i = 0; i < nemesis; ++i) out += "{:type :info, :f :nemesis, :process :nemesis}\n";
   out += "]\n";
   return out;

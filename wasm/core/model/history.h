@@ -166,6 +166,9 @@ struct History {
     std::string reason;
     size_t count;
   };
+  // The reason of the operations of processes that are no clients (:nemesis): the readers
+  // that leave them out and the Jepsen writer, which writes them back, name them by it.
+  static constexpr std::string_view kNotClients = "operations of processes that are not clients (:nemesis)";
   std::vector<Dropped> dropped;
   size_t dropped_events = 0;
   // A non-transactional object history (model/registers.h): its operations as the object
