@@ -27,7 +27,9 @@ export function serviceWorkerAssets(): Plugin {
     name: 'isoscope-sw-assets',
     apply: 'build',
     configResolved(c) { outDir = c.build.outDir; },
-    closeBundle() {
+    // writeBundle: once the app's files are on disk (closeBundle also ends the workers' inner
+    // bundles, before dist/ exists on a fresh clone)
+    writeBundle() {
       const sw = join(outDir, 'sw.js');
       const files: string[] = [];
       const walk = (d: string) => {
