@@ -17,6 +17,8 @@
 // that cannot follow), with the calls before that return (the operations concurrent with it).
 #include "checkers/lin/object_lin.h"
 
+#include "util/printable.h"
+
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -291,7 +293,7 @@ std::string time_text(const History& h, int64_t t) {
 std::string op_name(const History& h, const ObjectSpec& spec, uint32_t g) {
   const RegOp& op = h.registers.ops[g];
   std::string s = "process " + std::to_string(op.process) + "'s " + spec.op_text(op) + " (T" + std::to_string(op.txn);
-  if (h.txns[op.txn].label != kNone) s += ", index " + std::string(h.labels[h.txns[op.txn].label]);
+  if (h.txns[op.txn].label != kNone) s += ", index " + shortened(h.labels[h.txns[op.txn].label]);
   s += ", invoked at " + time_text(h, op.call) + ", " +
        (op.indeterminate() ? std::string("outcome unknown") : "returned at " + time_text(h, op.ret)) + ")";
   return s;
