@@ -136,15 +136,15 @@ TEST(ValuePrinting, LinSaysStringNilIsNotNil) {
   }
 }
 
-// Transactional explanations: a string "7" read where 7 was written is told apart.
+// Transactional explanations: a string read that no one wrote is told apart from null and nil.
 TEST(ValuePrinting, TransactionalTextQuotesLookalikes) {
-  const std::string text =
-      "{\"sessions\": [[[[\"w\", \"x\", 7]]], [[[\"r\", \"x\", \"7\"]]], [[[\"r\", \"x\", \"nil\"]]]]}";
-  const std::string path = temp_file("lookalike.json", text);
-  const CommandResult r = run_cli("check --level RC " + shell_quote(path));
-  EXPECT_EQ(r.status, 1) << r.out << r.err;
-  EXPECT_NE(r.out.find("r(x, \"7\")"), std::string::npos) << r.out;
-  EXPECT_EQ(r.out.find("r(x, 7)"), std::string::npos) << r.out;
+  for (const char* v : {"nil", "null", "7", "true", "a b"}) {
+    const std::string text = std::string("{\"sessions\": [[[[\"w\", \"x\", 7]]], [[[\"r\", \"x\", ") + json_quote(v) + "]]]]}";
+    const std::string path = temp_file("lookalike.json", text);
+    const CommandResult r = run_cli("check --level RC " + shell_quote(path));
+    EXPECT_EQ(r.status, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("reads r(x, " + json_quote(v) + ")"), std::string::npos) << r.out;
+  }
 }
 
 }  // namespace
