@@ -118,9 +118,12 @@ TEST(ValuePrinting, StringsNeverLookLikeOtherValues) {
     EXPECT_NE(shown, "nil") << s;
     EXPECT_NE(shown, null_text) << s;
     EXPECT_NE(shown, seven) << s;
-    EXPECT_EQ(shown, json_quote(s)) << s;  // quoted
+    EXPECT_EQ(shown, json_quote(s)) << s;  // quoted (as JSON writes these)
   }
   for (const char* s : {"x", "acct-3", "k_1", "a.b"}) EXPECT_EQ(values.display(values.intern_str(s)), s);
+  // a quote or backslash inside is escaped; "nil\u200b" (a zero-width space) is quoted too
+  EXPECT_EQ(values.display(values.intern_str("a\"b\\")), "\"a\\\"b\\\\\"");
+  EXPECT_EQ(values.display(values.intern_str("nil\u200b")), "\"nil\u200b\"");
 }
 
 // LIN's explanation on a register: it read the string "nil" where the register holds nil.

@@ -58,6 +58,19 @@ static bool plain_word(std::string_view s) {
   return true;
 }
 
+// In double quotes, with '"' and '\\' escaped; every other byte stays for the output to make safe
+// (printable() for a terminal, the JSON writer's escapes), as for every other text.
+static std::string quoted(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  out += '"';
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + '"';
+}
+
 std::string Interner::display(uint32_t id) const {
   switch (kind(id)) {
     case Kind::Int: return std::to_string(as_int(id));
@@ -65,7 +78,7 @@ std::string Interner::display(uint32_t id) const {
     case Kind::Str: {
       const std::string& s = as_str(id);
       if (const uint32_t n = long_number(id)) return shortened(s, std::string(noun_) + " " + std::to_string(n));
-      return plain_word(s) ? s : json_quote(s);
+      return plain_word(s) ? s : quoted(s);
     }
   }
   return "?";
