@@ -368,11 +368,11 @@ std::string find_json(const History& h, std::string_view query, size_t limit) {
       j.begin_object().member("txn", t).member("match", "label").end_object();
       ++found;
     }
-  // the key as the page prints it (x, 7, "7"), as its JSON, or a string key as it is
+  // the key as the page prints it (x, 7, "7"), as its JSON, or a long key as it is
   uint32_t key = kNone;
   for (uint32_t k = 0; k < h.keys.size() && key == kNone; ++k)
     if (h.keys.display(k) == query || h.keys.json(k) == query ||
-        (h.keys.kind(k) == Interner::Kind::Str && h.keys.as_str(k) == query))  // a quoted or long key, as written
+        (h.keys.long_number(k) != 0 && h.keys.as_str(k) == query))  // a long key, as written
       key = k;
   if (key != kNone)
     for (uint32_t t = 1; t < h.txns.size() && found < limit; ++t)
