@@ -793,7 +793,7 @@ TEST(Formats, ElleStringsAreStrict) {
     EXPECT_GE(e.column, 38) << b.key;  // at the backslash, inside :value
   }
   History h = ok_text(history(R"("x\uD83D\uDE00\u00e9\n")"), "elle");
-  EXPECT_EQ(h.keys.display(h.ops[0].key), "x\xF0\x9F\x98\x80\xC3\xA9\n");
+  EXPECT_EQ(h.keys.as_str(h.ops[0].key), "x\xF0\x9F\x98\x80\xC3\xA9\n");
   // JSON (elle-cli) forbids raw control characters inside strings
   InputError e = err_text("[{\"type\": \"ok\", \"f\": \"txn\", \"value\": [[\"w\", \"a\tb\", 1]], \"process\": 0}]", "elle");
   EXPECT_NE(e.message.find("control character"), std::string::npos) << e.message;

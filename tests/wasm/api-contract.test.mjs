@@ -56,6 +56,7 @@ const calls = {
   timeline: () => mod.timeline(),
   readers: () => mod.readers(1),
   find: () => mod.find('x', 10),
+  names: () => mod.names(),
   convert: () => mod.convert('isoscope'),
   counterexample: () => mod.counterexample('RA', 0, 1000),
   formats: () => mod.formats(),

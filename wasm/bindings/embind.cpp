@@ -285,6 +285,13 @@ val find(std::string query, int limit) {
   return ok(find_json(g_loaded->history, query, limit > 0 ? static_cast<size_t>(limit) : 100));
 }
 
+// names() -> {"keys": [...], "values": [...], "ids": [{"txn", "id"}]}: the long names whole,
+// each once (report/result_json.h); everything else names them shortened.
+val names() {
+  if (!g_loaded) return no_history();
+  return ok(names_json(g_loaded->history));
+}
+
 // formats() -> [{"name", "description"}, ...]: what load() reads (the app's format choice)
 val formats() { return ok(formats_json()); }
 
@@ -313,6 +320,7 @@ EMSCRIPTEN_BINDINGS(isoscope) {
   emscripten::function("timeline", &timeline);
   emscripten::function("readers", &readers);
   emscripten::function("find", &find);
+  emscripten::function("names", &names);
   emscripten::function("anomalyKinds", &anomaly_kinds);
   emscripten::function("memoryBytes", &memory_bytes);
 }

@@ -45,13 +45,30 @@ void locate_line(std::string_view text, InputError& e) {
 
 // ---- interner -------------------------------------------------------------------------------
 
-static bool looks_numeric(const std::string& s) {
-  if (s.empty()) return false;
-  size_t i = (s[0] == '-') ? 1 : 0;
-  if (i == s.size()) return false;
-  for (; i < s.size(); ++i)
-    if (s[i] < '0' || s[i] > '9') return false;
+// A string shown bare reads as nothing but itself: a word of letters, digits and _-.:/@# that
+// starts with a letter or _ and is not a word the reports use for no value (nil, null) or a
+// boolean. Anything else is quoted: "7", "-1", "nil", "null", "a b", "", "r(x".
+static bool plain_word(std::string_view s) {
+  if (s.empty() || s == "nil" || s == "null" || s == "true" || s == "false") return false;
+  const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+  if (!letter(s[0])) return false;
+  for (char c : s)
+    if (!letter(c) && !(c >= '0' && c <= '9') && c != '-' && c != '.' && c != ':' && c != '/' && c != '@' && c != '#')
+      return false;
   return true;
+}
+
+// In double quotes, with '"' and '\\' escaped; every other byte stays for the output to make safe
+// (printable() for a terminal, the JSON writer's escapes), as for every other text.
+static std::string quoted(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  out += '"';
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + '"';
 }
 
 std::string Interner::display(uint32_t id) const {
@@ -60,7 +77,8 @@ std::string Interner::display(uint32_t id) const {
     case Kind::Null: return "null";
     case Kind::Str: {
       const std::string& s = as_str(id);
-      return looks_numeric(s) || s.empty() ? json_quote(s) : s;
+      if (const uint32_t n = long_number(id)) return shortened(s, std::string(noun_) + " " + std::to_string(n));
+      return plain_word(s) ? s : quoted(s);
     }
   }
   return "?";
@@ -77,7 +95,7 @@ std::string Interner::json(uint32_t id) const {
 
 size_t Interner::memory_bytes() const {
   size_t b = ints_.memory_bytes() + kinds_.capacity() + payload_.capacity() * sizeof(int64_t);
-  for (const std::string& s : strings_) b += sizeof(std::string) + s.capacity() + 32;
+  for (const auto& s : strings_) b += sizeof(std::string) + s->capacity() + 48;
   return b;
 }
 
@@ -91,7 +109,7 @@ std::string History::txn_name(uint32_t t) const {
                   std::to_string(o.index);
   if (x.label != kNone) {
     s += ", id ";
-    s += labels[x.label];
+    s += shortened(labels[x.label]);
   }
   return s + ")";
 }
@@ -213,7 +231,7 @@ static std::string place(const History& h, uint32_t op) {
                   std::to_string(h.txns[t].index);
   if (h.txns[t].label != kNone) {
     s += " (id ";
-    s += h.labels[h.txns[t].label];
+    s += shortened(h.labels[h.txns[t].label]);
     s += ")";
   }
   return s + ", operation " + std::to_string(op - h.txns[t].op_begin);

@@ -148,7 +148,7 @@ struct History {
   std::vector<uint32_t> list_values;
   LabelPool labels;
   Interner keys;
-  Interner values{/*direct_small_ints=*/true};
+  Interner values{/*direct_small_ints=*/true, "value"};
   // ValueId every key holds before any write; nullopt: no implicit initial value (every read
   // must name an explicit write, as in the awdit-test format).
   std::optional<uint32_t> initial;

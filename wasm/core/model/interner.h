@@ -5,16 +5,23 @@
 // interner may be "direct": an integer in [0, 2^31) is its own id and costs no lookup (histories
 // are mostly small integers; this halves parse time), and every other value gets
 // kInterned | index. Value ids are therefore not dense.
+//
+// A string longer than kLongText bytes (util/printable.h) is a *long name*: each is stored once (here, and nowhere
+// else in the model), numbered in the order it was first read (1, 2, ...), and display() shows
+// it shortened ("kkkk…[key 1, 1048576 bytes]"), so an explanation that names it costs its first
+// bytes only. The result JSON carries each long name whole once (report/result_json.h "names").
 #pragma once
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "util/flat_map.h"
+#include "util/printable.h"
 
 namespace isoscope {
 
@@ -24,7 +31,8 @@ class Interner {
   static constexpr uint32_t kInterned = 0x80000000u;
 
   Interner() = default;  // not explicit: a History{} default-initialises its interners
-  explicit Interner(bool direct_small_ints) : direct_(direct_small_ints) {}
+  explicit Interner(bool direct_small_ints, const char* noun = "key") : direct_(direct_small_ints), noun_(noun) {}
+
 
   // Inlined fast paths (a direct value; a small integer seen before); the rest out of line.
   uint32_t intern_int(int64_t v) {
@@ -54,8 +62,12 @@ class Interner {
     auto it = strs_.find(s);
     if (it != strs_.end()) return it->second;
     uint32_t id = next_id();
-    strings_.emplace_back(s);
-    strs_.emplace(strings_.back(), id);
+    strings_.push_back(std::make_shared<const std::string>(s));
+    strs_.emplace(*strings_.back(), id);
+    if (s.size() > kLongText) {
+      long_ids_.push_back(id);
+      long_number_.insert(id, static_cast<uint32_t>(long_ids_.size()));
+    }
     kinds_.push_back(Kind::Str);
     payload_.push_back(static_cast<int64_t>(strings_.size() - 1));
     return id;
@@ -73,9 +85,20 @@ class Interner {
   size_t size() const { return kinds_.size(); }
   Kind kind(uint32_t id) const { return is_direct(id) ? Kind::Int : kinds_[slot(id)]; }
   int64_t as_int(uint32_t id) const { return is_direct(id) ? id : payload_[slot(id)]; }
-  const std::string& as_str(uint32_t id) const { return strings_[static_cast<size_t>(payload_[slot(id)])]; }
-  // Human-readable form: 5, "abc" (quoted only when it would read as a number), null.
+  const std::string& as_str(uint32_t id) const { return *strings_[static_cast<size_t>(payload_[slot(id)])]; }
+  // Human-readable form: 5, abc, null; a string is quoted ("7", "nil", "null", "a b", "") unless
+  // it is a plain word that reads as nothing else, so a string never looks like a number, null
+  // or nil. A long name: its first bytes and its number, "kkkk…[key 1, 1048576 bytes]".
   std::string display(uint32_t id) const;
+  // The long names in order: name n (1-based) is long_names()[n - 1], an id.
+  const std::vector<uint32_t>& long_names() const { return long_ids_; }
+  // The number of a long name (1, 2, ...), 0 for any other id.
+  uint32_t long_number(uint32_t id) const {
+    if (long_ids_.empty()) return 0;
+    const uint32_t n = long_number_.find(id);
+    return n == FlatMap64::kAbsent ? 0 : n;
+  }
+  const char* noun() const { return noun_; }
   // JSON literal form.
   std::string json(uint32_t id) const;
   size_t memory_bytes() const;
@@ -96,10 +119,15 @@ class Interner {
   static constexpr int64_t kSmallLimit = 1 << 22;
 
   bool direct_ = false;
+  const char* noun_ = "key";  // what display() calls a long name: "key 1", "value 2"
+  std::vector<uint32_t> long_ids_;
+  FlatMap64 long_number_;  // id -> its number among long names
   std::vector<uint32_t> small_;  // id of small integer v, or kAbsent
   FlatMap64 ints_;
   std::unordered_map<std::string_view, uint32_t, SvHash, SvEq> strs_;  // views into strings_
-  std::deque<std::string> strings_;  // deque: element addresses stay valid as it grows
+  // Each string once: a copy of the interner (a counterexample's history, each shrinking step)
+  // shares the characters, so a long key is never copied.
+  std::deque<std::shared_ptr<const std::string>> strings_;
   std::vector<Kind> kinds_;
   std::vector<int64_t> payload_;  // Int: the value; Str: index into strings_
   uint32_t null_id_ = FlatMap64::kAbsent;

@@ -10,10 +10,32 @@
 #include "model/shapes.h"
 #include "util/flat_map.h"
 #include "util/json.h"
+#include "util/printable.h"
 
 namespace isoscope {
 
 namespace {
+
+// A key or value in the result: its JSON, or for a long name (model/interner.h) a reference to
+// the "names" table, {"name": "key 1", "shown": "kkkk…[key 1, 1048576 bytes]", "bytes": N},
+// so a long name is written whole once, not once per operation, edge or anomaly.
+std::string ref_json(const Interner& in, uint32_t id) {
+  const uint32_t n = in.long_number(id);
+  if (n == 0) return in.json(id);
+  JsonWriter j;
+  j.begin_object().member("name", std::string(in.noun()) + " " + std::to_string(n)).member("shown", in.display(id))
+      .member("bytes", in.as_str(id).size()).end_object();
+  return std::move(j.str());
+}
+
+std::string op_value_ref_json(const History& h, uint32_t op) {
+  const Op& o = h.ops[op];
+  if (o.kind != OpKind::ListRead) return ref_json(h.values, o.value);
+  std::string s = "[";
+  const ListSpan& l = h.lists[o.list];
+  for (uint32_t i = 0; i < l.size; ++i) s += (i ? ", " : "") + ref_json(h.values, h.list_values[l.begin + i]);
+  return s + "]";
+}
 
 // op: the object operation transaction t shows (object histories), for its lines in the file.
 void write_txn_ref(JsonWriter& j, const History& h, uint32_t t, const RegOp* op = nullptr) {
@@ -23,7 +45,7 @@ void write_txn_ref(JsonWriter& j, const History& h, uint32_t t, const RegOp* op 
   } else {
     const Txn& x = h.txns[t];
     j.member("session", x.session).member("index", x.index);
-    if (x.label != kNone) j.member("id", h.labels[x.label]);
+    if (x.label != kNone) j.member("id", shortened(h.labels[x.label]));  // whole in "names"
     if (op && op->line) j.member("line", op->line);
     if (op && op->completion_line) j.member("completion_line", op->completion_line);
   }
@@ -47,7 +69,7 @@ void write_anomaly(JsonWriter& j, const History& h, const Anomaly& a) {
   edges.begin_array();
   for (const AnomalyEdge& e : a.edges) {
     edges.begin_object().member("from", index_of(e.from_txn)).member("to", index_of(e.to_txn)).member("type", edge_type_name(e.type));
-    if (e.key != kNone) edges.key("key").raw(h.keys.json(e.key));
+    if (e.key != kNone) edges.key("key").raw(ref_json(h.keys, e.key));
     if (e.from_op != kNone) edges.member("from_op", op_position(h, e.from_op));
     if (e.to_op != kNone) edges.member("to_op", op_position(h, e.to_op));
     if (!e.why.empty()) edges.member("why", e.why);
@@ -169,11 +191,33 @@ std::string level_result_json(const History& h, const LevelResult& r) {
   return std::move(j.str());
 }
 
+std::string names_json(const History& h) {
+  JsonWriter j;
+  j.begin_object().key("keys").begin_array();
+  for (uint32_t id : h.keys.long_names()) j.string(h.keys.as_str(id));
+  j.end_array().key("values").begin_array();
+  for (uint32_t id : h.values.long_names()) j.string(h.values.as_str(id));
+  j.end_array().key("ids").begin_array();
+  for (uint32_t t = 1; t < h.txns.size(); ++t)
+    if (h.txns[t].label != kNone && h.labels[h.txns[t].label].size() > kLongText)
+      j.begin_object().member("txn", t).member("id", h.labels[h.txns[t].label]).end_object();
+  j.end_array().end_object();
+  return std::move(j.str());
+}
+
+bool has_long_names(const History& h) {
+  if (!h.keys.long_names().empty() || !h.values.long_names().empty()) return true;
+  for (uint32_t t = 1; t < h.txns.size(); ++t)
+    if (h.txns[t].label != kNone && h.labels[h.txns[t].label].size() > kLongText) return true;
+  return false;
+}
+
 std::string report_json(const History& h, const CheckReport& report, double parse_ms, int64_t peak_rss_bytes) {
   JsonWriter j;
   j.str().reserve(4096);  // most reports: no reallocation as it grows
   j.begin_object().key("input");
   write_input(j, h, parse_ms);
+  if (has_long_names(h)) j.newline().key("names").raw(names_json(h));
   j.key("levels").begin_object();
   for (int i = 0; i < kNumLevels; ++i) {
     if (!report.requested[i]) continue;
@@ -210,14 +254,14 @@ std::string transactions_json(const History& h, uint32_t begin, uint32_t end) {
       continue;
     }
     j.member("session", x.session).member("index", x.index);
-    if (x.label != kNone) j.member("id", h.labels[x.label]);
+    if (x.label != kNone) j.member("id", shortened(h.labels[x.label]));  // whole in names_json
     j.member("status", x.status == TxnStatus::Committed ? "committed" : x.status == TxnStatus::Aborted ? "aborted" : "unknown")
         .member("committed", x.committed);
     // Exact decimals: JSON numbers beyond 2^53 stay exact in the text (a reader in JS rounds them).
     if (x.has_time()) j.key("start").raw(h.times[t].start.text()).key("end").raw(h.times[t].end.text());
     j.key("ops").begin_array();
     for (uint32_t i = x.op_begin; i < x.op_end; ++i)
-      j.begin_array().string(op_kind_name(h.ops[i].kind)).raw(h.keys.json(h.ops[i].key)).raw(op_value_json(h, i)).end_array();
+      j.begin_array().string(op_kind_name(h.ops[i].kind)).raw(ref_json(h.keys, h.ops[i].key)).raw(op_value_ref_json(h, i)).end_array();
     // per operation: the transaction a read reads from (0: the initial one; -1: no writer,
     // a thin-air read; an array: its candidates, a value written more than once), null for a
     // write
@@ -334,10 +378,12 @@ std::string find_json(const History& h, std::string_view query, size_t limit) {
       j.begin_object().member("txn", t).member("match", "label").end_object();
       ++found;
     }
-  // the key as the page prints it (x, 7, "7"), or as its JSON
+  // the key as the page prints it (x, 7, "7"), as its JSON, or a long key as it is
   uint32_t key = kNone;
   for (uint32_t k = 0; k < h.keys.size() && key == kNone; ++k)
-    if (h.keys.display(k) == query || h.keys.json(k) == query) key = k;
+    if (h.keys.display(k) == query || h.keys.json(k) == query ||
+        (h.keys.long_number(k) != 0 && h.keys.as_str(k) == query))  // a long key, as written
+      key = k;
   if (key != kNone)
     for (uint32_t t = 1; t < h.txns.size() && found < limit; ++t)
       for (uint32_t o = h.txns[t].op_begin; o < h.txns[t].op_end; ++o)

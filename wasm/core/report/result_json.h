@@ -11,6 +11,12 @@ std::string level_result_json(const History& h, const LevelResult& r);
 // peak_rss_bytes: the process's peak resident memory, when the front end measures it (the CLI).
 std::string report_json(const History& h, const CheckReport& report, double parse_ms, int64_t peak_rss_bytes = -1);
 std::string error_json(const InputError& e);
+// The long names (model/interner.h), each whole once: {"keys": [key 1, key 2, ...], "values":
+// [...], "ids": [{"txn", "id"}, ...]} (transaction ids longer than kLongText). Everywhere else
+// the result names them shortened: text as "kkkk…[key 1, 1048576 bytes]", a key or value in
+// JSON as {"name": "key 1", "shown": ..., "bytes": N}. report_json adds it when there are any.
+std::string names_json(const History& h);
+bool has_long_names(const History& h);
 // [{"level": "RC", "applies": true}, {"level": "SSER", "applies": false, "reason": ...}, ...]
 std::string levels_json(const History& h);
 // [{"first": txn, "count": n}, ...], one per session

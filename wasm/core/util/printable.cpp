@@ -34,6 +34,29 @@ bool is_terminal_control(uint32_t cp) {
   return (cp >= 0x80 && cp <= 0x9F) || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
+std::string_view utf8_prefix(std::string_view s, size_t bytes) {
+  if (s.size() <= bytes) return s;
+  size_t i = 0;
+  while (i < bytes) {
+    const size_t n = static_cast<unsigned char>(s[i]) < 0x80 ? 1 : utf8_sequence(s, i);
+    const size_t step = n == 0 ? 1 : n;  // a byte that is not UTF-8 is one unit (shown as \xNN)
+    if (i + step > bytes) break;
+    i += step;
+  }
+  return s.substr(0, i);
+}
+
+std::string shortened(std::string_view s, std::string_view what) {
+  if (s.size() <= kLongText) return std::string(s);
+  std::string out(utf8_prefix(s, kShownText));
+  out += "\u2026[";  // …
+  if (!what.empty()) {
+    out += what;
+    out += ", ";
+  }
+  return out + std::to_string(s.size()) + " bytes]";
+}
+
 namespace {
 void put_hex(std::string& out, std::string_view bytes) {
   static const char* hex = "0123456789abcdef";

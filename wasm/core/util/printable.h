@@ -17,6 +17,16 @@ namespace isoscope {
 // kept. Idempotent: printable(printable(s)) == printable(s).
 std::string printable(std::string_view s, bool keep_lines = false);
 
+// Long names (keys, values, ids, any text from the input that a message repeats): beyond
+// kLongText bytes a message shows the first kShownText bytes (cut at a character boundary),
+// then "…[" what ", N bytes]": "kkkk…[key 1, 1048576 bytes]", "LLLL…[1048576 bytes]" (what
+// empty). Shorter text is returned as it is.
+inline constexpr size_t kLongText = 64;
+inline constexpr size_t kShownText = 32;
+std::string shortened(std::string_view s, std::string_view what = {});
+// The first at most `bytes` bytes of s, not cutting a UTF-8 sequence in two.
+std::string_view utf8_prefix(std::string_view s, size_t bytes);
+
 // The length of the well-formed UTF-8 sequence at s[i] (RFC 3629: no overlong forms, no
 // surrogates, nothing above U+10FFFF), or 0 when the bytes there are not one.
 size_t utf8_sequence(std::string_view s, size_t i);

@@ -7,7 +7,7 @@
 // parallel on a 2-core machine, delayed the verdict more than the check took). Otherwise the
 // check worker serves the reads. A wasm heap never shrinks (a 240 MB input, 10^7 operations,
 // leaves a 2.1 GB heap behind): inputs over SHARED_WORKER_BYTES never get a data worker.
-import type { Counterexample, FoundTxn, HistoryPartJson, InputStats, LevelInfo, LevelResult, Txn, SessionRange, WriteReaders } from '../core/types';
+import type { Counterexample, FoundTxn, NamesJson, HistoryPartJson, InputStats, LevelInfo, LevelResult, Txn, SessionRange, WriteReaders } from '../core/types';
 import type { TimelineData } from '../model/timeline';
 import { CancelledError, copyFiles, releaseCoreWorker, takeCoreWorker, type CoreWorker } from '../worker/client';
 import type { InFile } from '../worker/protocol';
@@ -122,6 +122,11 @@ export class Checker {
   find(query: string, limit = 50): Promise<FoundTxn[]> {
     return this.reader.call<FoundTxn[]>({ op: 'find', query, limit });
   }
+  /** The long keys, values and ids whole (each once), asked for once per history. */
+  names(): Promise<NamesJson> {
+    return (this.namesWhole ??= this.reader.call<NamesJson>({ op: 'names' }));
+  }
+  private namesWhole: Promise<NamesJson> | null = null;
   convert(to: 'isoscope' | 'plume'): Promise<string> {
     return this.reader.call<string>({ op: 'convert', to });
   }
@@ -239,6 +244,7 @@ export class Checker {
     this.checkLoaded = null;
     this.checkReady = false;
     this.infos = null;
+    this.namesWhole = null;
     this.levelInfos = null;
   }
 }

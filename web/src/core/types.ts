@@ -63,15 +63,21 @@ export interface WitnessTxn {
   completion_line?: number;
 }
 
-export type Value = number | string | null | Value[];
+/** A key or value longer than 64 bytes, as the core names it (docs/result-json.md, "names"):
+ *  name "key 1" / "value 2", its shortened form, and its length; names() has it whole. */
+export interface LongName { name: string; shown: string; bytes: number }
+export type Key = string | number | LongName;
+export type Value = number | string | null | LongName | Value[];
 /** ["r", key, value] | ["w", key, value] | ["append", key, value] */
-export type Op = [string, string | number, Value];
+export type Op = [string, Key, Value];
+/** names(): the long names whole, each once (key n is keys[n - 1]), and long transaction ids. */
+export interface NamesJson { keys: string[]; values: string[]; ids: { txn: number; id: string }[] }
 
 export interface Edge {
   from: number;
   to: number;
   type: string;
-  key?: string | number;
+  key?: Key;
   from_op?: number;
   to_op?: number;
   why?: string;
@@ -203,6 +209,8 @@ export interface IsoscopeModule {
   readers(txn: number): string;
   /** CoreResult<FoundTxn[]> */
   find(query: string, limit: number): string;
+  /** CoreResult<NamesJson> */
+  names(): string;
   /** CoreResult<string> */
   convert(to: string): string;
   /** CoreResult<Counterexample> */

@@ -1,7 +1,7 @@
 // The anomaly diagram's model (pure): witness transactions with the operations to draw, the
 // edges anchored at operations, the lane layout after ELK, and DOT export.
-import type { Anomaly, Op, Txn, Value } from '../core/types';
-import { fmtOp } from '../model/ops';
+import type { Anomaly, Key, Op, Txn, Value } from '../core/types';
+import { fmtOp, keyId, keyText } from '../model/ops';
 import { positionOf, sessionNumber, txnName } from '../model/names';
 
 export const EDGE_TYPES = ['SO', 'WR', 'WW', 'RW', 'RT', 'CO'] as const;
@@ -34,7 +34,7 @@ export interface DEdge {
   from: number;
   to: number;
   type: string;
-  key?: string | number;
+  key?: Key;
   fromOp?: number;
   toOp?: number;
   why?: string;
@@ -107,7 +107,7 @@ export function buildDiagram(a0: Anomaly, txns: Map<number, Txn>): Diagram {
     const w = a.transactions[i];
     return (w.txn !== undefined ? txns.get(w.txn)?.ops : undefined) ?? [];
   };
-  const kv = (k: string | number, v: Value) => `${typeof k}:${k}\u0000${JSON.stringify(v)}`;
+  const kv = (k: Key, v: Value) => `${keyId(k)}\u0000${JSON.stringify(v)}`;
   a.transactions.forEach((_, i) => opsOf(i).forEach((op, oi) => {
     if (op[0] === 'w' || op[0] === 'append') writerOf.set(kv(op[1], op[2]), i * 65536 + oi);
   }));
@@ -233,7 +233,7 @@ export function toDot(d: Diagram, title = 'anomaly'): string {
     lines.push('  }');
   }
   for (const e of d.edges) {
-    const label = e.key !== undefined ? `${e.type} ${e.key}` : e.type;
+    const label = e.key !== undefined ? `${e.type} ${keyText(e.key)}` : e.type;
     lines.push(`  n${e.from} -> n${e.to} [label="${dotEsc(label)}", color="${EDGE_DOT_COLOR[e.type] ?? '#111827'}"${e.type === 'SO' ? ', style=dashed' : ''}];`);
   }
   lines.push('}');

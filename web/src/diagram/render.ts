@@ -1,4 +1,5 @@
 // Draws a laid-out anomaly diagram as SVG with pan/zoom, and exports SVG/PNG/DOT.
+import { keyText } from '../model/ops';
 import { anchor, EDGE_TYPES, HEADER_H, LANE_LABEL_W, placeLabels, ROW_H, type DEdge, type Diagram, type DNode, type LabelBox } from './model';
 import { s } from '../dom/dom';
 import { sessionNumber } from '../model/names';
@@ -117,12 +118,12 @@ export function renderSvg(d: Diagram, pal: Palette, title: string): SVGSVGElemen
     const col = pal.edge[e.type] ?? pal.text;
     const g = s('g', { class: 'dedge', 'data-type': e.type });
     g.append(s('path', { d: path, fill: 'none', stroke: col, 'stroke-width': e.type === 'SO' ? 1.4 : 2, 'stroke-dasharray': e.type === 'SO' ? '5 4' : null, 'marker-end': `url(#arrow-${EDGE_TYPES.includes(e.type as any) ? e.type : 'SO'})` },
-      s('title', {}, `${e.type}${e.key !== undefined ? ` on ${e.key}` : ''}${e.why ? `: ${e.why}` : ''}`)));
+      s('title', {}, `${e.type}${e.key !== undefined ? ` on ${keyText(e.key)}` : ''}${e.why ? `: ${e.why}` : ''}`)));
     // anchor dots at the causing operations
     const mm = /M([\d.-]+),([\d.-]+)/.exec(path);
     if (mm) g.append(s('circle', { cx: mm[1], cy: mm[2], r: 3, fill: col }));
     root.append(g);
-    const text = e.key !== undefined ? `${e.type} ${e.key}` : e.type;
+    const text = e.key !== undefined ? `${e.type} ${keyText(e.key)}` : e.type;
     pending.push({ text, col, box: { x: lx, y: ly, w: 8 + text.length * 6.6, h: 18 } });
   });
   // labels never overlap: each moves to the nearest free spot along its edge's vertical

@@ -1,11 +1,12 @@
 // The virtualized history: one lane (column) per session, one row per transaction in session
 // order. Only the visible cells exist in the DOM (a recycled pool); transactions are fetched in
 // pages from the data worker. Scroll extents are capped and scaled so 10^6 rows still work.
-import type { FoundTxn, SessionRange, Txn } from '../core/types';
+import type { FoundTxn, NamesJson, SessionRange, Txn } from '../core/types';
 import { matchList, searchForm } from '../dom/search';
 import { positionOf, sessionNumber, txnName } from '../model/names';
 import { currentTimeUnit, formatSpan } from '../model/times';
-import { fmtOp } from '../model/ops';
+import { fmtOp, longNamesOf } from '../model/ops';
+import { wholeNameLink } from '../dom/long-name';
 import { h, clear } from '../dom/dom';
 import { inverseScaledOffset, scaledOffset, sessionOf, TxnCache } from './cache';
 
@@ -36,6 +37,8 @@ export class HistoryView {
     totalTxns: number,
     /** a search: by number (T12), label or key */
     private readonly find: (query: string) => Promise<FoundTxn[]>,
+    /** the long names whole (asked for only when a "whole" link is followed) */
+    private readonly names?: () => Promise<NamesJson>,
   ) {
     this.rows = ranges.reduce((m, r) => Math.max(m, r.count), 0);
     this.cache = new TxnCache(fetchRange, () => this.schedule(), 400, totalTxns + 1);
@@ -164,7 +167,10 @@ export class HistoryView {
         h('dt', {}, 'Status'), h('dd', {}, h('span', { class: `status st-${t.status ?? 'committed'}` }, t.status ?? 'committed')),
         ts ? [h('dt', {}, 'Time'), h('dd', {}, ts)] : null,
         h('dt', {}, 'Operations'), h('dd', {}, String(t.ops.length))),
-      h('ol', { class: 'ops' }, t.ops.slice(0, 2000).map((op) => h('li', {}, fmtOp(op)))),
+      h('ol', { class: 'ops' }, t.ops.slice(0, 2000).map((op) => {
+        const long = this.names ? longNamesOf(op) : [];
+        return h('li', {}, fmtOp(op), long.flatMap((n) => [' ', wholeNameLink(n, this.names!)]));
+      })),
     );
     if (t.ops.length > 2000) this.detail.append(h('p', { class: 'muted' }, `\u2026 and ${t.ops.length - 2000} more`));
   }

@@ -1,5 +1,6 @@
 // The anomaly panel's body: the kind in plain words, the diagram of the witness (laid out in a
 // worker, drawn as SVG with pan, zoom and exports) and its dependencies, each with its reason.
+import { keyText } from '../model/ops';
 import type { Anomaly, Txn } from '../core/types';
 import { describeKind, EDGE_DOCS } from '../model/anomalies';
 import { buildDiagram, EDGE_TYPES, toDot, type Diagram } from '../diagram/model';
@@ -82,7 +83,7 @@ export class AnomalyView {
     if (edges.length) body.append(h('ol', { class: 'edges', 'aria-label': 'Dependencies' }, edges.map((e) => {
       const t = h('span', { class: 'etype' }, e.type);
       t.style.background = `var(--edge-${String(e.type).toLowerCase()}, var(--muted))`;
-      return h('li', {}, txLink(e.from), t, txLink(e.to), e.key !== undefined ? h('span', { class: 'mono' }, `key ${e.key}`) : null, e.why ? h('span', { class: 'muted' }, e.why) : null);
+      return h('li', {}, txLink(e.from), t, txLink(e.to), e.key !== undefined ? h('span', { class: 'mono' }, `key ${keyText(e.key)}`) : null, e.why ? h('span', { class: 'muted' }, e.why) : null);
     })));
     this.box = zoomBox;
     void this.prepareDiagram(a, `${level}: ${k.title}`);

@@ -24,7 +24,7 @@ export class RecordViews {
 
   async renderHistory(body: HTMLElement, view: InView) {
     this.history ??= await this.make(body, 'history', async () =>
-      new HistoryView(await this.checker.sessions(), (b, e) => this.checker.transactions(b, e), this.transactions, (q) => this.find(q)));
+      new HistoryView(await this.checker.sessions(), (b, e) => this.checker.transactions(b, e), this.transactions, (q) => this.find(q), () => this.checker.names()));
     if (!this.history || !body.isConnected) return;
     const a = view.anomaly;
     body.append(h('p', { class: 'muted', style: 'margin:0 0 10px' }, a ? `Transactions of the selected ${describeKind(a.kind).title.toLowerCase()} are highlighted. ` : '', 'Arrow keys move between transactions.'));

@@ -23,6 +23,7 @@ export function handleRequest(c: IsoscopeModule, m: Request, onProgress?: (p: Pr
     case 'timeline': return timelineData(unwrap<TimelineJson>(c.timeline()));
     case 'readers': return unwrap(c.readers(m.txn));
     case 'find': return unwrap(c.find(m.query, m.limit));
+    case 'names': return unwrap(c.names());
     case 'counterexample': return unwrap(c.counterexample(m.level, m.index, m.budgetMs));
     case 'convert': return unwrap(c.convert(m.to));
     case 'warmUp': return warmUpStep(c, m.step);

@@ -14,6 +14,7 @@ export type Request =
   | { op: 'timeline' }
   | { op: 'readers'; txn: number }
   | { op: 'find'; query: string; limit: number }
+  | { op: 'names' }
   | { op: 'convert'; to: string }
   | { op: 'counterexample'; level: string; index: number; budgetMs: number }
   /** a step of the built-in warm-up (warm-up.ts: warmUpStep) */

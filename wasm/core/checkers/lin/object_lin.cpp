@@ -17,6 +17,8 @@
 // that cannot follow), with the calls before that return (the operations concurrent with it).
 #include "checkers/lin/object_lin.h"
 
+#include "util/printable.h"
+
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -298,7 +300,7 @@ std::string op_name(const History& h, const ObjectSpec& spec, uint32_t g) {
     return s;
   };
   std::string s = "process " + std::to_string(op.process) + "'s " + spec.op_text(op) + " (T" + std::to_string(op.txn);
-  if (h.txns[op.txn].label != kNone) s += ", index " + std::string(h.labels[h.txns[op.txn].label]);
+  if (h.txns[op.txn].label != kNone) s += ", index " + shortened(h.labels[h.txns[op.txn].label]);
   s += ", invoked" + at(op.call, op.line) + ", ";
   if (op.indeterminate()) {
     s += "outcome unknown";
