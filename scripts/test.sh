@@ -6,9 +6,10 @@
 # ASan + UBSan, and a short fuzzing run of every reader.
 #
 # On a two-core machine what can overlap does: the large Debian packages (Emscripten,
-# Chromium, clang's runtimes, the database servers) install while the native build compiles;
-# the database tests, which mostly wait on their servers, run while the WebAssembly module
-# compiles; the sanitizer build compiles, at the lowest priority, while the browser tests run.
+# Chromium, the database servers) install while the native build compiles; the database
+# tests, which mostly wait on their servers, run while the WebAssembly module compiles; the
+# sanitizer build compiles at the lowest priority from the end of the native build to the end
+# of the browser tests.
 #
 # The sanitizers look for memory and undefined-behaviour faults, not for verdict coverage (the
 # optimised run has the full counts): under them the randomised tests run a share of their
@@ -82,23 +83,26 @@ finish() {
 phase "setup: npm packages and the native toolchain" bash scripts/setup.sh native
 background apt "setup: Emscripten, Chromium, clang, database servers" bash scripts/setup.sh rest
 phase "build: native" bash scripts/build.sh native
+# The sanitizer build (clang-14 and its runtimes come with the machine) compiles at the lowest
+# priority from here on, on whatever the next phases leave of the two cores: the database and
+# browser tests spend much of their time waiting.
+background asan "build: ASan + UBSan (clang)" nice -n 19 bash scripts/fuzz.sh --build-only
 phase "native tests (ctest)" ctest --test-dir build --output-on-failure -j 2 --timeout 900
 finish apt
 
 # isoscope run against throwaway PostgreSQL and MariaDB servers (scripts/db.sh) and SQLite.
 background db "database tests (isoscope run)" node --test --test-concurrency=1 tests/db/
-phase "build: wasm" nice -n 10 bash scripts/build.sh wasm
+phase "build: wasm" bash scripts/build.sh wasm
 phase "build: web" bash scripts/build.sh web
 phase "wasm tests (node)" node --test tests/wasm/
 phase "web type check (tsc)" npx tsc -p web/tsconfig.json
 phase "web unit tests (vitest)" npx vitest run --config web/vitest.config.ts
 finish db
-
+# two test files at a time (each its own server and Chromium): much of a browser test is waiting
+phase "browser tests (chromium)" node --test --test-concurrency=2 tests/browser/
 # The same native tests under AddressSanitizer and UndefinedBehaviorSanitizer (clang), then a
 # short bounded fuzzing run of every reader, the archives and the check entry; `npm run fuzz`
 # runs longer campaigns.
-background asan "build: ASan + UBSan (clang)" nice -n 19 bash scripts/fuzz.sh --build-only
-phase "browser tests (chromium)" node --test --test-concurrency=1 tests/browser/
 finish asan
 phase "native tests under ASan + UBSan (scale $SANITIZER_SCALE)" \
   env ISOSCOPE_TEST_SCALE="$SANITIZER_SCALE" ctest --test-dir build-fuzz --output-on-failure -j 2 --timeout 900

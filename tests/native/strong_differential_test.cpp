@@ -210,7 +210,7 @@ TEST(StrongDifferential, LargeSerialHistoriesPass) {
     p.seed = seed;
     p.mode = GenMode::Serial;
     p.sessions = seed % 2 ? 8 : 30;
-    p.txns_per_session = seed % 2 ? 150 : 40;
+    p.txns_per_session = seed % 2 ? scaled(150, 30) : scaled(40, 10);
     p.max_ops = 6;
     p.keys = seed % 3 == 0 ? 5 : 60;
     p.key_dist = seed % 3 == 1 ? KeyDist::Zipf : KeyDist::Uniform;
@@ -279,7 +279,7 @@ TEST(StrongDifferential, CheckHistoryUsesTheStrongCheckers) {
 TEST(StrongDifferential, SolverAgreesWithTheSearchOnMidSizeHistories) {
   int compared = 0, by_solver = 0, disagreements = 0, witness_errors = 0, search_unknown = 0;
   std::array<int, 2> verdicts{};
-  for (uint64_t i = 0; i < 400; ++i) {
+  for (uint64_t i = 0, n = scaled(400); i < n; ++i) {
     Rng rng(7700000 + i);
     GenParams p;
     p.seed = 7700000 + i;
@@ -329,9 +329,9 @@ TEST(StrongDifferential, SolverAgreesWithTheSearchOnMidSizeHistories) {
               compared, verdicts[0], verdicts[1], by_solver, search_unknown);
   EXPECT_EQ(disagreements, 0);
   EXPECT_EQ(witness_errors, 0);
-  EXPECT_GT(by_solver, 200);
-  EXPECT_GT(verdicts[0], 100);
-  EXPECT_GT(verdicts[1], 100);
+  EXPECT_GT(by_solver, scaled_threshold(200));
+  EXPECT_GT(verdicts[0], scaled_threshold(100));
+  EXPECT_GT(verdicts[1], scaled_threshold(100));
 }
 
 // An all-levels check decides CC once: the strong levels, which imply it, reuse that verdict.
@@ -428,7 +428,7 @@ TEST(StrongDifferential, APassingStrongerLevelDecidesTheWeakerOnes) {
 TEST(StrongDifferential, LazyPolygraphAgreesOnManySessionHotKeyHistories) {
   int compared = 0, disagreements = 0, witness_errors = 0, lazy_unknown = 0;
   std::array<int, 2> verdicts{};
-  for (uint64_t i = 0; i < 120; ++i) {
+  for (uint64_t i = 0, n = scaled(120); i < n; ++i) {
     Rng rng(9100000 + i);
     GenParams p;
     p.seed = 9100000 + i;
@@ -475,6 +475,6 @@ TEST(StrongDifferential, LazyPolygraphAgreesOnManySessionHotKeyHistories) {
               lazy_unknown);
   EXPECT_EQ(disagreements, 0);
   EXPECT_EQ(witness_errors, 0);
-  EXPECT_GT(verdicts[0], 50);
-  EXPECT_GT(verdicts[1], 50);
+  EXPECT_GT(verdicts[0], scaled_threshold(50));
+  EXPECT_GT(verdicts[1], scaled_threshold(50));
 }

@@ -97,6 +97,9 @@ bool runner_table(std::string_view name, std::string& run_id);
 struct Leftover {
   std::string table;
   std::string note;  // what is known of the run that made it ("created ... by pid ... on ...")
+  // The note of a table an earlier isoscope made, which marked no run (every target says it)
+  static constexpr const char* kUnmarked =
+      "named by an earlier isoscope (isoscope_run_<pid>_<seed>), which marked no run: drop it only when no such run is going";
 };
 
 class Connection {

@@ -282,7 +282,7 @@ class MariaDatabase final : public Database {
         bool found = false;
         if (!query_value(admin_, "SELECT IS_FREE_LOCK('isoscope_run_" + id + "')", v, found).ok() || v != "1") continue;
       } else {
-        note = "named by an earlier isoscope (isoscope_run_<pid>_<seed>), which marked no run: drop it only when no such run is going";
+        note = Leftover::kUnmarked;
       }
       out.push_back({name, note});
     }

@@ -250,7 +250,7 @@ class PgDatabase final : public Database {
                    " AND objid = " + std::to_string(key & 0xffffffffu) + " AND objsubid = 1").c_str());
         if (held != "0") continue;  // running (or unknown: the server did not say)
       } else {
-        note = "named by an earlier isoscope (isoscope_run_<pid>_<seed>), which marked no run: drop it only when no such run is going";
+        note = Leftover::kUnmarked;
       }
       out.push_back({name, note});
     }

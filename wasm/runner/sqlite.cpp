@@ -187,7 +187,7 @@ class SqliteDatabase final : public Database {
       const size_t b = r.sql.find("/* isoscope run ");
       const std::string mark = b == std::string::npos ? "" : r.sql.substr(b + 16, r.sql.find(" */", b) - b - 16);
       if (id.empty()) {
-        out.push_back({r.name, "named by an earlier isoscope (isoscope_run_<pid>_<seed>), which marked no run: drop it only when no such run is going"});
+        out.push_back({r.name, Leftover::kUnmarked});
         continue;
       }
       switch (owner_state(mark)) {
