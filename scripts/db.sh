@@ -37,23 +37,7 @@ fi
 
 log() { echo "db.sh: $*" >&2; }
 
-install_packages() {
-  local missing=()
-  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  log "installing Debian packages: ${missing[*]}"
-  local sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  $sudo apt-get update -q >&2
-  # policy-rc.d 101: the packages must not start a system-wide server of their own.
-  local policy=/usr/sbin/policy-rc.d created=0
-  if [ ! -e $policy ]; then
-    printf '#!/bin/sh\nexit 101\n' | $sudo tee $policy >/dev/null && $sudo chmod +x $policy && created=1
-  fi
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
-  [ $created -eq 1 ] && $sudo rm -f $policy
-  return 0
-}
+. "$(dirname "$0")/apt-install.sh"
 
 ensure_os_user() {
   [ "$(id -u)" -eq 0 ] || return 0
@@ -90,7 +74,7 @@ prepare_dir() {
 }
 
 start_postgres() {
-  install_packages postgresql-15 postgresql-client-15
+  apt_install postgresql-15 postgresql-client-15
   ensure_os_user
   prepare_dir
   local pwfile=$dir/pwfile
@@ -118,7 +102,7 @@ EOF
 }
 
 start_mariadb() {
-  install_packages mariadb-server mariadb-client
+  apt_install mariadb-server mariadb-client
   ensure_os_user
   prepare_dir
   mkdir -p "$dir/data"

@@ -16,34 +16,11 @@ part=${1:-all}
 native_packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev pkg-config libpq-dev libmariadb-dev libsqlite3-dev)
 rest_packages=(emscripten chromium clang-14 libclang-rt-14-dev postgresql-15 postgresql-client-15 mariadb-server mariadb-client)
 
-install_missing() {
-  local missing=()
-  for p in "$@"; do
-    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
-  done
-  [ ${#missing[@]} -gt 0 ] || return 0
-  echo "setup: installing Debian packages: ${missing[*]}"
-  local sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  # one package-list update per machine boot is enough (apt-get update takes a minute)
-  if [ ! -e /run/isoscope-apt-updated ]; then
-    $sudo apt-get update -q
-    $sudo touch /run/isoscope-apt-updated 2>/dev/null || true
-  fi
-  # policy-rc.d 101: the server packages must not start system-wide servers of their own (the
-  # tests start throwaway ones: scripts/db.sh)
-  local policy=/usr/sbin/policy-rc.d created=0
-  if [ ! -e $policy ]; then
-    printf '#!/bin/sh\nexit 101\n' | $sudo tee $policy >/dev/null && $sudo chmod +x $policy && created=1
-  fi
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
-  [ $created -eq 1 ] && $sudo rm -f $policy
-  return 0
-}
+. scripts/apt-install.sh
 
 case "$part" in
   native|all)
-    install_missing "${native_packages[@]}"
+    apt_install "${native_packages[@]}"
     # npm packages (simdjson, the web app's tools): reinstall only when the lock file changed
     if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
       echo "setup: installing npm packages"
@@ -51,7 +28,7 @@ case "$part" in
     fi
     ;;&
   rest|all)
-    install_missing "${rest_packages[@]}"
+    apt_install "${rest_packages[@]}"
     ;;
   native) ;;
   *) echo "usage: scripts/setup.sh [native|rest|all]" >&2; exit 2 ;;
