@@ -26,18 +26,8 @@ using namespace isoscope;
 
 namespace {
 
-History parse(const std::string& json) {
-  InputFile f{"t.json", json};
-  Expected<History> h = read_history(std::span<const InputFile>(&f, 1));
-  EXPECT_TRUE(h.ok()) << (h ? "" : h.error().to_string());
-  return h ? std::move(*h) : History{};
-}
-
-constexpr std::array<Level, 8> kLevels = {Level::RC, Level::RR, Level::RA, Level::CC,
-                                          Level::PC, Level::SI, Level::SER, Level::SSER};
-
 // Small random histories whose writes draw from 1 to 3 values (and 0 is the initial value).
-GenParams small_params(Rng& rng, uint64_t seed) {
+GenParams ambiguous_params(Rng& rng, uint64_t seed) {
   GenParams p;
   p.seed = seed;
   p.sessions = 1 + rng.below(3);
@@ -67,7 +57,7 @@ GenParams small_params(Rng& rng, uint64_t seed) {
 
 TEST(Ambiguous, RepeatedPairsMakeTheirReadsAmbiguous) {
   // x = 5 written by T1 and T2; T3 reads it: T1 or T2. y = 0 written once: read from it.
-  History h = parse(R"({"initial": 0, "sessions": [[[["w","x",5],["w","y",0]]], [[["w","x",5]]],
+  History h = parse_json(R"({"initial": 0, "sessions": [[[["w","x",5],["w","y",0]]], [[["w","x",5]]],
                         [[["r","x",5],["r","y",0],["r","z",0]]]]})");
   ASSERT_EQ(h.ambiguous.size(), 1u);
   EXPECT_EQ(h.repeated_pairs, 1u);
@@ -84,7 +74,7 @@ TEST(Ambiguous, RepeatedPairsMakeTheirReadsAmbiguous) {
 }
 
 TEST(Ambiguous, TheInitialValueIsACandidateOfARepeatedPair) {
-  History h = parse(R"({"initial": 0, "sessions": [[[["w","x",0]]], [[["w","x",0]]], [[["r","x",0]]]]})");
+  History h = parse_json(R"({"initial": 0, "sessions": [[[["w","x",0]]], [[["w","x",0]]], [[["r","x",0]]]]})");
   ASSERT_EQ(h.ambiguous.size(), 1u);
   const auto c = h.ambiguous.candidates(h.ambiguous.op[0]);
   ASSERT_EQ(c.size(), 3u);
@@ -111,11 +101,11 @@ TEST(Ambiguous, RepeatedAppendsStayAnError) {
 
 TEST(Ambiguous, AReadIsInconsistentOnlyWhenEveryCandidateIs) {
   // T1 aborted and T2 committed both write x = 5: reading it is fine (from T2).
-  History ok = parse(R"({"initial": 0, "sessions": [[{"status":"aborted","ops":[["w","x",5]]}], [[["w","x",5]]],
+  History ok = parse_json(R"({"initial": 0, "sessions": [[{"status":"aborted","ops":[["w","x",5]]}], [[["w","x",5]]],
                          [[["r","x",5]]]]})");
   EXPECT_EQ(checker_for(Level::RC)(ok, {}).verdict, Verdict::Pass);
   // Both aborted: an aborted read whichever it reads, and the anomaly names both.
-  History bad = parse(R"({"initial": 0, "sessions": [[{"status":"aborted","ops":[["w","x",5]]}],
+  History bad = parse_json(R"({"initial": 0, "sessions": [[{"status":"aborted","ops":[["w","x",5]]}],
                           [{"status":"aborted","ops":[["w","x",5]]}], [[["r","x",5]]]]})");
   const LevelResult r = checker_for(Level::RC)(bad, {});
   ASSERT_EQ(r.verdict, Verdict::Fail);
@@ -127,9 +117,9 @@ TEST(Ambiguous, AReadIsInconsistentOnlyWhenEveryCandidateIs) {
 TEST(Ambiguous, SomeChoiceSatisfiesTheLevel) {
   // T3 reads x = 1 and y = 2. Read from T1 (x = 1, y = 1 ... ) it would be a fractured read;
   // T2 writes both x = 1 and y = 2: reading both from T2 is serializable.
-  History h = parse(R"({"initial": 0, "sessions": [[[["w","x",1],["w","y",1]]], [[["w","x",1],["w","y",2]]],
+  History h = parse_json(R"({"initial": 0, "sessions": [[[["w","x",1],["w","y",1]]], [[["w","x",1],["w","y",2]]],
                         [[["r","x",1],["r","y",2]]]]})");
-  for (Level l : kLevels) {
+  for (Level l : kTransactional) {
     if (l == Level::SSER) continue;
     const LevelResult r = checker_for(l)(h, {});
     EXPECT_EQ(r.verdict, Verdict::Pass) << level_name(l);
@@ -140,7 +130,7 @@ TEST(Ambiguous, SomeChoiceSatisfiesTheLevel) {
 TEST(Ambiguous, AViolationWithEveryChoiceNamesTheChoice) {
   // T1 reads x = 5, written by T2 (later in T1's own session) and by T3 (which reads T1's y):
   // either choice closes a cycle of so and wr, so every level fails.
-  History h = parse(R"({"initial": 0, "sessions": [[[["r","x",5],["w","y",1]], [["w","x",5]]],
+  History h = parse_json(R"({"initial": 0, "sessions": [[[["r","x",5],["w","y",1]], [["w","x",5]]],
                         [[["w","x",5],["r","y",1]]]]})");
   for (Level l : {Level::RC, Level::CC, Level::SER}) {
     EXPECT_EQ(reference_check(h, l), Verdict::Fail) << level_name(l);
@@ -152,7 +142,7 @@ TEST(Ambiguous, AViolationWithEveryChoiceNamesTheChoice) {
   }
   // Lost update, or not: T3 and T4 read x = 5 and overwrite it, but T1 and T2 both write it,
   // so T3 can read T1's and T4 T2's (T1 T3 T2 T4 is serial).
-  History lu = parse(R"({"initial": 0, "sessions": [[[["w","x",5]]], [[["w","x",5]]], [[["r","x",5],["w","x",1]]],
+  History lu = parse_json(R"({"initial": 0, "sessions": [[[["w","x",5]]], [[["w","x",5]]], [[["r","x",5],["w","x",1]]],
                          [[["r","x",5],["w","x",2]]]]})");
   EXPECT_EQ(reference_check(lu, Level::SER), Verdict::Pass);
   EXPECT_EQ(checker_for(Level::SER)(lu, {}).verdict, Verdict::Pass);
@@ -202,7 +192,7 @@ void expect_counterexample_keeps_every_choice(const History& h, Level l, const L
 TEST(Ambiguous, CounterexamplesKeepEveryChoiceOfTheirReads) {
   // SER fails with either writer of x = 5: the counterexample keeps both (it used to keep T1
   // alone, whose read then came from thin air).
-  const History h = parse(R"({"initial": 0, "sessions": [[[["r","x",5],["w","y",1]], [["w","x",5]]],
+  const History h = parse_json(R"({"initial": 0, "sessions": [[[["r","x",5],["w","y",1]], [["w","x",5]]],
                              [[["w","x",5],["r","y",1]]]]})");
   for (Level l : {Level::RC, Level::CC, Level::SER}) {
     const LevelResult r = checker_for(l)(h, {});
@@ -213,11 +203,11 @@ TEST(Ambiguous, CounterexamplesKeepEveryChoiceOfTheirReads) {
   Rng rng(77);
   int checked = 0;
   for (int i = 0, n = scaled(4000); i < n; ++i) {
-    const GenParams gp = small_params(rng, 9100000 + i);
+    const GenParams gp = ambiguous_params(rng, 9100000 + i);
     Expected<History> eh = generate_history(gp);
     ASSERT_TRUE(eh.ok());
     if (eh->ambiguous.empty()) continue;
-    for (Level l : kLevels) {
+    for (Level l : kTransactional) {
       if (l == Level::SSER && !eh->has_timestamps) continue;
       const LevelResult r = checker_for(l)(*eh, {});
       if (r.verdict != Verdict::Fail) continue;
@@ -230,7 +220,7 @@ TEST(Ambiguous, CounterexamplesKeepEveryChoiceOfTheirReads) {
 }
 
 TEST(Ambiguous, LinAndMiniTransactionPathsStayOnUniqueValues) {
-  History h = parse(R"({"initial": 0, "sessions": [[{"start":0,"end":1,"ops":[["w","x",1]]}],
+  History h = parse_json(R"({"initial": 0, "sessions": [[{"start":0,"end":1,"ops":[["w","x",1]]}],
                         [{"start":2,"end":3,"ops":[["w","x",1]]}], [{"start":4,"end":5,"ops":[["r","x",1]]}]]})");
   std::string why;
   EXPECT_FALSE(level_applies(h, Level::LIN, why));
@@ -247,14 +237,14 @@ TEST(Ambiguous, AgreesWithReferenceOnRandomHistoriesWithRepeatedValues) {
   int disagreements = 0, lattice = 0, ambiguous = 0, witness_errors = 0;
   std::array<int, 8> pass{}, fail{};
   for (int i = 0; i < kHistories; ++i) {
-    const GenParams p = small_params(rng, 7000000 + i);
+    const GenParams p = ambiguous_params(rng, 7000000 + i);
     Expected<History> eh = generate_history(p);
     ASSERT_TRUE(eh.ok());
     const History& h = *eh;
     ambiguous += !h.ambiguous.empty();
     std::array<Verdict, 8> got{};
-    for (size_t li = 0; li < kLevels.size(); ++li) {
-      const Level l = kLevels[li];
+    for (size_t li = 0; li < kTransactional.size(); ++li) {
+      const Level l = kTransactional[li];
       const Verdict want = reference_check(h, l);
       if (want == Verdict::Unknown) continue;
       const LevelResult r = l == Level::SSER && !h.has_timestamps
@@ -269,23 +259,23 @@ TEST(Ambiguous, AgreesWithReferenceOnRandomHistoriesWithRepeatedValues) {
       if (r.verdict == Verdict::Fail && r.anomalies.empty() && ++witness_errors <= 5)
         ADD_FAILURE() << level_name(l) << " fails without an anomaly (seed " << p.seed << ")";
     }
-    for (size_t a = 0; a < kLevels.size(); ++a)
-      for (size_t b = 0; b < kLevels.size(); ++b)
-        if (is_weaker(kLevels[a], kLevels[b]) && got[b] == Verdict::Pass && got[a] == Verdict::Fail &&
+    for (size_t a = 0; a < kTransactional.size(); ++a)
+      for (size_t b = 0; b < kTransactional.size(); ++b)
+        if (is_weaker(kTransactional[a], kTransactional[b]) && got[b] == Verdict::Pass && got[a] == Verdict::Fail &&
             ++lattice <= 5)
-          ADD_FAILURE() << level_name(kLevels[b]) << " passes but " << level_name(kLevels[a])
+          ADD_FAILURE() << level_name(kTransactional[b]) << " passes but " << level_name(kTransactional[a])
                         << " fails (seed " << p.seed << ")";
   }
   std::printf("  %d histories, %d with ambiguous reads\n", kHistories, ambiguous);
-  for (size_t li = 0; li < kLevels.size(); ++li)
-    std::printf("    %-4s pass %5d  fail %5d\n", level_name(kLevels[li]), pass[li], fail[li]);
+  for (size_t li = 0; li < kTransactional.size(); ++li)
+    std::printf("    %-4s pass %5d  fail %5d\n", level_name(kTransactional[li]), pass[li], fail[li]);
   EXPECT_EQ(disagreements, 0);
   EXPECT_EQ(lattice, 0);
   EXPECT_EQ(witness_errors, 0);
   EXPECT_GT(ambiguous, scaled_threshold(10000 / 2));
-  for (size_t li = 0; li < kLevels.size(); ++li) {
-    EXPECT_GT(pass[li], scaled_threshold(10000 / 20)) << level_name(kLevels[li]);
-    EXPECT_GT(fail[li], scaled_threshold(10000 / 50)) << level_name(kLevels[li]);
+  for (size_t li = 0; li < kTransactional.size(); ++li) {
+    EXPECT_GT(pass[li], scaled_threshold(10000 / 20)) << level_name(kTransactional[li]);
+    EXPECT_GT(fail[li], scaled_threshold(10000 / 50)) << level_name(kTransactional[li]);
   }
 }
 
@@ -347,7 +337,7 @@ TEST(Ambiguous, SerialScheduleSearchAgreesWithReference) {
   Rng rng(3131);
   int found = 0, exhausted = 0, wrong = 0;
   for (int i = 0; i < kHistories; ++i) {
-    const GenParams p = small_params(rng, 8100000 + i);
+    const GenParams p = ambiguous_params(rng, 8100000 + i);
     Expected<History> eh = generate_history(p);
     ASSERT_TRUE(eh.ok());
     const History& h = *eh;
@@ -394,7 +384,7 @@ TEST(Ambiguous, SerialOrderHoldsOnlyOnSerialSchedules) {
   Rng rng(5151);
   int schedules = 0, accepted = 0, rejected = 0, wrong = 0;
   for (int i = 0; i < kHistories; ++i) {
-    const GenParams p = small_params(rng, 8300000 + i);
+    const GenParams p = ambiguous_params(rng, 8300000 + i);
     Expected<History> eh = generate_history(p);
     ASSERT_TRUE(eh.ok());
     const History& h = *eh;
@@ -449,7 +439,7 @@ TEST(Ambiguous, SnapshotOrderHoldsOnlyOnSnapshotRuns) {
   Rng rng(6161);
   int runs = 0, accepted = 0, rejected = 0, wrong = 0;
   for (int i = 0; i < kHistories; ++i) {
-    const GenParams p = small_params(rng, 8400000 + i);
+    const GenParams p = ambiguous_params(rng, 8400000 + i);
     Expected<History> eh = generate_history(p);
     ASSERT_TRUE(eh.ok());
     const History& h = *eh;
@@ -506,7 +496,7 @@ TEST(Ambiguous, TheSolverWithTheChoiceInsideAgreesWithReference) {
   choice_prune_counts() = {};
   std::array<int, 4> pass{}, fail{};
   for (int i = 0; i < kHistories; ++i) {
-    const GenParams p = small_params(rng, 9000000 + i);
+    const GenParams p = ambiguous_params(rng, 9000000 + i);
     Expected<History> eh = generate_history(p);
     ASSERT_TRUE(eh.ok());
     const History& h = *eh;
@@ -577,7 +567,7 @@ TEST(Ambiguous, LostUpdateWithEveryChoiceAt20To100Sessions) {
   // SSER: real time leaves each read the last writer of its value, and the solver fails it at
   // once, naming the choice; CC and PC pass.
   for (int sessions : {20, 50, 100}) {
-    const History h = parse(read_modify_write_chain(sessions));
+    const History h = parse_json(read_modify_write_chain(sessions));
     ASSERT_GT(h.ambiguous.size(), static_cast<size_t>(sessions) / 2);
     const LevelResult sser = checker_for(Level::SSER)(h, {});
     ASSERT_EQ(sser.verdict, Verdict::Fail) << sessions << " sessions";
@@ -599,7 +589,7 @@ TEST(Ambiguous, LostUpdateWithEveryChoiceAt20To100Sessions) {
     }
   }
   for (int sessions : {4, 8, 10}) {
-    const History h = parse(read_modify_write_chain(sessions));
+    const History h = parse_json(read_modify_write_chain(sessions));
     for (Level l : {Level::SI, Level::SER, Level::SSER}) {
       EXPECT_EQ(checker_for(l)(h, {}).verdict, Verdict::Fail) << level_name(l) << " at " << sessions;
       EXPECT_EQ(check_choices_in_solver(h, l, {}).verdict, Verdict::Fail) << level_name(l) << " at " << sessions;
@@ -664,7 +654,7 @@ std::string random_rmw_history(Rng& rng, bool timed) {
 
 TEST(Ambiguous, RefutationsByValuesAgreeWithReferenceOnReadModifyWriteHistories) {
   const int kHistories = scaled(1500);
-  const std::array<Level, 8>& kStrong = kLevels;
+  const std::array<Level, 8>& kStrong = kTransactional;
   Rng rng(2121);
   int disagreements = 0, counted = 0, unrepeatable = 0;
   std::array<int, 8> pass{}, fail{};
@@ -755,7 +745,7 @@ TEST(Ambiguous, ConcurrentScheduleSearchAgreesWithReference) {
   int wrong = 0;
   std::array<int, 2> found{}, exhausted{};
   for (int i = 0; i < kHistories; ++i) {
-    const GenParams p = small_params(rng, 8300000 + i);
+    const GenParams p = ambiguous_params(rng, 8300000 + i);
     Expected<History> eh = generate_history(p);
     ASSERT_TRUE(eh.ok());
     const History& h = *eh;

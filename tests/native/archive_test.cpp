@@ -24,16 +24,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kCorpus = corpus_dir();
 // tests/fixtures/archives (CMake passes ISOSCOPE_FIXTURES).
-const std::string kFixtures = std::string(ISOSCOPE_FIXTURES) + "/archives";
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+const std::string kArchiveFixtures = std::string(ISOSCOPE_FIXTURES) + "/archives";
 
 // ---------- a small DEFLATE writer, so the test can build exact streams ----------
 
@@ -389,8 +381,6 @@ std::vector<std::string> names_of(const ExpandedInput& x) {
   return v;
 }
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
 // A tar archive of one empty file: a POSIX ustar header with its checksum, and an end block.
 std::string tar_of(const std::string& name) {
   std::string tar(1024, '\0');
@@ -451,7 +441,7 @@ Mixed mixed_manifest() {
   simdjson::dom::parser parser;
   simdjson::dom::element doc;
   Mixed m;
-  EXPECT_FALSE(parser.load(kFixtures + "/mixed.json").get(doc)) << "missing " << kFixtures << "/mixed.json";
+  EXPECT_FALSE(parser.load(kArchiveFixtures + "/mixed.json").get(doc)) << "missing " << kArchiveFixtures << "/mixed.json";
   if (doc["size"].get(m.size) || doc["crc32"].get(m.crc)) ADD_FAILURE() << "bad mixed.json";
   return m;
 }
@@ -461,7 +451,7 @@ TEST(Inflate, NodeZlibFixtures) {
   ASSERT_GT(m.size, 32768u);
   std::string first;
   for (const char* name : {"mixed.level0.deflate", "mixed.level1.deflate", "mixed.level9.deflate", "mixed.fixed.deflate"}) {
-    const std::string in = slurp(kFixtures + "/" + name);
+    const std::string in = slurp(kArchiveFixtures + "/" + name);
     ASSERT_FALSE(in.empty()) << name;
     for (size_t hint : {static_cast<size_t>(m.size), size_t{0}, size_t{100}}) {
       std::string out = "kept";  // inflate appends
@@ -731,8 +721,8 @@ TEST(Inflate, HostileStreamsAreErrorsWithOffsets) {
 }
 
 TEST(Inflate, TruncatedAndCorruptedStreamsNeverCrash) {
-  const std::string full = slurp(kFixtures + "/mixed.level9.deflate");
-  const std::string fixed = slurp(kFixtures + "/mixed.fixed.deflate");
+  const std::string full = slurp(kArchiveFixtures + "/mixed.level9.deflate");
+  const std::string fixed = slurp(kArchiveFixtures + "/mixed.fixed.deflate");
   ASSERT_FALSE(full.empty());
   Inflater inf;
   std::string out;
@@ -818,7 +808,7 @@ TEST(Zip, NodeDeflateStreamsInsideAZip) {
   for (const char* f : {"level0", "level1", "level9", "fixed"}) {
     ZipEntry e{std::string("mixed.") + f};
     e.method = 8;
-    e.packed = slurp(kFixtures + "/mixed." + f + ".deflate");
+    e.packed = slurp(kArchiveFixtures + "/mixed." + f + ".deflate");
     e.crc = static_cast<uint32_t>(m.crc);
     e.usize = m.size;
     entries.push_back(e);
@@ -838,7 +828,7 @@ TEST(Zip, NodeDeflateStreamsInsideAZip) {
 TEST(Zip, CobraCorpusThroughAZip) {
   SKIP_WITHOUT_CORPUS();
   for (const char* dir : {"cobra/cock-G2", "cobra/chengRW-100", "cobra/cock-blog"}) {
-    LoadedFiles lf = load_path(kCorpus + "/" + dir);
+    LoadedFiles lf = load_path(corpus_dir() + "/" + dir);
     ASSERT_FALSE(lf.files.empty()) << dir;
     Expected<History> plain = read_history(lf.files);
     ASSERT_TRUE(plain.ok()) << plain.error().to_string();
@@ -868,9 +858,9 @@ TEST(Zip, CobraCorpusThroughAZip) {
 
 TEST(Gzip, CorpusFileAndNodeFixture) {
   SKIP_WITHOUT_CORPUS();
-  const std::string json = slurp(kCorpus + "/textbook/lost-update.json");
+  const std::string json = slurp(corpus_dir() + "/textbook/lost-update.json");
   ASSERT_FALSE(json.empty());
-  Expected<History> plain = read_path(kCorpus + "/textbook/lost-update.json");
+  Expected<History> plain = read_path(corpus_dir() + "/textbook/lost-update.json");
   ASSERT_TRUE(plain.ok());
   for (uint8_t flags : {0, 2, 4, 8, 16, 2 | 4 | 8 | 16}) {
     const std::string g = make_gzip(json, flags);
@@ -885,7 +875,7 @@ TEST(Gzip, CorpusFileAndNodeFixture) {
   }
   // Node's two concatenated members, and trailing zero padding.
   const Mixed m = mixed_manifest();
-  const std::string two = slurp(kFixtures + "/mixed.gz");
+  const std::string two = slurp(kArchiveFixtures + "/mixed.gz");
   for (const std::string& g : {two, two + std::string(100, '\0')}) {
     ExpandedInput x;
     std::optional<InputError> e = expand("mixed.gz", g, x);
@@ -1087,7 +1077,7 @@ TEST(Archive, TarAndNestedArchives) {
   EXPECT_EQ(h.error().file, "outer/inner.zip");
   EXPECT_TRUE(contains(h.error().message, "archive inside an archive")) << h.error().to_string();
   // Nested beside Cobra logs: the logs are read, the nested archive ignored.
-  LoadedFiles g2 = load_path(kCorpus + "/cobra/cock-G2");
+  LoadedFiles g2 = load_path(corpus_dir() + "/cobra/cock-G2");
   std::vector<ZipEntry> entries = {stored("g2/old.zip", inner)};
   for (size_t i = 0; i < g2.files.size(); ++i) entries.push_back(stored("g2/" + std::string(g2.files[i].base_name()), g2.storage[i]));
   const std::string mixed = make_zip(entries);
@@ -1102,7 +1092,7 @@ TEST(Archive, TarAndNestedArchives) {
 
 TEST(Cli, ChecksAndConvertsArchives) {
   SKIP_WITHOUT_CORPUS();
-  LoadedFiles g2 = load_path(kCorpus + "/cobra/cock-G2");
+  LoadedFiles g2 = load_path(corpus_dir() + "/cobra/cock-G2");
   std::vector<ZipEntry> entries;
   for (size_t i = 0; i < g2.files.size(); ++i) entries.push_back(deflated("cock-G2/" + std::string(g2.files[i].base_name()), g2.storage[i]));
   const std::string zip = temp_file("cock-G2.zip", make_zip(entries));
@@ -1112,7 +1102,7 @@ TEST(Cli, ChecksAndConvertsArchives) {
   EXPECT_TRUE(contains(r.out, "\"transactions\": 446")) << r.out;
   EXPECT_EQ(run_cli("check --level RC,RA,CC " + shell_quote(zip)).status, 0);
 
-  const std::string gz = temp_file("serial.json.gz", make_gzip(slurp(kCorpus + "/textbook/serial.json")));
+  const std::string gz = temp_file("serial.json.gz", make_gzip(slurp(corpus_dir() + "/textbook/serial.json")));
   r = run_cli("check " + shell_quote(gz));
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_EQ(run_cli("check - < " + shell_quote(gz)).status, 0);  // stdin: by content

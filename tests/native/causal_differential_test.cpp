@@ -21,12 +21,12 @@ using namespace isoscope;
 
 namespace {
 
-constexpr std::array<Level, 3> kLevels = {Level::WCC, Level::CCv, Level::CM};
+constexpr std::array<Level, 3> kCausalLevels = {Level::WCC, Level::CCv, Level::CM};
 using Checker = LevelResult (*)(const History&, const CheckBudget&);
-constexpr std::array<Checker, 3> kCheckers = {check_wcc, check_ccv, check_cm};
+constexpr std::array<Checker, 3> kCausalCheckers = {check_wcc, check_ccv, check_cm};
 
 // A small single-operation history: at most max_events operations.
-GenParams small_params(Rng& rng, uint64_t seed, uint32_t max_events) {
+GenParams causal_params(Rng& rng, uint64_t seed, uint32_t max_events) {
   GenParams p;
   p.seed = seed;
   p.min_ops = p.max_ops = 1;
@@ -47,8 +47,6 @@ GenParams small_params(Rng& rng, uint64_t seed, uint32_t max_events) {
   p.unknown_ratio = rng.chance(0.85) ? 0.0 : 0.12;
   return p;
 }
-
-std::string dump(const History& h) { return write_isoscope_json(h); }
 
 // co = (po ∪ wr)+ over live operations, as a reachability matrix (small histories only).
 struct Closure {
@@ -136,7 +134,7 @@ std::string verify_witnesses(const History& h, Level l, const LevelResult& res) 
 using Reference = std::function<Verdict(const History&, Level)>;
 Verdict semantic(const History& h, Level l) { return causal_reference_check(h, l); }
 
-struct Tally {
+struct CausalTally {
   Reference ref = semantic;
   std::array<int, 3> pass{}, fail{};
   int unknown_reference = 0;
@@ -147,22 +145,22 @@ struct Tally {
   void run(const History& h, uint64_t seed) {
     ++histories;
     std::array<Verdict, 3> got{};
-    for (size_t li = 0; li < kLevels.size(); ++li) {
-      LevelResult r = kCheckers[li](h, CheckBudget{});
+    for (size_t li = 0; li < kCausalLevels.size(); ++li) {
+      LevelResult r = kCausalCheckers[li](h, CheckBudget{});
       got[li] = r.verdict;
-      const Verdict want = ref(h, kLevels[li]);
+      const Verdict want = ref(h, kCausalLevels[li]);
       if (want == Verdict::Unknown) ++unknown_reference;
       if (r.verdict != want && ++disagreements <= 5)
-        ADD_FAILURE() << level_name(kLevels[li]) << ": checker says " << verdict_name(r.verdict)
+        ADD_FAILURE() << level_name(kCausalLevels[li]) << ": checker says " << verdict_name(r.verdict)
                       << ", reference says " << verdict_name(want) << " (seed " << seed << ")\n"
                       << dump(h);
       (r.verdict == Verdict::Pass ? pass : fail)[li]++;
       for (const Anomaly& a : r.anomalies) ++kinds[a.kind];
       if (r.verdict == Verdict::Fail && r.anomalies.empty() && ++witness_errors <= 5)
         ADD_FAILURE() << "fail without anomalies, seed " << seed;
-      std::string bad = verify_witnesses(h, kLevels[li], r);
+      std::string bad = verify_witnesses(h, kCausalLevels[li], r);
       if (!bad.empty() && ++witness_errors <= 5)
-        ADD_FAILURE() << level_name(kLevels[li]) << " witness: " << bad << " (seed " << seed << ")\n"
+        ADD_FAILURE() << level_name(kCausalLevels[li]) << " witness: " << bad << " (seed " << seed << ")\n"
                       << dump(h);
     }
     const bool wcc = got[0] == Verdict::Pass, ccv = got[1] == Verdict::Pass, cm = got[2] == Verdict::Pass;
@@ -174,8 +172,8 @@ struct Tally {
   }
   void print(const char* what) const {
     std::printf("  %s: %d histories (%d reference verdicts unknown)\n", what, histories, unknown_reference);
-    for (size_t li = 0; li < kLevels.size(); ++li)
-      std::printf("    %-3s pass %5d  fail %5d\n", level_name(kLevels[li]), pass[li], fail[li]);
+    for (size_t li = 0; li < kCausalLevels.size(); ++li)
+      std::printf("    %-3s pass %5d  fail %5d\n", level_name(kCausalLevels[li]), pass[li], fail[li]);
     std::printf("    WCC but not CCv %d, WCC but not CM %d, CCv but not CM %d, CM but not CCv %d\n",
                 wcc_not_ccv, wcc_not_cm, ccv_not_cm, cm_not_ccv);
     std::printf("    anomalies:");
@@ -261,7 +259,7 @@ History view_history(Rng& rng, uint32_t procs, uint32_t ops_per_proc, uint32_t k
 TEST(CausalDifferential, AgreesWithReferenceOnReplicaViews) {
   const int kHistories = scaled(6000);
   Rng rng(8086);
-  Tally t;
+  CausalTally t;
   // The semantic search where it reaches (10 events, 12 for WCC and CM), else the literal
   // patterns with hb_o for every operation.
   t.ref = [](const History& h, Level l) {
@@ -278,9 +276,9 @@ TEST(CausalDifferential, AgreesWithReferenceOnReplicaViews) {
   EXPECT_EQ(t.unknown_reference, 0);
   EXPECT_EQ(t.lattice, 0);
   EXPECT_EQ(t.witness_errors, 0);
-  for (size_t li = 0; li < kLevels.size(); ++li) {
-    EXPECT_GT(t.pass[li], scaled_threshold(6000 / 10)) << level_name(kLevels[li]);
-    EXPECT_GT(t.fail[li], scaled_threshold(6000 / 40)) << level_name(kLevels[li]);
+  for (size_t li = 0; li < kCausalLevels.size(); ++li) {
+    EXPECT_GT(t.pass[li], scaled_threshold(6000 / 10)) << level_name(kCausalLevels[li]);
+    EXPECT_GT(t.fail[li], scaled_threshold(6000 / 40)) << level_name(kCausalLevels[li]);
   }
   EXPECT_GT(t.wcc_not_ccv, scaled_threshold(15));
   EXPECT_GT(t.wcc_not_cm, scaled_threshold(6));
@@ -290,9 +288,9 @@ TEST(CausalDifferential, AgreesWithReferenceOnReplicaViews) {
 TEST(CausalDifferential, AgreesWithReferenceOnRandomSmallHistories) {
   const int kHistories = scaled(15000);
   Rng rng(20250612);
-  Tally t;
+  CausalTally t;
   for (int i = 0; i < kHistories; ++i) {
-    GenParams p = small_params(rng, 7000 + i, 9);
+    GenParams p = causal_params(rng, 7000 + i, 9);
     Expected<History> eh = generate_history(p);
     ASSERT_TRUE(eh.ok()) << eh.error().to_string();
     t.run(*eh, p.seed);
@@ -302,9 +300,9 @@ TEST(CausalDifferential, AgreesWithReferenceOnRandomSmallHistories) {
   EXPECT_EQ(t.lattice, 0);
   EXPECT_EQ(t.witness_errors, 0);
   // Not vacuous: both outcomes at every level, and every separation of Fig. 2 occurs.
-  for (size_t li = 0; li < kLevels.size(); ++li) {
-    EXPECT_GT(t.pass[li], scaled_threshold(15000 / 10)) << level_name(kLevels[li]);
-    EXPECT_GT(t.fail[li], scaled_threshold(15000 / 15)) << level_name(kLevels[li]);
+  for (size_t li = 0; li < kCausalLevels.size(); ++li) {
+    EXPECT_GT(t.pass[li], scaled_threshold(15000 / 10)) << level_name(kCausalLevels[li]);
+    EXPECT_GT(t.fail[li], scaled_threshold(15000 / 15)) << level_name(kCausalLevels[li]);
   }
   // The separations of Fig. 2 are rare in random histories this small; CCv-but-not-CM needs
   // Fig. 1a's shape (see CausalPaper.Fig1a and the medium / large tests).
@@ -318,7 +316,7 @@ TEST(CausalDifferential, AgreesWithReferenceOnCausalViews) {
   // interesting failures are CyclicCF / CyclicHB / WriteHBInitRead rather than cycles of co.
   const int kHistories = scaled(6000);
   Rng rng(99);
-  Tally t;
+  CausalTally t;
   for (int i = 0; i < kHistories; ++i) {
     GenParams p;
     p.seed = 300000 + i;
@@ -347,7 +345,7 @@ TEST(CausalDifferential, AgreesWithReferenceOnConvergentViews) {
   // Fig. 1a): 12 events, CCv checked against the literal patterns.
   const int kHistories = scaled(2500);
   Rng rng(1234);
-  Tally t;
+  CausalTally t;
   t.ref = [](const History& h, Level l) {
     return l == Level::CCv ? causal_patterns_reference(h, l, true) : causal_reference_check(h, l);
   };
@@ -380,7 +378,7 @@ TEST(CausalDifferential, AgreesWithLiteralPatternsOnMediumHistories) {
   // operation of each process (CM_2) up to 300.
   Rng rng(31337);
   for (bool all_ops : {true, false}) {
-    Tally t;
+    CausalTally t;
     t.ref = [all_ops](const History& h, Level l) { return causal_patterns_reference(h, l, all_ops); };
     const int full = all_ops ? 600 : 150, count = scaled(full);
     for (int i = 0; i < count; ++i) {
@@ -407,9 +405,9 @@ TEST(CausalDifferential, AgreesWithLiteralPatternsOnMediumHistories) {
     EXPECT_EQ(t.unknown_reference, 0);
     EXPECT_EQ(t.lattice, 0);
     EXPECT_EQ(t.witness_errors, 0);
-    for (size_t li = 0; li < kLevels.size(); ++li) {
-      EXPECT_GT(t.pass[li], scaled_threshold(full / 10)) << level_name(kLevels[li]);
-      EXPECT_GT(t.fail[li], scaled_threshold(full / 20)) << level_name(kLevels[li]);
+    for (size_t li = 0; li < kCausalLevels.size(); ++li) {
+      EXPECT_GT(t.pass[li], scaled_threshold(full / 10)) << level_name(kCausalLevels[li]);
+      EXPECT_GT(t.fail[li], scaled_threshold(full / 20)) << level_name(kCausalLevels[li]);
     }
     EXPECT_GE(t.ccv_not_cm + t.cm_not_ccv, scaled_threshold(1));
   }
@@ -421,16 +419,16 @@ TEST(CausalDifferential, MinimalCausalOrderSuffices) {
   Rng rng(5150);
   int checked = 0, fails = 0;
   for (int i = 0, n = scaled(1500); i < n; ++i) {
-    GenParams p = small_params(rng, 800000 + i, 5);
+    GenParams p = causal_params(rng, 800000 + i, 5);
     Expected<History> eh = generate_history(p);
     ASSERT_TRUE(eh.ok());
     const History& h = *eh;
-    for (size_t li = 0; li < kLevels.size(); ++li) {
-      const Verdict all = causal_reference_check(h, kLevels[li], CausalSearch::AllOrders);
+    for (size_t li = 0; li < kCausalLevels.size(); ++li) {
+      const Verdict all = causal_reference_check(h, kCausalLevels[li], CausalSearch::AllOrders);
       if (all == Verdict::Unknown) continue;  // more than 5 events took effect
-      const Verdict minimal = causal_reference_check(h, kLevels[li], CausalSearch::Minimal);
-      ASSERT_EQ(all, minimal) << level_name(kLevels[li]) << "\n" << dump(h);
-      ASSERT_EQ(kCheckers[li](h, CheckBudget{}).verdict, all) << level_name(kLevels[li]) << "\n" << dump(h);
+      const Verdict minimal = causal_reference_check(h, kCausalLevels[li], CausalSearch::Minimal);
+      ASSERT_EQ(all, minimal) << level_name(kCausalLevels[li]) << "\n" << dump(h);
+      ASSERT_EQ(kCausalCheckers[li](h, CheckBudget{}).verdict, all) << level_name(kCausalLevels[li]) << "\n" << dump(h);
       ++checked;
       fails += all == Verdict::Fail;
     }
@@ -457,14 +455,14 @@ TEST(CausalDifferential, LargeHistoriesWithKnownVerdicts) {
       p.sync_ratio = 0.3;
       Expected<History> eh = generate_history(p);
       ASSERT_TRUE(eh.ok());
-      for (size_t li = 0; li < kLevels.size(); ++li) {
-        LevelResult r = kCheckers[li](*eh, CheckBudget{});
-        if (mode == GenMode::Causal && kLevels[li] == Level::CM) {
+      for (size_t li = 0; li < kCausalLevels.size(); ++li) {
+        LevelResult r = kCausalCheckers[li](*eh, CheckBudget{});
+        if (mode == GenMode::Causal && kCausalLevels[li] == Level::CM) {
           EXPECT_NE(r.verdict, Verdict::Unknown);
           continue;
         }
         EXPECT_EQ(r.verdict, Verdict::Pass)
-            << level_name(kLevels[li]) << " seed " << seed << " mode " << static_cast<int>(mode)
+            << level_name(kCausalLevels[li]) << " seed " << seed << " mode " << static_cast<int>(mode)
             << (r.anomalies.empty() ? std::string() : "\n" + r.anomalies[0].explanation);
       }
     }
@@ -487,10 +485,10 @@ TEST(CausalDifferential, LargeRandomHistoriesFailWithValidPatterns) {
     Expected<History> eh = generate_history(p);
     ASSERT_TRUE(eh.ok());
     std::array<Verdict, 3> v{};
-    for (size_t li = 0; li < kLevels.size(); ++li) {
-      LevelResult r = kCheckers[li](*eh, CheckBudget{});
+    for (size_t li = 0; li < kCausalLevels.size(); ++li) {
+      LevelResult r = kCausalCheckers[li](*eh, CheckBudget{});
       v[li] = r.verdict;
-      EXPECT_EQ(r.verdict, Verdict::Fail) << level_name(kLevels[li]);
+      EXPECT_EQ(r.verdict, Verdict::Fail) << level_name(kCausalLevels[li]);
       EXPECT_FALSE(r.anomalies.empty());
       EXPECT_GE(r.anomalies_total, r.anomalies.size());
     }

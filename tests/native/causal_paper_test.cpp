@@ -13,13 +13,6 @@ using namespace isoscope;
 
 namespace {
 
-History parse(const std::string& text) {
-  InputFile f{"causal.json", text};
-  Expected<History> h = read_isoscope_json(std::span<const InputFile>(&f, 1));
-  EXPECT_TRUE(h.ok()) << (h.ok() ? "" : h.error().to_string());
-  return h.ok() ? std::move(*h) : History{};
-}
-
 // Sessions of single-operation transactions: {"w x 1", "r z 0"} per process.
 std::string processes(std::initializer_list<std::initializer_list<const char*>> ps, const char* extra = "") {
   std::string s = R"({"format": "isoscope/1", "initial": 0)";
@@ -83,7 +76,7 @@ const Verdict P = Verdict::Pass, F = Verdict::Fail;
 // (a) CCv but not CM: p2 reads z = 0 after w(x, 2), yet reads y = 1 and so must have seen
 // w(x, 1) -> w(z, 1) first (WriteHBInitRead in hb of p2's last operation).
 TEST(CausalPaper, Fig1a_CCvButNotCM) {
-  History h = parse(processes({{"w z 1", "w x 1", "w y 1"}, {"w x 2", "r z 0", "r y 1", "r x 2"}}));
+  History h = parse_json(processes({{"w z 1", "w x 1", "w y 1"}, {"w x 2", "r z 0", "r y 1", "r x 2"}}));
   expect_verdicts(h, {P, P, F}, "Fig. 1a");
   LevelResult cm = check_cm(h, CheckBudget{});
   EXPECT_TRUE(has_kind(cm, "WriteHBInitRead")) << kinds(cm);
@@ -97,7 +90,7 @@ TEST(CausalPaper, Fig1a_CCvButNotCM) {
 
 // (b) CM but not CCv: the two processes order the concurrent writes of x differently.
 TEST(CausalPaper, Fig1b_CMButNotCCv) {
-  History h = parse(processes({{"w x 1", "r x 2"}, {"w x 2", "r x 1"}}));
+  History h = parse_json(processes({{"w x 1", "r x 2"}, {"w x 2", "r x 1"}}));
   expect_verdicts(h, {P, F, P}, "Fig. 1b");
   LevelResult ccv = check_ccv(h, CheckBudget{});
   EXPECT_TRUE(has_kind(ccv, "CyclicCF")) << kinds(ccv);
@@ -108,13 +101,13 @@ TEST(CausalPaper, Fig1b_CMButNotCCv) {
 
 // (c) CC, CCv and CM.
 TEST(CausalPaper, Fig1c_AllModels) {
-  History h = parse(processes({{"w x 1", "r y 0", "w y 1", "r x 1"}, {"w x 2", "r y 0", "w y 2", "r x 2"}}));
+  History h = parse_json(processes({{"w x 1", "r y 0", "w y 1", "r x 1"}, {"w x 2", "r y 0", "w y 2", "r x 2"}}));
   expect_verdicts(h, {P, P, P}, "Fig. 1c");
 }
 
 // (d) CC but neither CCv nor CM: p2 reads x = 1 then x = 2 while p1 wrote x = 1 concurrently.
 TEST(CausalPaper, Fig1d_CCOnly) {
-  History h = parse(processes({{"w x 1"}, {"w x 2", "r x 1", "r x 2"}}));
+  History h = parse_json(processes({{"w x 1"}, {"w x 2", "r x 1", "r x 2"}}));
   expect_verdicts(h, {P, F, F}, "Fig. 1d");
   EXPECT_TRUE(has_kind(check_ccv(h, CheckBudget{}), "CyclicCF"));
   EXPECT_TRUE(has_kind(check_cm(h, CheckBudget{}), "CyclicHB"));
@@ -122,7 +115,7 @@ TEST(CausalPaper, Fig1d_CCOnly) {
 
 // (e) not CC: w(x, 1) -> w(y, 1) -> r(y, 1) -> w(x, 2) -> r(x, 2) -> r(x, 1) (WriteCORead).
 TEST(CausalPaper, Fig1e_NotCC) {
-  History h = parse(processes({{"w x 1", "w y 1"}, {"r y 1", "w x 2"}, {"r x 2", "r x 1"}}));
+  History h = parse_json(processes({{"w x 1", "w y 1"}, {"r y 1", "w x 2"}, {"r x 2", "r x 1"}}));
   expect_verdicts(h, {F, F, F}, "Fig. 1e");
   LevelResult wcc = check_wcc(h, CheckBudget{});
   ASSERT_EQ(wcc.anomalies.size(), 1u) << kinds(wcc);
@@ -137,7 +130,7 @@ TEST(CausalPaper, Fig1e_NotCC) {
 }
 
 TEST(CausalPaper, LatticeThroughCheckHistory) {
-  History h = parse(processes({{"w x 1", "w y 1"}, {"r y 1", "w x 2"}, {"r x 2", "r x 1"}}));
+  History h = parse_json(processes({{"w x 1", "w y 1"}, {"r y 1", "w x 2"}, {"r x 2", "r x 1"}}));
   CheckOptions opts;
   CheckReport rep = check_history(h, opts);
   for (Level l : {Level::WCC, Level::CCv, Level::CM}) {
@@ -145,7 +138,7 @@ TEST(CausalPaper, LatticeThroughCheckHistory) {
     EXPECT_EQ(rep.results[static_cast<int>(l)].verdict, Verdict::Fail) << level_name(l);
   }
   // A transactional history: n/a.
-  History t = parse(R"({"initial": 0, "sessions": [[[["w","x",1],["w","y",1]]]]})");
+  History t = parse_json(R"({"initial": 0, "sessions": [[[["w","x",1],["w","y",1]]]]})");
   opts.levels = {Level::WCC, Level::CCv, Level::CM};
   rep = check_history(t, opts);
   for (Level l : {Level::WCC, Level::CCv, Level::CM})
@@ -153,7 +146,7 @@ TEST(CausalPaper, LatticeThroughCheckHistory) {
 }
 
 TEST(CausalPatterns, CyclicCO) {
-  History h = parse(processes({{"r x 1", "w y 1"}, {"r y 1", "w x 1"}}));
+  History h = parse_json(processes({{"r x 1", "w y 1"}, {"r y 1", "w x 1"}}));
   expect_verdicts(h, {F, F, F}, "CyclicCO");
   LevelResult r = check_wcc(h, CheckBudget{});
   ASSERT_EQ(r.anomalies.size(), 1u) << kinds(r);
@@ -162,13 +155,13 @@ TEST(CausalPatterns, CyclicCO) {
 }
 
 TEST(CausalPatterns, ThinAirRead) {
-  History h = parse(processes({{"w x 1"}, {"r x 7"}}));
+  History h = parse_json(processes({{"w x 1"}, {"r x 7"}}));
   expect_verdicts(h, {F, F, F}, "ThinAirRead");
   LevelResult r = check_wcc(h, CheckBudget{});
   ASSERT_EQ(r.anomalies.size(), 1u);
   EXPECT_EQ(r.anomalies[0].kind, "ThinAirRead");
   // A value only an aborted operation wrote comes from nowhere as well.
-  History a = parse(R"({"initial": 0, "sessions": [[{"ops": [["w","x",1]], "status": "aborted"}],
+  History a = parse_json(R"({"initial": 0, "sessions": [[{"ops": [["w","x",1]], "status": "aborted"}],
                         [[["r","x",1]]]]})");
   LevelResult ra = check_wcc(a, CheckBudget{});
   EXPECT_EQ(ra.verdict, Verdict::Fail);
@@ -178,7 +171,7 @@ TEST(CausalPatterns, ThinAirRead) {
 }
 
 TEST(CausalPatterns, WriteCOInitRead) {
-  History h = parse(processes({{"w x 1", "w y 1"}, {"r y 1", "r x 0"}}));
+  History h = parse_json(processes({{"w x 1", "w y 1"}, {"r y 1", "r x 0"}}));
   expect_verdicts(h, {F, F, F}, "WriteCOInitRead");
   LevelResult r = check_wcc(h, CheckBudget{});
   ASSERT_EQ(r.anomalies.size(), 1u) << kinds(r);
@@ -193,7 +186,7 @@ TEST(CausalPatterns, CyclicHBNeedsALaterRead) {
   // CM_2's saturation must let a later read of p2 (r(x, 2)) order w(x, 1) before w(x, 2),
   // which p2's earlier read r(z, 1) has in its past, so that r(y, 1) cannot read w(y, 1):
   // w(y, 1) -po-> w(y, 2) -po-> w(x, 1) -hb-> w(x, 2) -po-> w(z, 1) -wr-> r(z, 1) -po-> r(y, 1).
-  History h = parse(processes({{"w y 1", "w y 2", "w x 1", "w u 1"},
+  History h = parse_json(processes({{"w y 1", "w y 2", "w x 1", "w u 1"},
                                {"w x 2", "w z 1"},
                                {"r z 1", "r y 1", "r u 1", "r x 2"}}));
   expect_verdicts(h, {P, P, F}, "CyclicHB");  // CCv holds: arbitrate w(x, 1) before w(x, 2)
@@ -202,6 +195,6 @@ TEST(CausalPatterns, CyclicHBNeedsALaterRead) {
 }
 
 TEST(CausalPatterns, EmptyAndWriteOnly) {
-  History h = parse(processes({{"w x 1", "w x 2"}, {"w y 1"}}));
+  History h = parse_json(processes({{"w x 1", "w x 2"}, {"w y 1"}}));
   expect_verdicts(h, {P, P, P}, "write-only");
 }

@@ -14,7 +14,7 @@ using namespace isoscope;
 
 namespace {
 
-GenParams small_params(Rng& rng, uint64_t seed) {
+GenParams cc_params(Rng& rng, uint64_t seed) {
   GenParams p;
   p.seed = seed;
   p.sessions = 2 + rng.below(4);
@@ -38,7 +38,7 @@ TEST(CcSparseClocks, AgreeWithTheReferenceAndWithDenseClocks) {
   Rng rng(22011);
   int pass = 0, fail = 0;
   for (int i = 0, n = scaled(8000); i < n; ++i) {
-    GenParams p = small_params(rng, 7000 + i);
+    GenParams p = cc_params(rng, 7000 + i);
     Expected<History> h = generate_history(p);
     ASSERT_TRUE(h.ok());
     const LevelResult sparse = check_cc(*h, CheckBudget{}, CcClocks::Sparse);

@@ -12,8 +12,6 @@
 namespace {
 namespace fs = std::filesystem;
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
 // Bytes a terminal acts on: ESC (CSI, OSC), BEL, CR, a raw C1 CSI, and C1 CSI in UTF-8.
 bool has_terminal_controls(const std::string& s) {
   for (size_t i = 0; i < s.size(); ++i) {

@@ -19,13 +19,6 @@ using namespace isoscope;
 
 namespace {
 
-History parse_json(const std::string& text) {
-  InputFile f{"test.json", text};
-  Expected<History> h = read_isoscope_json(std::span<const InputFile>(&f, 1));
-  EXPECT_TRUE(h.ok()) << (h.ok() ? "" : h.error().to_string());
-  return h.ok() ? std::move(*h) : History{};
-}
-
 InputError parse_error(const std::string& text) {
   InputFile f{"bad.json", text};
   Expected<History> h = read_isoscope_json(std::span<const InputFile>(&f, 1));

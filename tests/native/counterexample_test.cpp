@@ -30,16 +30,6 @@ constexpr bool kSanitized = false;
 constexpr bool kSanitized = false;
 #endif
 
-constexpr std::array<Level, 8> kTransactional = {Level::RC, Level::RR, Level::RA, Level::CC,
-                                                 Level::PC, Level::SI, Level::SER, Level::SSER};
-
-Expected<History> parse(const std::string& text) {
-  std::vector<InputFile> in(1);
-  in[0].name = "counterexample.json";
-  in[0].bytes = text;
-  return read_history(in);
-}
-
 // The counterexample of the first anomaly of the weakest failing level, written and read back.
 struct RoundTrip {
   Level level = Level::RC;
@@ -59,7 +49,7 @@ RoundTrip round_trip(const History& h) {
     rt.anomaly = res.anomalies.at(0);
     rt.c = make_counterexample(h, l, res.anomalies.at(0), CheckBudget{});
     const std::string text = write_isoscope_json(rt.c.history);
-    Expected<History> back = parse(text);
+    Expected<History> back = read_one("counterexample.json", text);
     EXPECT_TRUE(back.ok()) << text;
     if (back.ok()) rt.reread = checker_for(l)(*back, CheckBudget{}).verdict;
     return rt;
@@ -176,7 +166,7 @@ TEST(Counterexample, KeepsInitialValueIdsAndTimes) {
      {"id": "a2", "ops": [["w", "z", 1]], "start": 5, "end": 6}],
     [{"id": "b1", "ops": [["r", "x", 5], ["r", "y", 5], ["w", "y", 6]], "start": 2, "end": 3}],
     [{"id": "c1", "ops": [["w", "q", 1]], "status": "aborted", "start": 7, "end": 8}]]})";
-  Expected<History> h = parse(text);
+  Expected<History> h = read_one("counterexample.json", text);
   ASSERT_TRUE(h.ok()) << h.error().to_string();
   const RoundTrip rt = round_trip(*h);
   EXPECT_EQ(rt.level, Level::SER);
@@ -196,13 +186,13 @@ TEST(Counterexample, KeepsTheOriginalIdentities) {
   const std::string text = R"({"format": "isoscope/1", "initial": 5, "sessions": [
     [[["w", "q", 1]], {"id": "a1", "ops": [["r", "x", 5], ["r", "y", 5], ["w", "x", 6]]}],
     [[["w", "p", 1]], [["w", "p", 2]], {"id": "b1", "ops": [["r", "x", 5], ["r", "y", 5], ["w", "y", 6]]}]]})";
-  Expected<History> h = parse(text);
+  Expected<History> h = read_one("counterexample.json", text);
   ASSERT_TRUE(h.ok()) << h.error().to_string();
   const RoundTrip rt = round_trip(*h);
   ASSERT_EQ(rt.reread, Verdict::Fail);
   const std::string out = write_isoscope_json(rt.c.history);
   EXPECT_NE(out.find(R"("origin": {"transactions": 5, "txns": [[2, 0, 1], [5, 1, 2]]})"), std::string::npos) << out;
-  Expected<History> back = parse(out);
+  Expected<History> back = read_one("counterexample.json", out);
   ASSERT_TRUE(back.ok()) << back.error().to_string();
   EXPECT_EQ(back->origin_txns, 5u);
   EXPECT_EQ(back->txn_name(2), "T5 (session 1 #2, id b1)");
@@ -216,7 +206,7 @@ TEST(Counterexample, KeepsTheOriginalIdentities) {
   // an origin that does not match the transactions is an error, not a silent renaming
   std::string bad = out;
   bad.replace(bad.find("[5, 1, 2]"), 9, "[5, 1, 2], [9, 9, 9]");
-  Expected<History> wrong = parse(bad);
+  Expected<History> wrong = read_one("counterexample.json", bad);
   ASSERT_FALSE(wrong.ok());
   EXPECT_NE(wrong.error().message.find("one entry per transaction"), std::string::npos) << wrong.error().message;
 }

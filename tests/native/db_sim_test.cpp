@@ -20,9 +20,6 @@ using namespace isoscope;
 
 namespace {
 
-constexpr std::array<Level, 8> kTransactional = {Level::RC, Level::RR, Level::RA, Level::CC,
-                                                 Level::PC, Level::SI, Level::SER, Level::SSER};
-
 const char* engine_name(DbEngine e) {
   return e == DbEngine::Serializable ? "ser" : e == DbEngine::SnapshotIsolation ? "si" : "rc";
 }

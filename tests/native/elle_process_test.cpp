@@ -14,15 +14,9 @@ using namespace isoscope;
 
 namespace {
 
-Expected<History> read_edn(const std::string& text) {
+Expected<History> read_elle(const std::string& text) {
   InputFile f{"history.edn", text};
   return read_history(std::span<const InputFile>(&f, 1), "elle");
-}
-
-Verdict verdict(const History& h, Level l) {
-  CheckOptions o;
-  o.levels = {l};
-  return check_history(h, o).results[static_cast<int>(l)].verdict;
 }
 
 }  // namespace
@@ -35,7 +29,7 @@ TEST(ElleProcesses, NoProcessIdMeetsAnOperationWithoutProcess) {
     const std::string text = "{:type :ok, :f :txn, :value [[:r :x 1]]}\n"
                              "{:type :ok, :f :txn, :value [[:w :x 1]], :process " + std::to_string(id) + "}\n"
                              "{:type :ok, :f :txn, :value [[:r :y nil]]}\n";
-    Expected<History> h = read_edn(text);
+    Expected<History> h = read_elle(text);
     ASSERT_TRUE(h.ok()) << h.error().to_string();
     EXPECT_EQ(h->num_sessions(), 3u) << id;
     EXPECT_EQ(h->num_txns(), 3u) << id;
@@ -46,7 +40,7 @@ TEST(ElleProcesses, NoProcessIdMeetsAnOperationWithoutProcess) {
 TEST(ElleProcesses, OperationsWithoutProcessNeverPair) {
   // An invocation without :process is not completed by a later completion without one: each is a
   // transaction (and session) of its own, as before.
-  Expected<History> h = read_edn("{:type :invoke, :f :txn, :value [[:w :x 1]]}\n"
+  Expected<History> h = read_elle("{:type :invoke, :f :txn, :value [[:w :x 1]]}\n"
                                  "{:type :ok, :f :txn, :value [[:w :x 2]]}\n"
                                  "{:type :invoke, :f :txn, :value [[:w :y 1]], :process 3}\n"
                                  "{:type :ok, :f :txn, :value [[:w :y 1]], :process 3}\n");

@@ -18,7 +18,6 @@ using namespace isoscope;
 
 namespace {
 
-const std::string kCorpus = corpus_dir();
 
 Expected<History> read_text(const std::string& content, const std::string& format = "",
                             const std::string& name = "input.txt") {
@@ -39,19 +38,12 @@ InputError err_text(const std::string& content, const std::string& format,
   return h.ok() ? InputError{} : h.error();
 }
 
-std::string corpus(const std::string& rel) { return kCorpus + "/" + rel; }
+std::string corpus(const std::string& rel) { return corpus_dir() + "/" + rel; }
 
 History ok_path(const std::string& rel, const std::string& format = "") {
   Expected<History> h = read_path(corpus(rel), format);
   EXPECT_TRUE(h.ok()) << rel << ": " << (h.ok() ? "" : h.error().to_string());
   return h.ok() ? std::move(*h) : History();
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 size_t count_status(const History& h, TxnStatus s) {
@@ -66,7 +58,7 @@ size_t count_read_from(const History& h, uint32_t what) {
 }
 
 // A structural dump: sessions, transactions (status), ops as text. Equal dumps = same history.
-std::string dump(const History& h) {
+std::string dump_sessions(const History& h) {
   std::string s;
   for (size_t se = 0; se < h.num_sessions(); ++se) {
     s += "session\n";
@@ -106,7 +98,7 @@ TEST(Formats, EveryCorpusEntryParsesInItsFormatAndByDetection) {
     Expected<History> detected = read_path(e.path);
     ASSERT_TRUE(detected.ok()) << detected.error().to_string();
     EXPECT_EQ(detected->format, e.format) << "auto-detection chose the wrong format";
-    EXPECT_EQ(dump(*detected), dump(*named));
+    EXPECT_EQ(dump_sessions(*detected), dump_sessions(*named));
   }
 }
 
@@ -566,7 +558,7 @@ TEST(Formats, DbcopJson) {
   EXPECT_EQ(h.op_text(3), "w(y, 2)");
   History w = ok_text(R"({"params": {"id": 0, "n_node": 2}, "info": "x", "data": )" + bare + "}");
   EXPECT_EQ(w.format, "dbcop-json");
-  EXPECT_EQ(dump(w), dump(h));
+  EXPECT_EQ(dump_sessions(w), dump_sessions(h));
   // Errors: a JSON path and a place.
   InputError e = err_text(R"([[{"events": [{"Write": {"variable": 0, "version": null}}]}]])", "dbcop-json");
   EXPECT_NE(e.message.find("session 0, transaction 0, event 0"), std::string::npos) << e.message;
@@ -756,7 +748,7 @@ TEST(Formats, RoundTripThroughIsoscopeJsonAndPlume) {
     EXPECT_EQ(b->num_sessions(), a.num_sessions());
     EXPECT_EQ(b->num_txns(), a.num_txns());
     EXPECT_EQ(b->num_ops(), a.num_ops());
-    EXPECT_EQ(dump(*b), dump(a));
+    EXPECT_EQ(dump_sessions(*b), dump_sessions(a));
     EXPECT_EQ(b->read_from, a.read_from);
     Expected<std::string> plume = write_plume(a);
     if (!plume.ok()) continue;  // e.g. a non-zero initial value (Cobra), or no initial value
@@ -769,7 +761,7 @@ TEST(Formats, RoundTripThroughIsoscopeJsonAndPlume) {
     // transactions and every operation (with its transaction's status) survive exactly.
     EXPECT_EQ(count_status(*c, TxnStatus::Committed), count_status(a, TxnStatus::Committed));
     EXPECT_EQ(dump_ops(*c), dump_ops(a));
-    if (count_status(a, TxnStatus::Aborted) == 0) EXPECT_EQ(dump(*c), dump(a));
+    if (count_status(a, TxnStatus::Aborted) == 0) EXPECT_EQ(dump_sessions(*c), dump_sessions(a));
   }
 }
 

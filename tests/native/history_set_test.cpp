@@ -14,13 +14,6 @@ using namespace isoscope;
 
 namespace {
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 struct Files {
   std::vector<std::string> names, bytes;
   void add(std::string name, std::string content) { names.push_back(std::move(name)), bytes.push_back(std::move(content)); }
@@ -31,13 +24,13 @@ struct Files {
   }
 };
 
-const fs::path kFixtures = fs::path(ISOSCOPE_FIXTURES) / "formats";
+const fs::path kFormatFixtures = fs::path(ISOSCOPE_FIXTURES) / "formats";
 
 }  // namespace
 
 TEST(HistorySet, DbcopRunFoldersAreOneHistoryEach) {
   Files f;
-  const std::string bincode = slurp(kFixtures / "dbcop-bincode" / "history.bincode");
+  const std::string bincode = slurp(kFormatFixtures / "dbcop-bincode" / "history.bincode");
   for (int i = 0; i < 12; ++i) {
     char dir[32];
     std::snprintf(dir, sizeof dir, "runs/hist-%05d", i);
@@ -52,7 +45,7 @@ TEST(HistorySet, DbcopRunFoldersAreOneHistoryEach) {
 }
 
 TEST(HistorySet, TwoEdnFilesAndJepsenTestFolders) {
-  const std::string edn = slurp(kFixtures / "lost-update.edn");
+  const std::string edn = slurp(kFormatFixtures / "lost-update.edn");
   Files two;
   two.add("a.edn", edn);
   two.add("b.edn", edn);
@@ -70,8 +63,8 @@ TEST(HistorySet, TwoEdnFilesAndJepsenTestFolders) {
 TEST(HistorySet, CobraRunsAndOneHistory) {
   Files runs, one;
   for (const char* run : {"run1", "run2", "run3"})
-    for (const char* log : {"T1.log", "T2.log", "T3.log"}) runs.add(std::string(run) + "/" + log, slurp(kFixtures / "cobra" / log));
-  for (const char* log : {"T1.log", "T2.log", "T3.log"}) one.add(std::string("logs/") + log, slurp(kFixtures / "cobra" / log));
+    for (const char* log : {"T1.log", "T2.log", "T3.log"}) runs.add(std::string(run) + "/" + log, slurp(kFormatFixtures / "cobra" / log));
+  for (const char* log : {"T1.log", "T2.log", "T3.log"}) one.add(std::string("logs/") + log, slurp(kFormatFixtures / "cobra" / log));
   one.add("logs/README.md", "# run 7\n");
   const std::vector<HistoryPart> parts = runs.split();
   ASSERT_EQ(parts.size(), 3u);
@@ -79,8 +72,8 @@ TEST(HistorySet, CobraRunsAndOneHistory) {
   EXPECT_EQ(parts[1].files.size(), 3u);
   EXPECT_TRUE(one.split().empty());  // one folder of logs is one history
   Files mixed;  // different formats: read_history's error names each, no set
-  mixed.add("a.json", slurp(kFixtures / "lost-update.json"));
-  mixed.add("b.txt", slurp(kFixtures / "lost-update.plume.txt"));
+  mixed.add("a.json", slurp(kFormatFixtures / "lost-update.json"));
+  mixed.add("b.txt", slurp(kFormatFixtures / "lost-update.plume.txt"));
   EXPECT_TRUE(mixed.split().empty());
 }
 
@@ -89,7 +82,7 @@ TEST(HistorySet, CheckDirPrintsATableAndTheWorstStatus) {
   fs::remove_all(dir);
   fs::create_directories(dir / "hist-00000");
   fs::create_directories(dir / "hist-00001");
-  fs::copy_file(kFixtures / "lost-update.json", dir / "hist-00000" / "h.json");
+  fs::copy_file(kFormatFixtures / "lost-update.json", dir / "hist-00000" / "h.json");
   std::ofstream(dir / "hist-00001" / "h.json") << R"({"sessions": [[ [["w","x",1]] ], [ [["r","x",1]] ]]})";
   CommandResult r = run_cli("check --level RC,SER " + shell_quote(dir.string()));
   EXPECT_EQ(r.status, 1) << r.out << r.err;  // the worst: one history fails SER
@@ -102,7 +95,7 @@ TEST(HistorySet, CheckDirPrintsATableAndTheWorstStatus) {
   // a history that cannot be read makes the set an input error
   std::ofstream(dir / "hist-00001" / "h.json") << R"({"sessions": [[ [["w","x",1]] ], [ [["r","x",)";
   fs::create_directories(dir / "hist-00002");
-  fs::copy_file(kFixtures / "lost-update.json", dir / "hist-00002" / "h.json");
+  fs::copy_file(kFormatFixtures / "lost-update.json", dir / "hist-00002" / "h.json");
   r = run_cli("check --level SER " + shell_quote(dir.string()));
   EXPECT_EQ(r.status, 2) << r.out << r.err;
   fs::remove_all(dir);

@@ -20,30 +20,11 @@ using namespace isoscope;
 namespace {
 namespace fs = std::filesystem;
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
 std::string repeat(const std::string& s, size_t n) {
   std::string out;
   out.reserve(s.size() * n);
   for (size_t i = 0; i < n; ++i) out += s;
   return out;
-}
-
-Expected<History> read_one(const std::string& name, const std::string& bytes, const std::string& format = "") {
-  InputFile f{name, bytes};
-  return read_history(std::span<const InputFile>(&f, 1), format);
-}
-
-fs::path fresh_dir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("isoscope-hostile-" + name + "-" + std::to_string(getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 const std::string kEdnOps =

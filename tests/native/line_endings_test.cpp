@@ -28,11 +28,6 @@ std::string with_endings(const std::string& lf, const std::string& nl) {
   return s;
 }
 
-Expected<History> read_one(const std::string& name, const std::string& content, const std::string& format) {
-  InputFile f{name, content};
-  return read_history(std::span<const InputFile>(&f, 1), format);
-}
-
 // Every level's verdict, in level order: "RC:pass RR:pass ...".
 std::string verdicts(const History& h) {
   const CheckReport r = check_history(h, CheckOptions{});

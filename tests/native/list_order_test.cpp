@@ -49,12 +49,6 @@ History build(const std::vector<std::vector<ListTxn>>& sessions) {
   return std::move(*h);
 }
 
-Verdict verdict(const History& h, Level l) {
-  CheckOptions o;
-  o.levels = {l};
-  return check_history(h, o).results[static_cast<int>(l)].verdict;
-}
-
 // Serializability of a list-append history by brute force: some order of the transactions
 // (session order kept) whose serial execution gives every read its list.
 bool serializable_by_brute_force(const std::vector<std::vector<ListTxn>>& sessions) {

@@ -14,13 +14,6 @@ using namespace isoscope;
 
 namespace {
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
-Expected<History> read_text(const std::string& name, const std::string& bytes, const std::string& format = "") {
-  InputFile f{name, bytes, 0};
-  return read_history(std::span<const InputFile>(&f, 1), format);
-}
-
 // A gzip file holding data in one stored deflate block.
 std::string gzip_stored(const std::string& data) {
   std::string g("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff", 10);
@@ -45,7 +38,7 @@ TEST(Locations, TruncatedDbcopJsonIsReportedWhereItEnds) {
   const std::string full = kDbcopJson;
   for (size_t cut : {full.size() / 3, full.size() / 2, full.size() - 5}) {
     const std::string part = full.substr(0, cut);
-    Expected<History> h = read_text("cut.json", part, "dbcop-json");
+    Expected<History> h = read_one("cut.json", part, "dbcop-json");
     ASSERT_FALSE(h.ok()) << cut;
     EXPECT_EQ(h.error().offset, static_cast<int64_t>(part.size())) << h.error().to_string();
     EXPECT_TRUE(contains(h.error().message, "cut short")) << h.error().to_string();
@@ -60,25 +53,25 @@ TEST(Locations, AnInvalidEscapeIsNamedAtItsBackslash) {
   for (const char* nl : {"\n", "\r", "\r\n"}) {
     const std::string text = std::string("{\"sessions\": [[[[\"w\", \"x\\") + nl + "\", 1]]]]}";
     for (const char* format : {"isoscope", "dbcop-json"}) {
-      Expected<History> h = read_text("esc.json", text, format);
+      Expected<History> h = read_one("esc.json", text, format);
       ASSERT_FALSE(h.ok());
       EXPECT_EQ(h.error().line, 1) << h.error().to_string();
       EXPECT_EQ(h.error().offset, 24) << h.error().to_string();
       EXPECT_TRUE(contains(h.error().message, "a backslash followed by the byte 0x")) << h.error().to_string();
     }
   }
-  Expected<History> h = read_text("esc.json", "{\"sessions\": [[[[\"w\", \"x\\q\", 1]]]]}", "isoscope");
+  Expected<History> h = read_one("esc.json", "{\"sessions\": [[[[\"w\", \"x\\q\", 1]]]]}", "isoscope");
   ASSERT_FALSE(h.ok());
   EXPECT_TRUE(contains(h.error().message, "a backslash followed by 'q' inside a string")) << h.error().to_string();
 }
 
 TEST(Locations, NulAndInvalidUtf8InIsoscopeJsonAreReportedWhereTheyAre) {
   const std::string nul = std::string("{\"sessions\": [[[[\"w\", \"x") + '\0' + "\", 1]]]]}";
-  Expected<History> h = read_text("nul.json", nul);
+  Expected<History> h = read_one("nul.json", nul);
   ASSERT_FALSE(h.ok());
   EXPECT_EQ(h.error().offset, 24) << h.error().to_string();
   EXPECT_TRUE(contains(h.error().message, "a control byte 0x00 inside a string")) << h.error().to_string();
-  h = read_text("bad.json", "{\"sessions\":\n [[[[\"w\", \"x\xff\", 1]]]]}");
+  h = read_one("bad.json", "{\"sessions\":\n [[[[\"w\", \"x\xff\", 1]]]]}");
   ASSERT_FALSE(h.ok());
   EXPECT_EQ(h.error().line, 2) << h.error().to_string();
   EXPECT_EQ(h.error().column, 13) << h.error().to_string();
@@ -86,19 +79,19 @@ TEST(Locations, NulAndInvalidUtf8InIsoscopeJsonAreReportedWhereTheyAre) {
 }
 
 TEST(Locations, TextAfterAJsonDocumentIsCalledThat) {
-  Expected<History> h = read_text("t.json", "{\"sessions\": [[[[\"w\", \"x\", 1]]]]}\n\nmore");
+  Expected<History> h = read_one("t.json", "{\"sessions\": [[[[\"w\", \"x\", 1]]]]}\n\nmore");
   ASSERT_FALSE(h.ok());
   EXPECT_EQ(h.error().line, 3) << h.error().to_string();
   EXPECT_TRUE(contains(h.error().message, "text after the end of the JSON document")) << h.error().to_string();
   EXPECT_FALSE(contains(h.error().message, "ends inside")) << h.error().to_string();
-  h = read_text("t.json", std::string(kDbcopJson) + "]", "dbcop-json");
+  h = read_one("t.json", std::string(kDbcopJson) + "]", "dbcop-json");
   ASSERT_FALSE(h.ok());
   EXPECT_EQ(h.error().line, 3) << h.error().to_string();
 }
 
 TEST(Locations, AnArchiveInsideAnArchiveIsNamedNotParsed) {
   const std::string inner = gzip_stored("{\"sessions\": [[[[\"w\", \"x\", 1]]]]}");
-  Expected<History> h = read_text("outer.json.gz.gz", gzip_stored(inner));
+  Expected<History> h = read_one("outer.json.gz.gz", gzip_stored(inner));
   ASSERT_FALSE(h.ok());
   const InputError& e = h.error();
   EXPECT_TRUE(contains(e.message, "an archive inside an archive is not read")) << e.to_string();
@@ -112,13 +105,13 @@ TEST(Locations, EdnSymbolicValuesAreRead) {
   const std::string edn =
       "{:type :invoke, :f :txn, :value [[:w :x 1]], :process 0, :time 1, :index 0, :a ##NaN, :b ##Inf, :c ##-Inf}\n"
       "{:type :ok, :f :txn, :value [[:w :x 1]], :process 0, :time 2, :index 1}\n";
-  Expected<History> h = read_text("s.edn", edn);
+  Expected<History> h = read_one("s.edn", edn);
   ASSERT_TRUE(h.ok()) << h.error().to_string();
   EXPECT_EQ(h->num_ops(), 1u);
-  h = read_text("s.edn", "{:type :invoke, :f :txn, :value [[:w :x 1]], :process 0, :time ##NaN, :index 0}\n", "elle");
+  h = read_one("s.edn", "{:type :invoke, :f :txn, :value [[:w :x 1]], :process 0, :time ##NaN, :index 0}\n", "elle");
   ASSERT_FALSE(h.ok());
   EXPECT_TRUE(contains(h.error().message, "found ##NaN, which is not a finite")) << h.error().to_string();
-  h = read_text("s.edn", "{:type :invoke, :f :txn, :value [[:w :x 1]], :process 0, :time 1, :z ##Foo}\n", "elle");
+  h = read_one("s.edn", "{:type :invoke, :f :txn, :value [[:w :x 1]], :process 0, :time 1, :z ##Foo}\n", "elle");
   ASSERT_FALSE(h.ok());
   EXPECT_TRUE(contains(h.error().message, "##Inf, ##-Inf or ##NaN, found '##Foo'")) << h.error().to_string();
 }
@@ -183,7 +176,7 @@ TEST(OneRule, AMemberGivenTwiceIsAnErrorNamingBothPlaces) {
       {"m.json", "{\"type\": \"invoke\", \"f\": \"txn\", \"value\": [[\"w\", \"x\", 1]],\n \"type\": \"ok\", \"process\": 0}\n", "elle", "type", 2, 1},
   };
   for (const Case& c : cases) {
-    Expected<History> h = read_text(c.name, c.text, c.format);
+    Expected<History> h = read_one(c.name, c.text, c.format);
     ASSERT_FALSE(h.ok()) << c.name;
     const InputError& e = h.error();
     EXPECT_TRUE(contains(e.message, c.member)) << e.to_string();
@@ -211,14 +204,14 @@ TEST(OneRule, AnEmptyHistoryIsAnErrorInEveryFormat) {
       {"e.edn", ";; nothing\n", "elle"},
   };
   for (const Case& c : cases) {
-    Expected<History> h = read_text(c.name, c.text, c.format);
+    Expected<History> h = read_one(c.name, c.text, c.format);
     ASSERT_FALSE(h.ok()) << c.name;
     EXPECT_TRUE(contains(h.error().message, "no transactions") || contains(h.error().message, "none"))
         << h.error().to_string();
     EXPECT_EQ(h.error().offset, static_cast<int64_t>(c.text.size())) << h.error().to_string();
   }
   // A transaction without operations is still a transaction.
-  Expected<History> h = read_text("one.json", "{\"sessions\": [[{\"ops\": []}]]}");
+  Expected<History> h = read_one("one.json", "{\"sessions\": [[{\"ops\": []}]]}");
   EXPECT_TRUE(h.ok()) << h.error().to_string();
 }
 

@@ -15,13 +15,6 @@ using namespace isoscope;
 
 namespace {
 
-History parse(const std::string& json) {
-  InputFile f{"inline.json", json};
-  Expected<History> h = read_history(std::span<const InputFile>(&f, 1), "isoscope");
-  EXPECT_TRUE(h.ok()) << (h.ok() ? "" : h.error().to_string());
-  return h.ok() ? std::move(*h) : History{};
-}
-
 std::string doc(const std::string& sessions) {
   return R"({"format": "isoscope/1", "initial": 0, "sessions": )" + sessions + "}";
 }
@@ -68,7 +61,7 @@ TEST(MtcAnomalies, EveryTableIAnomalyIsFoundByName) {
   CheckBudget budget;
   for (const Case& c : kCases) {
     SCOPED_TRACE(c.name);
-    History h = parse(doc(c.sessions));
+    History h = parse_json(doc(c.sessions));
     ASSERT_TRUE(is_mini_transaction_history(h));
     EXPECT_EQ(reference_check(h, Level::SER), Verdict::Fail);
     EXPECT_EQ(reference_check(h, Level::SI), c.si_fails ? Verdict::Fail : Verdict::Pass);
@@ -87,7 +80,7 @@ TEST(MtcAnomalies, EveryTableIAnomalyIsFoundByName) {
 }
 
 TEST(MtcAnomalies, RealTimeViolationFailsOnlySser) {
-  History h = parse(doc(R"([[{"ops": [["r","x",0],["w","x",1]], "start": 0, "end": 1}],
+  History h = parse_json(doc(R"([[{"ops": [["r","x",0],["w","x",1]], "start": 0, "end": 1}],
                             [{"ops": [["r","x",0]], "start": 2, "end": 3}]])"));
   ASSERT_TRUE(is_mini_transaction_history(h));
   EXPECT_EQ(check_ser_mt(h, {}).verdict, Verdict::Pass);
@@ -99,22 +92,22 @@ TEST(MtcAnomalies, RealTimeViolationFailsOnlySser) {
   ASSERT_EQ(r.anomalies[0].edges.size(), 2u);
   EXPECT_EQ(reference_check(h, Level::SSER), Verdict::Fail);
   // Without timestamps SSER does not apply.
-  History u = parse(doc(R"([[{"ops": [["r","x",0],["w","x",1]]}]])"));
+  History u = parse_json(doc(R"([[{"ops": [["r","x",0],["w","x",1]]}]])"));
   EXPECT_EQ(check_sser_mt(u, {}).verdict, Verdict::NotApplicable);
 }
 
 TEST(MtcAnomalies, DetectsMiniTransactionHistories) {
-  EXPECT_TRUE(is_mini_transaction_history(parse(doc(R"([[{"ops": [["r","x",0]]}]])"))));
-  EXPECT_FALSE(is_mini_transaction_history(parse(doc(R"([[{"ops": [["w","x",1]]}]])"))));  // blind write
-  EXPECT_FALSE(is_mini_transaction_history(parse(doc(R"([[{"ops": [["r","x",0],["w","y",1]]}]])"))));
+  EXPECT_TRUE(is_mini_transaction_history(parse_json(doc(R"([[{"ops": [["r","x",0]]}]])"))));
+  EXPECT_FALSE(is_mini_transaction_history(parse_json(doc(R"([[{"ops": [["w","x",1]]}]])"))));  // blind write
+  EXPECT_FALSE(is_mini_transaction_history(parse_json(doc(R"([[{"ops": [["r","x",0],["w","y",1]]}]])"))));
   EXPECT_FALSE(is_mini_transaction_history(
-      parse(doc(R"([[{"ops": [["r","x",0],["r","y",0],["r","z",0]]}]])"))));  // three reads
-  EXPECT_FALSE(is_mini_transaction_history(parse(
+      parse_json(doc(R"([[{"ops": [["r","x",0],["r","y",0],["r","z",0]]}]])"))));  // three reads
+  EXPECT_FALSE(is_mini_transaction_history(parse_json(
       doc(R"([[{"ops": [["r","x",0],["w","x",1],["w","x",2],["w","x",3]]}]])"))));  // three writes
-  EXPECT_TRUE(is_mini_transaction_history(parse(
+  EXPECT_TRUE(is_mini_transaction_history(parse_json(
       doc(R"([[{"ops": [["r","x",0],["w","x",1],["r","y",0],["w","y",2]]}]])"))));
   // Not MT: the MT checkers refuse rather than guess.
-  History blind = parse(doc(R"([[{"ops": [["w","x",1]]}]])"));
+  History blind = parse_json(doc(R"([[{"ops": [["w","x",1]]}]])"));
   EXPECT_EQ(check_ser_mt(blind, {}).verdict, Verdict::Unknown);
 }
 
@@ -140,10 +133,10 @@ TEST(MtcAnomalies, CorpusMiniTransactionHistoriesGetManifestVerdicts) {
 
 TEST(MtcAnomalies, LinThroughCheckHistory) {
   // MTC Fig. 4: (a) linearizable, (b) O1 = R&W(x,0,1) starts after O2 = R&W(x,1,2) finishes.
-  History ok = parse(doc(R"([[{"ops": [["r","x",0],["w","x",1]], "start": 0, "end": 4}],
+  History ok = parse_json(doc(R"([[{"ops": [["r","x",0],["w","x",1]], "start": 0, "end": 4}],
                              [{"ops": [["r","x",1],["w","x",2]], "start": 1, "end": 5}],
                              [{"ops": [["r","x",2],["w","x",3]], "start": 2, "end": 6}]])"));
-  History bad = parse(doc(R"([[{"ops": [["r","x",0],["w","x",1]], "start": 3, "end": 4}],
+  History bad = parse_json(doc(R"([[{"ops": [["r","x",0],["w","x",1]], "start": 3, "end": 4}],
                               [{"ops": [["r","x",1],["w","x",2]], "start": 0, "end": 2}]])"));
   CheckOptions opts;
   opts.levels = {Level::LIN};
@@ -153,18 +146,18 @@ TEST(MtcAnomalies, LinThroughCheckHistory) {
   ASSERT_EQ(rb.verdict, Verdict::Fail);
   EXPECT_EQ(rb.anomalies[0].kind, "RealTimeViolation");
   // Inserts: two successful inserts of one key diverge.
-  History ins = parse(doc(R"([[{"ops": [["w","x",1]], "start": 0, "end": 1}],
+  History ins = parse_json(doc(R"([[{"ops": [["w","x",1]], "start": 0, "end": 1}],
                               [{"ops": [["w","x",2]], "start": 2, "end": 3}]])"));
   const LevelResult ri = check_lin(ins, {});
   ASSERT_EQ(ri.verdict, Verdict::Fail);
   EXPECT_EQ(ri.anomalies[0].kind, "LostUpdate");
   // An insert then compare-and-sets: linearizable.
-  History chain = parse(doc(R"([[{"ops": [["w","x",1]], "start": 0, "end": 1},
+  History chain = parse_json(doc(R"([[{"ops": [["w","x",1]], "start": 0, "end": 1},
                                   {"ops": [["r","x",1],["w","x",2]], "start": 2, "end": 3}],
                                  [{"ops": [["r","x",1]], "start": 0, "end": 5}]])"));
   EXPECT_EQ(check_lin(chain, {}).verdict, Verdict::Pass);
   // Not lightweight (two keys in one transaction): n/a.
-  History two = parse(doc(R"([[{"ops": [["r","x",0],["w","y",1]], "start": 0, "end": 1}]])"));
+  History two = parse_json(doc(R"([[{"ops": [["r","x",0],["w","y",1]], "start": 0, "end": 1}]])"));
   std::string reason;
   EXPECT_FALSE(level_applies(two, Level::LIN, reason));
   EXPECT_EQ(check_lin(two, {}).verdict, Verdict::NotApplicable);

@@ -23,8 +23,6 @@ using namespace isoscope;
 
 namespace {
 
-std::string dump(const History& h) { return write_isoscope_json(h); }
-
 // A fail must come with anomalies; a cycle's edges must chain and close.
 std::string witness_problem(const LevelResult& r) {
   if (r.verdict != Verdict::Fail) return {};

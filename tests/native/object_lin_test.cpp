@@ -213,7 +213,7 @@ std::string to_edn(Model m, const std::vector<GenOp>& ops) {
   return out.str();
 }
 
-Expected<History> read_edn(const std::string& text) {
+Expected<History> read_generated_edn(const std::string& text) {
   InputFile f{"gen.edn", text};
   return read_history(std::span<const InputFile>(&f, 1));
 }
@@ -258,7 +258,7 @@ void differential(Model m, uint64_t seed, int runs) {
   for (int run = 0; run < runs; ++run) {
     const std::vector<GenOp> ops = random_history(m, rng);
     const std::string text = to_edn(m, ops);
-    Expected<History> h = read_edn(text);
+    Expected<History> h = read_generated_edn(text);
     ASSERT_TRUE(h.ok()) << h.error().to_string() << "\n" << text;
     ASSERT_EQ(h->format, "jepsen");
     const bool expect = reference_linearizable(m, ops);
@@ -297,7 +297,7 @@ void differential_initial(Model m, uint64_t seed, int runs) {
         if (o.fn == kCas && o.a == absent) o.a = v;
       }
     const std::string text = to_edn(m, ops);
-    Expected<History> h = read_edn(text);
+    Expected<History> h = read_generated_edn(text);
     ASSERT_TRUE(h.ok()) << h.error().to_string() << "\n" << text;
     InputFile f{"gen.edn", text};
     ASSERT_FALSE(set_initial_value(*h, v, std::span<const InputFile>(&f, 1)));
@@ -377,7 +377,7 @@ TEST(ObjectLin, AnInitialValueIsForObjectHistoriesOtherThanAMutex) {
       "{:type :ok, :f :read, :value 5, :process 0, :time 1}\n";
   for (const char* initial : {"", "5", "nil", "x"}) {
     SCOPED_TRACE(initial);
-    Expected<History> h = read_edn(text);
+    Expected<History> h = read_generated_edn(text);
     ASSERT_TRUE(h.ok()) << h.error().to_string();
     if (*initial) ASSERT_FALSE(set_initial_value(*h, initial, {}));
     const CheckReport rep = check_history(*h, {});
@@ -385,12 +385,12 @@ TEST(ObjectLin, AnInitialValueIsForObjectHistoriesOtherThanAMutex) {
               std::string(initial) == "5" ? Verdict::Pass : Verdict::Fail);
   }
   // A keyword names the string: Jepsen's :x and "x" are one value.
-  Expected<History> k = read_edn("{:type :invoke, :f :read, :value nil, :process 0}\n{:type :ok, :f :read, :value :x, :process 0}\n");
+  Expected<History> k = read_generated_edn("{:type :invoke, :f :read, :value nil, :process 0}\n{:type :ok, :f :read, :value :x, :process 0}\n");
   ASSERT_TRUE(k.ok());
   ASSERT_FALSE(set_initial_value(*k, ":x", {}));
   EXPECT_EQ(check_history(*k, {}).results[static_cast<int>(Level::LIN)].verdict, Verdict::Pass);
   // A mutex starts free; a history of transactions has its format's initial values.
-  Expected<History> m = read_edn("{:type :invoke, :f :acquire, :process 0}\n{:type :ok, :f :acquire, :process 0}\n");
+  Expected<History> m = read_generated_edn("{:type :invoke, :f :acquire, :process 0}\n{:type :ok, :f :acquire, :process 0}\n");
   ASSERT_TRUE(m.ok());
   std::optional<InputError> e = set_initial_value(*m, "0", {});
   ASSERT_TRUE(e);
@@ -429,7 +429,7 @@ TEST(ObjectLin, TheFailureNamesTheKeyThePrefixAndTheOperation) {
       "{:type :ok, :f :write, :value [7 1], :process 0, :time 40}\n"
       "{:type :invoke, :f :read, :value [7 nil], :process 1, :time 50}\n"
       "{:type :ok, :f :read, :value [7 0], :process 1, :time 60}\n";
-  Expected<History> h = read_edn(text);
+  Expected<History> h = read_generated_edn(text);
   ASSERT_TRUE(h.ok()) << h.error().to_string();
   CheckOptions opts;
   opts.levels = {Level::LIN};
@@ -445,19 +445,19 @@ TEST(ObjectLin, TheFailureNamesTheKeyThePrefixAndTheOperation) {
 }
 
 TEST(ObjectLin, OnlyNemesisRecordsPass) {
-  Expected<History> h = read_edn("{:type :info, :f :start, :process :nemesis, :value nil}\n{:type :info, :f :read, :process :nemesis, :value nil}\n");
+  Expected<History> h = read_generated_edn("{:type :info, :f :start, :process :nemesis, :value nil}\n{:type :info, :f :read, :process :nemesis, :value nil}\n");
   ASSERT_TRUE(h.ok()) << h.error().to_string();
   EXPECT_EQ(check_history(*h, {}).results[static_cast<int>(Level::LIN)].verdict, Verdict::Pass);
 }
 
 TEST(ObjectLin, ElleHistoriesStayElle) {
-  Expected<History> h = read_edn("{:type :ok, :f :txn, :value [[:w 1 1] [:r 2 nil]], :process 0}\n");
+  Expected<History> h = read_generated_edn("{:type :ok, :f :txn, :value [[:w 1 1] [:r 2 nil]], :process 0}\n");
   ASSERT_TRUE(h.ok()) << h.error().to_string();
   EXPECT_EQ(h->format, "elle");
 }
 
 TEST(ObjectLin, JsonRegisterHistories) {
-  Expected<History> h = read_edn(
+  Expected<History> h = read_generated_edn(
       "[{\"type\": \"invoke\", \"f\": \"cas\", \"value\": [1, 2], \"process\": 0, \"time\": 1},\n"
       " {\"type\": \"ok\", \"f\": \"cas\", \"value\": [1, 2], \"process\": 0, \"time\": 2}]\n");
   ASSERT_TRUE(h.ok()) << h.error().to_string();
@@ -473,7 +473,7 @@ TEST(ObjectLin, GeneratedRegisterHistoriesHaveTheirVerdicts) {
                                       std::to_string(stale) + " --seed " + std::to_string(seed) + " -");
       ASSERT_EQ(c.status, 0) << c.err;
       const bool planted = c.out.find("NOT linearizable") != std::string::npos;
-      Expected<History> h = read_edn(c.out);
+      Expected<History> h = read_generated_edn(c.out);
       ASSERT_TRUE(h.ok()) << h.error().to_string();
       CheckOptions opts;
       opts.levels = {Level::LIN};
@@ -492,7 +492,7 @@ TEST(ObjectLin, AnOperationWithoutAKeyAmongKeyedOnesIsAnInputError) {
        {std::string("{:type :invoke, :f :write, :value 4, :process 1}\n"),
         std::string("{:type :invoke, :f :write, :value 4, :process 1}\n{:type :ok, :f :write, :value [3 4], :process 1}\n")}) {
     SCOPED_TRACE(second);
-    Expected<History> h = read_edn("{:type :invoke, :f :write, :value [3 5], :process 0}\n"
+    Expected<History> h = read_generated_edn("{:type :invoke, :f :write, :value [3 5], :process 0}\n"
                                    "{:type :ok, :f :write, :value [3 5], :process 0}\n" + second);
     ASSERT_FALSE(h.ok());
     EXPECT_EQ(h.error().line, 3) << h.error().to_string();
@@ -501,13 +501,13 @@ TEST(ObjectLin, AnOperationWithoutAKeyAmongKeyedOnesIsAnInputError) {
     EXPECT_NE(h.error().message.find("[key value]"), std::string::npos) << h.error().to_string();
   }
   // Porcupine's kv names its keys with :key.
-  Expected<History> kv = read_edn("{:type :invoke, :f :put, :key \"a\", :value \"x\", :process 0}\n"
+  Expected<History> kv = read_generated_edn("{:type :invoke, :f :put, :key \"a\", :value \"x\", :process 0}\n"
                                   "{:type :invoke, :f :get, :value nil, :process 1}\n");
   ASSERT_FALSE(kv.ok());
   EXPECT_EQ(kv.error().line, 2) << kv.error().to_string();
   EXPECT_NE(kv.error().message.find(":key"), std::string::npos) << kv.error().to_string();
   // A read may name its key with its result only (as before).
-  Expected<History> r = read_edn("{:type :invoke, :f :write, :value [3 5], :process 0}\n"
+  Expected<History> r = read_generated_edn("{:type :invoke, :f :write, :value [3 5], :process 0}\n"
                                  "{:type :ok, :f :write, :value [3 5], :process 0}\n"
                                  "{:type :invoke, :f :read, :value nil, :process 1}\n"
                                  "{:type :ok, :f :read, :value [3 5], :process 1}\n");
@@ -529,7 +529,7 @@ TEST(ObjectLin, AMapKeyGivenTwiceIsAnError) {
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.text);
-    Expected<History> h = read_edn(c.text);
+    Expected<History> h = read_generated_edn(c.text);
     ASSERT_FALSE(h.ok());
     EXPECT_EQ(h.error().line, c.line) << h.error().to_string();
     EXPECT_NE(h.error().message.find("appears twice"), std::string::npos) << h.error().to_string();

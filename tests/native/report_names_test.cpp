@@ -101,13 +101,6 @@ void for_each_test_history(uint64_t randoms, Visit visit) {
     }
 }
 
-History parse(const std::string& json) {
-  const std::string path = temp_file("h.json", json);
-  Expected<History> h = read_path(path);
-  EXPECT_TRUE(static_cast<bool>(h));
-  return std::move(*h);
-}
-
 }  // namespace
 
 TEST(ReportNames, GeneratedAndSimulatedHistoriesNameOnlyWhatPassingLevelsAllow) {
@@ -152,7 +145,7 @@ TEST(ReportNames, RecordedHistoriesGetTheirManifestVerdicts) {
 }
 
 TEST(ReportNames, AThreeTransactionAntiDependencyCycleIsG2) {
-  const History h = parse(R"({"initial": 0, "sessions": [
+  const History h = parse_json(R"({"initial": 0, "sessions": [
     [[["r","x",0], ["w","y",1]]], [[["r","y",0], ["w","z",2]]], [[["r","z",0], ["w","x",3]]]]})");
   const CheckReport r = check_history(h, {});
   EXPECT_EQ(r.results[static_cast<int>(Level::SI)].verdict, Verdict::Pass);
@@ -162,7 +155,7 @@ TEST(ReportNames, AThreeTransactionAntiDependencyCycleIsG2) {
 }
 
 TEST(ReportNames, TheTwoTransactionFormIsAWriteSkew) {
-  const History h = parse(R"({"initial": 0, "sessions": [
+  const History h = parse_json(R"({"initial": 0, "sessions": [
     [[["r","x",0], ["r","y",0], ["w","x",1]]], [[["r","x",0], ["r","y",0], ["w","y",2]]]]})");
   const CheckReport r = check_history(h, {});
   const LevelResult& ser = r.results[static_cast<int>(Level::SER)];
@@ -180,7 +173,7 @@ TEST(ReportNames, AWriteSkewIsNamedThoughALongerCycleComesFirst) {
     json += "[[[\"r\",\"k" + std::to_string(i) + "\",0], [\"w\",\"k" + std::to_string((i + n - 1) % n) + "\"," +
             std::to_string(i + 1) + "]]], ";
   json += R"([[["r","x",0], ["w","y",100]]], [[["r","y",0], ["w","x",101]]]]})";
-  const History h = parse(json);
+  const History h = parse_json(json);
   for (Level level : {Level::SER}) {
     const StrongReport rep = check_strong(h, level, CheckBudget{});
     ASSERT_EQ(rep.result.verdict, Verdict::Fail);
@@ -210,7 +203,7 @@ TEST(ReportNames, AShortSICycleIsPreferredToALongerOne) {
     json += "[[[\"r\",\"a" + I + "\"," + va + "], [\"r\",\"m" + I + "\",0]]], ";
   }
   json += R"([[["r","x",0], ["w","x",1000]]], [[["r","x",0], ["w","x",1001]]]]})";
-  const History h = parse(json);
+  const History h = parse_json(json);
   const StrongReport rep = check_strong(h, Level::SI, CheckBudget{});
   ASSERT_EQ(rep.result.verdict, Verdict::Fail);
   EXPECT_EQ(verify_strong_report(h, Level::SI, rep, false), "");
@@ -220,7 +213,7 @@ TEST(ReportNames, AShortSICycleIsPreferredToALongerOne) {
 }
 
 TEST(ReportNames, LostUpdatesAreCountedExactly) {
-  const History h = parse(R"({"initial": 0, "sessions": [
+  const History h = parse_json(R"({"initial": 0, "sessions": [
     [[["r","x",0], ["w","x",1]]], [[["r","x",0], ["w","x",2]]], [[["r","x",0], ["w","x",3]]],
     [[["r","y",0], ["w","y",4]]]]})");
   const CheckReport r = check_history(h, {});
@@ -249,7 +242,7 @@ TEST(ReportNames, LostUpdatesAreFoundBeforeAnyPolygraph) {
     EXPECT_EQ(verify_strong_report(h, l, rep, false), "");
   }
   EXPECT_EQ(check_strong(h, Level::PC, CheckBudget{}).result.verdict, Verdict::Pass);
-  const History own = parse(R"({"initial": 0, "sessions": [
+  const History own = parse_json(R"({"initial": 0, "sessions": [
     [[["r","x",0], ["w","x",1]]], [[["w","x",2], ["r","x",2], ["w","x",3]]]]})");
   EXPECT_EQ(check_strong(own, Level::SER, CheckBudget{}).result.verdict, Verdict::Pass);
 }

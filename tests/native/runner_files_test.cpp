@@ -30,13 +30,6 @@ std::string slurp_file(const fs::path& p) {
 }
 
 // A fresh folder of the test's own.
-fs::path fresh_dir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("isoscope-files-test-" + std::to_string(::getpid())) / name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
 }  // namespace
 
 // The history's temporary file: a link planted at PATH.tmp<pid> (to an existing file, or

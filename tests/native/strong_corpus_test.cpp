@@ -19,7 +19,7 @@ using namespace isoscope;
 
 namespace {
 
-constexpr Level kLevels[] = {Level::PC, Level::SI, Level::SER, Level::SSER};
+constexpr Level kStrongLevels[] = {Level::PC, Level::SI, Level::SER, Level::SSER};
 
 class StrongCorpus : public testing::TestWithParam<CorpusEntry> {};
 
@@ -30,7 +30,7 @@ TEST_P(StrongCorpus, ManifestExpectationsHold) {
   Expected<History> h = read_path(e.path, e.format);
   ASSERT_TRUE(h.ok()) << h.error().to_string();
   std::string line = e.rel + ":";
-  for (Level l : kLevels) {
+  for (Level l : kStrongLevels) {
     CheckBudget budget;
     budget.deadline_ms = now_ms() + 20000;  // far above the benchmarks; a hang would fail
     const double t0 = now_ms();
@@ -57,7 +57,7 @@ std::vector<CorpusEntry> strong_entries() {
   std::vector<CorpusEntry> out;
   for (CorpusEntry& e : corpus_entries()) {
     bool any = false;
-    for (Level l : kLevels) any |= e.expect.count(level_name(l)) > 0;
+    for (Level l : kStrongLevels) any |= e.expect.count(level_name(l)) > 0;
     if (any) out.push_back(std::move(e));
   }
   return out;

@@ -26,7 +26,7 @@ namespace {
 constexpr std::array<Level, 4> kStrong = {Level::PC, Level::SI, Level::SER, Level::SSER};
 
 // Random parameters for a small history (at most 8 transactions).
-GenParams small_params(Rng& rng, uint64_t seed, bool force_time) {
+GenParams strong_params(Rng& rng, uint64_t seed, bool force_time) {
   GenParams p;
   p.seed = seed;
   p.sessions = 1 + rng.below(4);
@@ -51,9 +51,7 @@ GenParams small_params(Rng& rng, uint64_t seed, bool force_time) {
   return p;
 }
 
-std::string dump(const History& h) { return write_isoscope_json(h); }
-
-struct Tally {
+struct StrongTally {
   std::array<int, 4> pass{}, fail{}, na{}, boundary{};
   int histories = 0, disagreements = 0, witness_errors = 0, lattice_violations = 0, ablation = 0;
   std::array<int, 4> by_saturation{}, by_solver{};
@@ -130,9 +128,9 @@ struct Tally {
 TEST(StrongDifferential, AgreesWithReferenceOnRandomSmallHistories) {
   const int kHistories = scaled(12000);
   Rng rng(20250612);
-  Tally t;
+  StrongTally t;
   for (int i = 0; i < kHistories; ++i) {
-    GenParams p = small_params(rng, 7000 + i, false);
+    GenParams p = strong_params(rng, 7000 + i, false);
     Expected<History> eh = generate_history(p);
     ASSERT_TRUE(eh.ok()) << eh.error().to_string();
     t.run(*eh, p.seed, i % 4 == 0);
@@ -155,9 +153,9 @@ TEST(StrongDifferential, AgreesWithReferenceOnTimestampedHistories) {
   // SSER needs timestamps: 10,000 timestamped histories (all four levels again).
   const int kHistories = scaled(10000);
   Rng rng(99173);
-  Tally t;
+  StrongTally t;
   for (int i = 0; i < kHistories; ++i) {
-    GenParams p = small_params(rng, 3000000 + i, true);
+    GenParams p = strong_params(rng, 3000000 + i, true);
     Expected<History> eh = generate_history(p);
     ASSERT_TRUE(eh.ok()) << eh.error().to_string();
     t.run(*eh, p.seed, i % 8 == 0);
@@ -177,7 +175,7 @@ TEST(StrongDifferential, AgreesWithReferenceOnTheStrongBoundaries) {
   // (long forks, lost updates, write skews) with only causally consistent reads.
   const int kHistories = scaled(6000);
   Rng rng(5151);
-  Tally t;
+  StrongTally t;
   for (int i = 0; i < kHistories; ++i) {
     GenParams p;
     p.seed = 8800000 + i;

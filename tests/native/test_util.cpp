@@ -1,6 +1,7 @@
 #include "test_util.h"
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -9,18 +10,50 @@
 #include <fstream>
 #include <sstream>
 
+#include <gtest/gtest.h>
+
+#include "formats/writers.h"
 #include "generate/inject.h"
 #include "generate/random_history.h"
 #include "simdjson.h"
 
 namespace fs = std::filesystem;
 
-static std::string slurp(const std::string& path) {
+std::string slurp(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();
 }
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+isoscope::Expected<isoscope::History> read_one(const std::string& name, const std::string& bytes,
+                                               const std::string& format) {
+  isoscope::InputFile f{name, bytes};
+  return isoscope::read_history(std::span<const isoscope::InputFile>(&f, 1), format);
+}
+
+isoscope::History parse_json(const std::string& json) {
+  isoscope::Expected<isoscope::History> h = read_one("h.json", json, "isoscope");
+  EXPECT_TRUE(h.ok()) << (h.ok() ? "" : h.error().to_string());
+  return h.ok() ? std::move(*h) : isoscope::History{};
+}
+
+isoscope::Verdict verdict(const isoscope::History& h, isoscope::Level l) {
+  isoscope::CheckOptions o;
+  o.levels = {l};
+  return isoscope::check_history(h, o).results[static_cast<int>(l)].verdict;
+}
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("isoscope-test-" + std::to_string(::getpid())) / name;
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+std::string dump(const isoscope::History& h) { return isoscope::write_isoscope_json(h); }
 
 const std::string& corpus_dir() {
   static const std::string dir = std::getenv("ISOSCOPE_CORPUS") ? std::getenv("ISOSCOPE_CORPUS") : ISOSCOPE_CORPUS;

@@ -1,12 +1,16 @@
 // Shared helpers for the native tests: the corpus manifest, loading paths, running the CLI.
 #pragma once
+#include <array>
 #include <cctype>
+#include <filesystem>
 #include <map>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "checkers/check.h"
 #include "formats/formats.h"
+#include "model/levels.h"
 
 struct CorpusEntry {
   std::string path;    // absolute
@@ -43,6 +47,27 @@ struct LoadedFiles {
 };
 LoadedFiles load_path(const std::string& path);
 isoscope::Expected<isoscope::History> read_path(const std::string& path, const std::string& format = "");
+
+// The helpers many test files share (the test bodies compile as a unity build, so a helper a file
+// keeps to itself needs a name no other test file uses).
+// The eight transactional levels, weakest first.
+inline constexpr std::array<isoscope::Level, 8> kTransactional = {
+    isoscope::Level::RC, isoscope::Level::RR, isoscope::Level::RA,  isoscope::Level::CC,
+    isoscope::Level::PC, isoscope::Level::SI, isoscope::Level::SER, isoscope::Level::SSER};
+bool contains(const std::string& s, const std::string& part);
+// A file's bytes ("" when it cannot be read).
+std::string slurp(const std::string& path);
+// One file read as a history, its format detected when `format` is empty.
+isoscope::Expected<isoscope::History> read_one(const std::string& name, const std::string& bytes,
+                                               const std::string& format = "");
+// An isoscope JSON history that must parse (a failed expectation, and an empty history, if not).
+isoscope::History parse_json(const std::string& json);
+// One level's verdict of a history, checked alone.
+isoscope::Verdict verdict(const isoscope::History& h, isoscope::Level l);
+// An empty directory of the test's own under the system's temporary directory.
+std::filesystem::path fresh_dir(const std::string& name);
+// A history as canonical isoscope JSON, to print a failing random history.
+std::string dump(const isoscope::History& h);
 
 struct CommandResult {
   int status;

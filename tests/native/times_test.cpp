@@ -28,17 +28,6 @@ constexpr int64_t kB = 1'700'000'000'000'000'000;
 const std::string kT1Start = std::to_string(kB), kT1End = std::to_string(kB + 200),
                   kT2Start = std::to_string(kB + 300), kT2End = std::to_string(kB + 400);
 
-Expected<History> read_one(const std::string& name, const std::string& content, const std::string& format = "") {
-  InputFile f{name, content};
-  return read_history(std::span<const InputFile>(&f, 1), format);
-}
-
-Verdict verdict(const History& h, Level l) {
-  CheckOptions o;
-  o.levels = {l};
-  return check_history(h, o).results[static_cast<int>(l)].verdict;
-}
-
 std::string stale_isoscope_json() {
   return R"({"initial": 0, "sessions": [
     [{"ops": [["w", "x", 1]], "start": )" + kT1Start + R"(, "end": )" + kT1End + R"(}],

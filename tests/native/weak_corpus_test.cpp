@@ -18,7 +18,7 @@ struct WeakLevel {
   Level level;
   LevelResult (*check)(const History&, const CheckBudget&);
 };
-constexpr WeakLevel kLevels[] = {
+constexpr WeakLevel kWeakLevels[] = {
     {"RC", Level::RC, check_rc}, {"RA", Level::RA, check_ra}, {"CC", Level::CC, check_cc}};
 
 class WeakCorpus : public testing::TestWithParam<CorpusEntry> {};
@@ -30,7 +30,7 @@ TEST_P(WeakCorpus, ManifestExpectationsHold) {
   Expected<History> h = read_path(e.path, e.format);
   ASSERT_TRUE(h.ok()) << h.error().to_string();
   CheckBudget budget;
-  for (const WeakLevel& wl : kLevels) {
+  for (const WeakLevel& wl : kWeakLevels) {
     auto it = e.expect.find(wl.name);
     LevelResult r = wl.check(*h, budget);
     EXPECT_EQ(verify_weak_witnesses(*h, wl.level, r), "") << wl.name;

@@ -20,10 +20,10 @@ namespace {
 
 constexpr std::array<Level, 4> kWeak = {Level::RC, Level::RR, Level::RA, Level::CC};
 using Checker = LevelResult (*)(const History&, const CheckBudget&);
-constexpr std::array<Checker, 4> kCheckers = {check_rc, check_rr, check_ra, check_cc};
+constexpr std::array<Checker, 4> kWeakCheckers = {check_rc, check_rr, check_ra, check_cc};
 
 // Random parameters for a small history (at most 7 transactions).
-GenParams small_params(Rng& rng, uint64_t seed) {
+GenParams weak_params(Rng& rng, uint64_t seed) {
   GenParams p;
   p.seed = seed;
   p.sessions = 1 + rng.below(4);
@@ -60,10 +60,8 @@ GenParams small_params(Rng& rng, uint64_t seed) {
   return p;
 }
 
-std::string dump(const History& h) { return write_isoscope_json(h); }
-
 // Runs the four checkers and the reference on one history and tallies the outcome.
-struct Tally {
+struct WeakTally {
   std::array<int, 4> pass{}, fail{};
   // boundary[0]: fails RC although read consistent; boundary[i]: fails level i, passes i-1.
   std::array<int, 4> boundary{};
@@ -74,7 +72,7 @@ struct Tally {
     CheckBudget budget;
     std::array<Verdict, 4> got{};
     for (size_t li = 0; li < kWeak.size(); ++li) {
-      LevelResult r = kCheckers[li](h, budget);
+      LevelResult r = kWeakCheckers[li](h, budget);
       got[li] = r.verdict;
       const Verdict want = reference_check(h, kWeak[li]);
       if (r.verdict != want && ++disagreements <= 5)
@@ -111,9 +109,9 @@ struct Tally {
 TEST(WeakDifferential, AgreesWithReferenceOnRandomSmallHistories) {
   const int kHistories = scaled(12000);
   Rng rng(20250611);
-  Tally t;
+  WeakTally t;
   for (int i = 0; i < kHistories; ++i) {
-    GenParams p = small_params(rng, 1000 + i);
+    GenParams p = weak_params(rng, 1000 + i);
     Expected<History> eh = generate_history(p);
     ASSERT_TRUE(eh.ok()) << eh.error().to_string();
     t.run(*eh, p.seed);
@@ -136,7 +134,7 @@ TEST(WeakDifferential, AgreesWithReferenceOnTheCausalBoundary) {
   // sessions of causally merged views with stale reads produce them a few percent of the time.
   const int kHistories = scaled(6000);
   Rng rng(4242);
-  Tally t;
+  WeakTally t;
   for (int i = 0; i < kHistories; ++i) {
     GenParams p;
     p.seed = 900000 + i;
@@ -171,7 +169,7 @@ TEST(WeakDifferential, ReferenceIsSaneOnItsOwn) {
   int checked = 0, separations = 0;
   const int histories = scaled(2500);
   for (int i = 0; i < histories; ++i) {
-    GenParams p = small_params(rng, 500000 + i);
+    GenParams p = weak_params(rng, 500000 + i);
     p.txns_per_session = std::min<uint32_t>(p.txns_per_session, std::max<uint32_t>(1, 6 / p.sessions));
     Expected<History> eh = generate_history(p);
     ASSERT_TRUE(eh.ok());
@@ -213,7 +211,7 @@ TEST(WeakDifferential, LargeHistoriesWithKnownVerdicts) {
       Expected<History> eh = generate_history(p);
       ASSERT_TRUE(eh.ok());
       for (size_t li = 0; li < kWeak.size(); ++li) {
-        LevelResult r = kCheckers[li](*eh, budget);
+        LevelResult r = kWeakCheckers[li](*eh, budget);
         EXPECT_EQ(r.verdict, Verdict::Pass)
             << level_name(kWeak[li]) << " seed " << seed << " mode " << int(mode)
             << (r.anomalies.empty() ? "" : ": " + r.anomalies[0].kind + ": " +
@@ -240,7 +238,7 @@ TEST(WeakDifferential, LargeRandomHistoriesKeepTheLatticeAndValidWitnesses) {
     ASSERT_TRUE(eh.ok());
     std::array<Verdict, 4> got{};
     for (size_t li = 0; li < kWeak.size(); ++li) {
-      LevelResult r = kCheckers[li](*eh, budget);
+      LevelResult r = kWeakCheckers[li](*eh, budget);
       got[li] = r.verdict;
       fails += r.verdict == Verdict::Fail;
       EXPECT_EQ(verify_weak_witnesses(*eh, kWeak[li], r), "") << level_name(kWeak[li]);
