@@ -8,13 +8,14 @@
 # On a two-core machine what can overlap does: the large Debian packages (Emscripten,
 # Chromium, the database servers) install while the native build compiles; the database
 # tests, which mostly wait on their servers, run while the WebAssembly module compiles; the
-# sanitizer build compiles at the lowest priority from the end of the native build to the end
-# of the browser tests.
+# sanitizer chain (its build, the native tests under ASan + UBSan, the fuzzing run) runs at the
+# lowest priority from the end of the native build on, on whatever the other phases leave of
+# the two cores.
 #
 # The sanitizers look for memory and undefined-behaviour faults, not for verdict coverage (the
 # optimised run has the full counts): under them the randomised tests run a share of their
 # histories, of every shape, set by ISOSCOPE_SANITIZER_SCALE (default 0.02; 1 runs them all).
-# ISOSCOPE_FUZZ_SECONDS is each fuzz target's time (default 5).
+# ISOSCOPE_FUZZ_SECONDS is each fuzz target's time (default 3).
 #
 #   scripts/test.sh          everything (npm test)
 #   scripts/test.sh --deep   the full counts under the sanitizers and a 10-minute fuzzing
@@ -25,7 +26,7 @@ if [ "${1:-}" = --deep ]; then
   : "${ISOSCOPE_SANITIZER_SCALE:=1}" "${ISOSCOPE_FUZZ_SECONDS:=600}"
 fi
 SANITIZER_SCALE=${ISOSCOPE_SANITIZER_SCALE:-0.02}
-FUZZ_SECONDS=${ISOSCOPE_FUZZ_SECONDS:-5}
+FUZZ_SECONDS=${ISOSCOPE_FUZZ_SECONDS:-3}
 # The browser tests refresh docs/screenshots/ only when asked (ISOSCOPE_SHOTS=1), so a test run
 # leaves the work tree as it was.
 [ "${ISOSCOPE_SHOTS:-0}" = 1 ] || export ISOSCOPE_NO_SHOTS=1
@@ -78,15 +79,59 @@ finish() {
   echo "=== ${bg_title[$key]} (output)"
   cat "$logs/$key.log"
   record "${bg_title[$key]}" "$t" $rc
+  # the times of the steps of a background phase (sub_phase), under its own
+  if [ -f "$logs/$key.times" ]; then
+    while IFS= read -r line; do summary+=("$line"); done <"$logs/$key.times"
+  fi
+}
+
+# sub_phase KEY NAME COMMAND...: a step of background phase KEY, timed into build-logs/KEY.times
+sub_phase() {
+  local key=$1 name=$2 t rc
+  shift 2
+  echo "=== $name"
+  t=$(now)
+  "$@"
+  rc=$?
+  local mark="ok"
+  [ $rc -eq 0 ] || mark="FAILED (exit $rc)"
+  printf '%6s s    %-46s %s\n' "$(took "$t")" "$name" "$mark" >>"$logs/$key.times"
+  echo "=== $name: $mark"
+  return $rc
+}
+
+# gtest_shards BINARY N: the binary's tests in N processes at once (GoogleTest's sharding): a
+# process per test, as ctest runs them, costs the sanitizers' start-up 400 times.
+gtest_shards() {
+  local bin=$1 n=$2 i rc=0 pids=()
+  for ((i = 0; i < n; i++)); do
+    GTEST_TOTAL_SHARDS=$n GTEST_SHARD_INDEX=$i "$bin" --gtest_brief=1 >"$logs/shard$i.log" 2>&1 &
+    pids+=($!)
+  done
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || { rc=1; echo "--- shard $i of $n failed:"; cat "$logs/shard$i.log"; }
+  done
+  [ $rc -ne 0 ] || tail -n 2 "$logs"/shard*.log
+  return $rc
+}
+
+# The native tests under AddressSanitizer and UndefinedBehaviorSanitizer (clang), then a short
+# bounded fuzzing run of every reader, the archives and the check entry (`npm run fuzz` runs
+# longer campaigns).
+sanitizers() {
+  rm -f "$logs/asan.times"
+  sub_phase asan "build: ASan + UBSan (clang)" bash scripts/fuzz.sh --build-only || return 1
+  export ISOSCOPE_TEST_SCALE="$SANITIZER_SCALE"
+  sub_phase asan "native tests under ASan + UBSan (scale $SANITIZER_SCALE)" gtest_shards build-fuzz/isoscope_tests 2 || return 1
+  sub_phase asan "fuzzing ($FUZZ_SECONDS s per target)" bash scripts/fuzz.sh --seconds "$FUZZ_SECONDS" --jobs 2
 }
 
 phase "setup: npm packages and the native toolchain" bash scripts/setup.sh native
 background apt "setup: Emscripten, Chromium, clang, database servers" bash scripts/setup.sh rest
 phase "build: native" bash scripts/build.sh native
-# The sanitizer build (clang-14 and its runtimes come with the machine) compiles at the lowest
-# priority from here on, on whatever the next phases leave of the two cores: the database and
-# browser tests spend much of their time waiting.
-background asan "build: ASan + UBSan (clang)" nice -n 19 bash scripts/fuzz.sh --build-only
+# The sanitizer chain (clang-14 and its runtimes come with the machine) at the lowest priority
+# from here on, on whatever the next phases leave of the two cores.
+background asan "sanitizers: build, native tests, fuzzing" nice -n 19 bash -c "$(declare -f now took sub_phase gtest_shards sanitizers); logs=$logs SANITIZER_SCALE=$SANITIZER_SCALE FUZZ_SECONDS=$FUZZ_SECONDS sanitizers"
 phase "native tests (ctest)" ctest --test-dir build --output-on-failure -j 2 --timeout 900
 finish apt
 
@@ -100,13 +145,7 @@ phase "web unit tests (vitest)" npx vitest run --config web/vitest.config.ts
 finish db
 # two test files at a time (each its own server and Chromium): much of a browser test is waiting
 phase "browser tests (chromium)" node --test --test-concurrency=2 tests/browser/
-# The same native tests under AddressSanitizer and UndefinedBehaviorSanitizer (clang), then a
-# short bounded fuzzing run of every reader, the archives and the check entry; `npm run fuzz`
-# runs longer campaigns.
 finish asan
-phase "native tests under ASan + UBSan (scale $SANITIZER_SCALE)" \
-  env ISOSCOPE_TEST_SCALE="$SANITIZER_SCALE" ctest --test-dir build-fuzz --output-on-failure -j 2 --timeout 900
-phase "fuzzing ($FUZZ_SECONDS s per target)" bash scripts/fuzz.sh --seconds "$FUZZ_SECONDS" --jobs 2
 
 echo
 echo "=== wall time of each phase (background phases overlap the ones after them)"
