@@ -21,7 +21,6 @@ while [ $# -gt 0 ]; do
     *) TARGETS+=("$1"); shift ;;
   esac
 done
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(isoscope plume awdit-test dbcop-bincode dbcop-json dbcop-text cobra elle jepsen jepsen-log archive check unrecognised folder)
 
 # -O1 with line tables only: what the sanitizers' reports need (file and line of each frame), at
 # half the compile time of -O2 -g (the test bodies build at -O0: CMakeLists.txt).
@@ -29,6 +28,8 @@ CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" -DISOSCOPE_FUZZ=ON >/dev/null
 cmake --build build-fuzz -j "${JOBS}" --target fuzz_targets isoscope isoscope_tests >/dev/null
 [ "$BUILD_ONLY" = 1 ] && exit 0
+# every target, by default (the binary's table: tests/fuzz/fuzz_read.cpp)
+[ ${#TARGETS[@]} -gt 0 ] || mapfile -t TARGETS < <(ISOSCOPE_FUZZ_TARGET=list build-fuzz/fuzz_read 2>/dev/null)
 
 # Seeds: every small file of the fixtures and the corpus (a reader rejects the others fast, and
 # libFuzzer keeps what adds coverage), plus generated histories and a zip and gzip of one.
@@ -63,7 +64,7 @@ status=0
 run_target() {
   local t=$1 dir=build-fuzz/findings/$1
   mkdir -p "$dir" "build-fuzz/corpora/$t"
-  build-fuzz/fuzz_"$t" -max_total_time="$SECONDS_EACH" -rss_limit_mb=2560 -timeout=20 -max_len=65536 \
+  ISOSCOPE_FUZZ_TARGET=$t build-fuzz/fuzz_read -max_total_time="$SECONDS_EACH" -rss_limit_mb=2560 -timeout=20 -max_len=65536 \
     -dict=tests/fuzz/isoscope.dict -print_final_stats=1 -artifact_prefix="$dir/" \
     "build-fuzz/corpora/$t" "$seeds" build-fuzz/seeds-generated >"$dir/log" 2>&1 || true
 }

@@ -1,18 +1,20 @@
-// libFuzzer target: one reader (FUZZ_FORMAT; "" = detection, with zip and gzip expanded) on
-// arbitrary bytes; with FUZZ_CHECK, every level is then checked on the small histories that
-// parse (with a budget). With FUZZ_FOLDER, the bytes become a folder of files (split at the
-// marker "\xff\xfe|", each part's first byte choosing its name from a table: Cobra logs,
-// history.bincode, dot files, ...), read with detection: folder layouts, hidden files and the
-// diagnosis of inputs that no reader recognises (every reader, after the memory estimate). With
-// FUZZ_UNRECOGNISED, inputs that some detector recognises are skipped: the fuzzer spends its
-// time on the diagnosis alone.
+// libFuzzer targets, one binary (build-fuzz/fuzz_read): the target is named by the environment
+// variable ISOSCOPE_FUZZ_TARGET (the table kTargets below; "list" prints their names). Each
+// runs one reader (its format; "" = detection, with zip and gzip expanded) on arbitrary bytes;
+// "check" then checks every level of the small histories that parse (with a budget). "folder"
+// makes the bytes a folder of files (split at the marker "\xff\xfe|", each part's first byte
+// choosing its name from a table: Cobra logs, history.bincode, dot files, ...), read with
+// detection: folder layouts, hidden files and the diagnosis of inputs that no reader recognises
+// (every reader, after the memory estimate). "unrecognised" skips inputs that some detector
+// recognises: the fuzzer spends its time on the diagnosis alone.
 // Built by -DISOSCOPE_FUZZ=ON (clang); run by `npm run fuzz` (scripts/fuzz.sh).
 //
 // The single-file text targets also meet an oracle, not just the sanitizers: line endings must
-// not matter (issue 22, class 2, where a CR-only file lost every operation after a comment and
-// passed). An input without CR is read again with each LF made CR and CRLF: both must parse or
-// both fail on the same line, to the same shape of history.
+// not matter (a CR-only file once lost every operation after a comment and passed). An input
+// without CR is read again with each LF made CR and CRLF: both must parse or both fail on the
+// same line, to the same shape of history.
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <string_view>
@@ -26,20 +28,45 @@ using namespace isoscope;
 
 namespace {
 
-constexpr std::string_view kFormat = FUZZ_FORMAT;
-constexpr bool kTextFormat = kFormat == "isoscope" || kFormat == "plume" || kFormat == "awdit-test" ||
-                             kFormat == "dbcop-json" || kFormat == "dbcop-text" || kFormat == "elle" ||
-                             kFormat == "jepsen" || kFormat == "jepsen-log";
+enum class Mode : uint8_t { OneFile, Check, Unrecognised, Folder };
+struct Target {
+  const char* name;
+  const char* format;     // "" = detection
+  const char* file_name;  // the name the bytes are read under
+  Mode mode;
+};
+constexpr Target kTargets[] = {
+    {"isoscope", "isoscope", "h.json", Mode::OneFile},
+    {"plume", "plume", "h.txt", Mode::OneFile},
+    {"awdit-test", "awdit-test", "h.txt", Mode::OneFile},
+    {"dbcop-bincode", "dbcop-bincode", "history.bincode", Mode::OneFile},
+    {"dbcop-json", "dbcop-json", "h.json", Mode::OneFile},
+    {"dbcop-text", "dbcop-text", "h.txt", Mode::OneFile},
+    {"cobra", "cobra", "logs/T1.log", Mode::OneFile},
+    {"elle", "elle", "history.edn", Mode::OneFile},
+    {"jepsen", "jepsen", "history.edn", Mode::OneFile},
+    {"jepsen-log", "jepsen-log", "jepsen.log", Mode::OneFile},
+    {"archive", "", "input.zip", Mode::OneFile},
+    {"check", "", "input", Mode::Check},
+    {"unrecognised", "", "h.txt", Mode::Unrecognised},
+    {"folder", "", "run", Mode::Folder},
+};
+const Target* g_target = nullptr;
+
+bool text_format(std::string_view f) {
+  return f == "isoscope" || f == "plume" || f == "awdit-test" || f == "dbcop-json" || f == "dbcop-text" ||
+         f == "elle" || f == "jepsen" || f == "jepsen-log";
+}
 
 Expected<History> read_one(std::string_view input) {
   std::string bytes;
   bytes.reserve(input.size() + 64);  // padding, as above
   bytes.assign(input);
   std::vector<InputFile> files(1);
-  files[0].name = FUZZ_FILE_NAME;
+  files[0].name = g_target->file_name;
   files[0].bytes = std::string_view(bytes.data(), input.size());
   files[0].padding = bytes.capacity() - input.size();
-  return read_history(files, FUZZ_FORMAT, uint64_t{64} << 20);
+  return read_history(files, g_target->format, uint64_t{64} << 20);
 }
 
 // The same history, whatever its line endings: same outcome, same error line, same shape.
@@ -73,47 +100,60 @@ void check_line_endings(std::string_view input, const Expected<History>& lf) {
 
 }  // namespace
 
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  const char* name = std::getenv("ISOSCOPE_FUZZ_TARGET");
+  const std::string_view want = name ? name : "";
+  for (const Target& t : kTargets) {
+    if (want == "list") std::printf("%s\n", t.name);
+    if (want == t.name) g_target = &t;
+  }
+  if (want == "list") std::exit(0);
+  if (!g_target) {
+    std::fprintf(stderr, "fuzz_read: set ISOSCOPE_FUZZ_TARGET to one of:");
+    for (const Target& t : kTargets) std::fprintf(stderr, " %s", t.name);
+    std::fprintf(stderr, " (or list)\n");
+    std::exit(2);
+  }
+  return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string bytes;
   bytes.reserve(size + 64);  // the JSON readers' padding, as the CLI and the wasm API give it
   bytes.assign(reinterpret_cast<const char*>(data), size);
   std::vector<InputFile> files;
-#ifdef FUZZ_FOLDER
-  static const char* const kNames[] = {"run/T1.log", "run/T2.log", "run/T10.log",    "run/history.bincode",
-                                       "run/h.json", "run/.DS_Store", "run/history.edn", "run/h.txt"};
-  constexpr std::string_view kMarker = "\xff\xfe|";
-  const std::string_view all(bytes.data(), size);
-  size_t start = 0;
-  while (files.size() < 16) {
-    size_t cut = all.find(kMarker, start);
-    const std::string_view part = all.substr(start, cut == std::string_view::npos ? std::string_view::npos : cut - start);
-    InputFile f;
-    f.name = kNames[part.empty() ? 0 : static_cast<uint8_t>(part[0]) % 8];
-    f.bytes = part.empty() ? part : part.substr(1);
-    files.push_back(std::move(f));  // no padding: the JSON readers copy (the front ends' other path)
-    if (cut == std::string_view::npos) break;
-    start = cut + kMarker.size();
+  if (g_target->mode == Mode::Folder) {
+    static const char* const kNames[] = {"run/T1.log", "run/T2.log", "run/T10.log",    "run/history.bincode",
+                                         "run/h.json", "run/.DS_Store", "run/history.edn", "run/h.txt"};
+    constexpr std::string_view kMarker = "\xff\xfe|";
+    const std::string_view all(bytes.data(), size);
+    size_t start = 0;
+    while (files.size() < 16) {
+      size_t cut = all.find(kMarker, start);
+      const std::string_view part = all.substr(start, cut == std::string_view::npos ? std::string_view::npos : cut - start);
+      InputFile f;
+      f.name = kNames[part.empty() ? 0 : static_cast<uint8_t>(part[0]) % 8];
+      f.bytes = part.empty() ? part : part.substr(1);
+      files.push_back(std::move(f));  // no padding: the JSON readers copy (the front ends' other path)
+      if (cut == std::string_view::npos) break;
+      start = cut + kMarker.size();
+    }
+  } else {
+    files.resize(1);
+    files[0].name = g_target->file_name;
+    files[0].bytes = std::string_view(bytes.data(), size);
+    files[0].padding = bytes.capacity() - size;
   }
-#else
-  files.resize(1);
-  files[0].name = FUZZ_FILE_NAME;
-  files[0].bytes = std::string_view(bytes.data(), size);
-  files[0].padding = bytes.capacity() - size;
-#endif
-#ifdef FUZZ_UNRECOGNISED
-  for (const FormatInfo& f : all_formats())
-    if (f.detect(files)) return -1;  // not an input for this target: kept out of its corpus
-#endif
-  Expected<History> h = read_history(files, FUZZ_FORMAT, uint64_t{64} << 20);
-#ifndef FUZZ_FOLDER
-  if constexpr (kTextFormat) check_line_endings(std::string_view(bytes.data(), size), h);
-#endif
-#ifdef FUZZ_CHECK
-  if (h.ok() && h->txns.size() <= 48) {
+  if (g_target->mode == Mode::Unrecognised)
+    for (const FormatInfo& f : all_formats())
+      if (f.detect(files)) return -1;  // not an input for this target: kept out of its corpus
+  Expected<History> h = read_history(files, g_target->format, uint64_t{64} << 20);
+  if (g_target->mode != Mode::Folder && text_format(g_target->format))
+    check_line_endings(std::string_view(bytes.data(), size), h);
+  if (g_target->mode == Mode::Check && h.ok() && h->txns.size() <= 48) {
     CheckOptions o;
     o.budget_ms = 200;
     (void)check_history(*h, o);
   }
-#endif
   return 0;
 }

@@ -69,10 +69,11 @@ void expect_names_hold(const History& h, const CheckReport& report, const std::s
 }
 
 // The histories the naming properties run over: `randoms` small generated ones (random and
-// causal, some timed), then the database simulator's engines at 60 seeds (cobra and polysi mixes).
+// causal, some timed), then the database simulator's engines at 60 seeds (cobra and polysi mixes);
+// both counts scaled (test_util.h), never below 12 (every combination of their shapes comes up).
 template <typename Visit>
 void for_each_test_history(uint64_t randoms, Visit visit) {
-  for (uint64_t seed = 1; seed <= randoms; ++seed) {
+  for (uint64_t seed = 1, n = scaled(static_cast<int>(randoms), 12); seed <= n; ++seed) {
     GenParams p;
     p.seed = seed;
     p.sessions = 2 + seed % 3;
@@ -84,7 +85,7 @@ void for_each_test_history(uint64_t randoms, Visit visit) {
     ASSERT_TRUE(static_cast<bool>(h));
     visit(*h, "random seed " + std::to_string(seed));
   }
-  for (uint64_t seed = 1; seed <= 60; ++seed)
+  for (uint64_t seed = 1, n = scaled(60, 12); seed <= n; ++seed)
     for (DbEngine engine : {DbEngine::ReadCommitted, DbEngine::SnapshotIsolation, DbEngine::Serializable}) {
       DbSimParams p;
       p.seed = seed;
