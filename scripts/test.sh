@@ -53,7 +53,8 @@ phase() {
   echo "=== $name"
   t=$(now)
   "$@"
-  record "$name" "$(took "$t")" $?
+  local rc=$?  # before the command substitution below, which sets $? again
+  record "$name" "$(took "$t")" $rc
 }
 
 # background NAME COMMAND...: runs beside the next phases, its output kept in build-logs/

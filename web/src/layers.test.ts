@@ -25,7 +25,7 @@ function importedFolders(path: string, text: string): string[] {
 const allowed: Record<string, string[]> = {
   core: ['core'],
   model: ['core', 'model', 'generated'],  // generated: the core's vocabularies, written by the build
-  dom: ['dom'],
+  dom: ['core', 'dom'],  // core: its types (a long name's parts)
   load: ['core', 'worker', 'load'],
   share: ['core', 'share'],
   worker: ['core', 'model', 'worker'],

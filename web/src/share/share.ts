@@ -76,12 +76,28 @@ export function encodeFragment(p: SharePayload): string {
   return `h=${toBase64Url(z)}${p.counterexample ? '&c=1' : ''}${view ? '&' + view : ''}`;
 }
 
+/** A decoded link: the history's bytes (canonical JSON) as the page loads them. */
+export interface DecodedShare {
+  data: ArrayBuffer;
+  view: ViewState;
+  counterexample: boolean;
+}
+
 /** Parses a fragment; null when it carries no history. Throws on damaged or oversized links. */
 export function decodeFragment(fragment: string): SharePayload | null {
+  const p = decodeFragmentBytes(fragment);
+  return p && { history: new TextDecoder().decode(p.data), view: p.view, counterexample: p.counterexample };
+}
+
+/**
+ * decodeFragment without making the history a string (the page loads bytes): what the page's
+ * link worker runs (decode.worker.ts), off the main thread.
+ */
+export function decodeFragmentBytes(fragment: string): DecodedShare | null {
   const params = new URLSearchParams(fragment.replace(/^#/, ''));
   const h = params.get('h');
   if (!h) return null;
-  const history = new TextDecoder().decode(inflateLimited(fromBase64Url(h)));
+  const bytes = inflateLimited(fromBase64Url(h));
   const view: ViewState = {};
   const l = params.get('l');
   if (l && /^[A-Za-z]{1,8}$/.test(l)) view.level = l;
@@ -95,5 +111,7 @@ export function decodeFragment(fragment: string): SharePayload | null {
   // a key is matched against the history's own key names, never shown as given
   const k = params.get('k');
   if (k !== null && k.length <= MAX_NAME_CHARS) view.key = k;
-  return { history, view, counterexample: params.get('c') === '1' };
+  const data = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+    ? bytes.buffer as ArrayBuffer : bytes.slice().buffer as ArrayBuffer;
+  return { data, view, counterexample: params.get('c') === '1' };
 }

@@ -5,9 +5,10 @@ import { Checker } from '../check/runner';
 import { startWarmUp } from '../worker/client';
 import { describeKind } from '../model/anomalies';
 import { finishedResults, formatCount, formatMs, LEVEL_DOCS, strongestSatisfied, summarize, type LevelState } from '../model/levels';
-import { describeInput, formatBytes, fromText, InputError, totalBytes } from '../load/input';
+import { describeInput, formatBytes, InputError, totalBytes } from '../load/input';
 import type { InFile } from '../worker/protocol';
-import { decodeFragment, type ViewState } from '../share/share';
+import type { ViewState } from '../share/share';
+import { decodeLink } from '../share/decode';
 import type { ShareableAnomaly } from '../share/link';
 import { openShareDialog } from './share-dialog';
 import { keepLocally, keptLocally } from './local-input';
@@ -547,21 +548,19 @@ export class App {
   }
 
   private openFromHash(): boolean {
-    if (!location.hash.includes('h=')) return false;
+    if (!new URLSearchParams(location.hash.slice(1)).get('h')) return false;
     if (this.els.share?.dataset.link === location.href) return true; // our own link
-    try {
-      const p = decodeFragment(location.hash);
-      if (!p) return false;
-      this.sharedCounterexample = !!p.counterexample;
+    // decoded in a worker: inflating a large link's history would hold the main thread
+    decodeLink(location.hash).then((p) => {
+      if (!p) return;  // (not so: the fragment has a history, checked above)
+      this.sharedCounterexample = p.counterexample;
       // the canonical JSON under a .json name (formats are told by content and name); the
       // page shows the original input's name
-      void this.load(fromText(p.history, p.counterexample ? 'shared-counterexample.json' : 'shared-history.json'), '', p.view);
+      const name = p.counterexample ? 'shared-counterexample.json' : 'shared-history.json';
       if (p.view.tab === 'history' || p.view.tab === 'timeline') this.tab = p.view.tab;
-      return true;
-    } catch (e) {
-      this.showError({ message: (e as Error).message }, 'This share link cannot be opened');
-      return true;
-    }
+      void this.load([{ name, data: p.data }], '', p.view);
+    }).catch((e: Error) => this.showError({ message: e.message }, 'This share link cannot be opened'));
+    return true;
   }
 
   private openFromParams(p: URLSearchParams): boolean {
