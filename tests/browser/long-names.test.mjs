@@ -4,6 +4,7 @@
 // that never enters the DOM. Sizes and structure only: no durations are asserted here.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { deflateRawSync } from 'node:zlib';
 import { ladder, setup, waitChecked } from './_helpers.mjs';
 
 const MiB = 1 << 20;
@@ -70,6 +71,24 @@ test('a 1 MiB key, value and id: shortened in every view, the whole key on deman
   });
   assert.deepEqual(whole, { length: MiB, same: true });
   await (await popup)?.close();
+  assert.ok((await domText(page)) < 400_000);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a share link of an 8 MiB key: decoded in a worker of its own, checked, shown shortened', async () => {
+  const big = 'k'.repeat(8 * MiB);
+  const text = JSON.stringify({ format: 'isoscope/1', initial: 0, sessions: [
+    [{ ops: [['r', big, 0], ['w', big, 1]] }], [{ ops: [['r', big, 0], ['w', big, 2]] }]] });
+  const link = `${env.server.url}#h=${deflateRawSync(Buffer.from(text), { level: 9 }).toString('base64url')}`;
+  const page = await env.page();
+  const workers = [];
+  page.on('worker', (w) => workers.push(w.url()));
+  await page.goto(link);
+  await waitChecked(page);
+  // inflating the link's 8 MiB took the main thread for 1.5 s: the link worker does it
+  assert.ok(workers.some((u) => /decode\.worker/.test(u)), workers.join(' '));
+  assert.equal((await ladder(page)).SER, 'fail');  // a lost update on the long key
   assert.ok((await domText(page)) < 400_000);
   assert.deepEqual(page.errors, []);
   await page.context().close();
