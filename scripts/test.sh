@@ -38,11 +38,11 @@ summary=()
 start_all=$(date +%s)
 now() { date +%s.%N; }
 took() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.0f", b - a }'; }
+mark() { if [ "$1" -eq 0 ]; then echo ok; else echo "FAILED (exit $1)"; fi; }
 record() {  # name, seconds, exit status
-  local mark="ok"
-  if [ "$3" -ne 0 ]; then mark="FAILED (exit $3)"; status=1; fi
-  summary+=("$(printf '%6s s  %-48s %s' "$2" "$1" "$mark")")
-  echo "=== $1: $2 s, $mark"
+  [ "$3" -eq 0 ] || status=1
+  summary+=("$(printf '%6s s  %-48s %s' "$2" "$1" "$(mark "$3")")")
+  echo "=== $1: $2 s, $(mark "$3")"
 }
 
 # phase NAME COMMAND...: runs in the foreground
@@ -94,10 +94,8 @@ sub_phase() {
   t=$(now)
   "$@"
   rc=$?
-  local mark="ok"
-  [ $rc -eq 0 ] || mark="FAILED (exit $rc)"
-  printf '%6s s    %-46s %s\n' "$(took "$t")" "$name" "$mark" >>"$logs/$key.times"
-  echo "=== $name: $mark"
+  printf '%6s s    %-46s %s\n' "$(took "$t")" "$name" "$(mark $rc)" >>"$logs/$key.times"
+  echo "=== $name: $(mark $rc)"
   return $rc
 }
 
@@ -132,7 +130,7 @@ background apt "setup: Emscripten, Chromium, clang, database servers" bash scrip
 phase "build: native" bash scripts/build.sh native
 # The sanitizer chain (clang-14 and its runtimes come with the machine) at the lowest priority
 # from here on, on whatever the next phases leave of the two cores.
-background asan "sanitizers: build, native tests, fuzzing" nice -n 19 bash -c "$(declare -f now took sub_phase gtest_shards sanitizers); logs=$logs SANITIZER_SCALE=$SANITIZER_SCALE FUZZ_SECONDS=$FUZZ_SECONDS sanitizers"
+background asan "sanitizers: build, native tests, fuzzing" nice -n 19 bash -c "$(declare -f now took mark sub_phase gtest_shards sanitizers); logs=$logs SANITIZER_SCALE=$SANITIZER_SCALE FUZZ_SECONDS=$FUZZ_SECONDS sanitizers"
 phase "native tests (ctest)" ctest --test-dir build --output-on-failure -j 2 --timeout 900
 finish apt
 

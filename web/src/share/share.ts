@@ -111,7 +111,6 @@ export function decodeFragmentBytes(fragment: string): DecodedShare | null {
   // a key is matched against the history's own key names, never shown as given
   const k = params.get('k');
   if (k !== null && k.length <= MAX_NAME_CHARS) view.key = k;
-  const data = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-    ? bytes.buffer as ArrayBuffer : bytes.slice().buffer as ArrayBuffer;
-  return { data, view, counterexample: params.get('c') === '1' };
+  // inflateLimited's result is a buffer of its own, exactly the history's bytes
+  return { data: bytes.buffer as ArrayBuffer, view, counterexample: params.get('c') === '1' };
 }

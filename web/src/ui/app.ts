@@ -39,6 +39,8 @@ export class App {
   private infos: LevelInfo[] = [];
   private results: Record<string, LevelState> = {};
   private runId = 0;
+  /** counts the inputs begun (a load, a share link's decoding): a link decoded late yields to a later input */
+  private inputs = 0;
   private selected: string | undefined;
   private anomalyIndex = 0;
   private tab: Tab = 'anomaly';
@@ -176,6 +178,7 @@ export class App {
   }
 
   async load(files: InFile[], format = '', view: ViewState | null = null) {
+    ++this.inputs;
     delete document.body.dataset.checked;
     view ??= this.viewFromUrl();
     this.set?.stop();
@@ -551,15 +554,20 @@ export class App {
     if (!new URLSearchParams(location.hash.slice(1)).get('h')) return false;
     if (this.els.share?.dataset.link === location.href) return true; // our own link
     // decoded in a worker: inflating a large link's history would hold the main thread
+    const input = ++this.inputs;
     decodeLink(location.hash).then((p) => {
-      if (!p) return;  // (not so: the fragment has a history, checked above)
+      // null cannot be (the fragment has a history, checked above); another link or a dropped
+      // file since then is what the page shows
+      if (!p || input !== this.inputs) return;
       this.sharedCounterexample = p.counterexample;
       // the canonical JSON under a .json name (formats are told by content and name); the
       // page shows the original input's name
       const name = p.counterexample ? 'shared-counterexample.json' : 'shared-history.json';
       if (p.view.tab === 'history' || p.view.tab === 'timeline') this.tab = p.view.tab;
       void this.load([{ name, data: p.data }], '', p.view);
-    }).catch((e: Error) => this.showError({ message: e.message }, 'This share link cannot be opened'));
+    }).catch((e: Error) => {
+      if (input === this.inputs) this.showError({ message: e.message }, 'This share link cannot be opened');
+    });
     return true;
   }
 
