@@ -15,18 +15,31 @@ export const dist = resolve(process.env.ISOSCOPE_DIST ?? join(repo, 'dist'));
 export const corpus = resolve(process.env.ISOSCOPE_CORPUS ?? join(repo, '..', 'shared', 'corpus'));
 export const shots = join(repo, 'docs', 'screenshots');
 
-export async function setup(extra) {
+/**
+ * A server for dist/ (with `extra` files, and those `serve` adds later) and a Chromium. Pages with
+ * the default options share one browser context (a context costs a second or two of CPU to make):
+ * such a page's tests must not leave state behind that another test reads (the theme in
+ * localStorage, the last input in IndexedDB). A page with options has a context of its own,
+ * closed with the page. Tests close their pages with `page.close()`.
+ */
+export async function setup(extra = {}) {
   if (!existsSync(join(dist, 'index.html'))) throw new Error('dist/ is missing: run `npx vite build --config web/vite.config.ts` first');
   const server = await startServer(dist, extra);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+  const defaults = { viewport: { width: 1440, height: 960 }, deviceScaleFactor: 1, serviceWorkers: 'block' };
+  let shared = null;
   return {
     server, browser,
+    /** Adds files the server answers with: { '/path': [content-type, body] }. */
+    serve(files) { Object.assign(extra, files); },
     async page(opts = {}) {
-      const ctx = await browser.newContext({ viewport: { width: 1440, height: 960 }, deviceScaleFactor: 1, serviceWorkers: 'block', ...opts });
+      const own = Object.keys(opts).length > 0;
+      const ctx = own ? await browser.newContext({ ...defaults, ...opts }) : (shared ??= await browser.newContext(defaults));
       const page = await ctx.newPage();
+      if (own) page.once('close', () => { ctx.close().catch(() => {}); });
       const errors = [];
       page.on('pageerror', (e) => errors.push(String(e)));
       page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });

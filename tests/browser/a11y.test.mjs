@@ -28,7 +28,7 @@ for (const theme of ['light', 'dark']) {
     await page.click('#tab-history');
     await page.waitForSelector('.hv-cell');
     await seriousViolations(page, 'history');
-    await page.context().close();
+    await page.close();
   });
 }
 
@@ -61,7 +61,7 @@ for (const theme of ['light', 'dark']) {
     await page.waitForSelector('#set-table');
     await waitChecked(page);
     await seriousViolations(page, 'a set of histories');
-    await page.context().close();
+    await page.close();
   });
 }
 
@@ -108,5 +108,5 @@ test('keyboard only: example, ladder, anomaly, diagram, history; focus never fal
   await page.keyboard.press('ArrowDown');
   assert.notEqual(await focused(), 'BODY');
   assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await page.close();
 });

@@ -45,5 +45,5 @@ test(`cancel a long check of ${N.toLocaleString('en-US')} transactions, then scr
   const after = await page.$$eval('.hv-cell', (els) => els.length);
   assert.ok(after < 800);
   assert.deepEqual(page.foreign, []);
-  await page.context().close();
+  await page.close();
 });

@@ -28,7 +28,7 @@ test('the embed example page shows the component and the iframe', async () => {
   await shot(page, 'embed-iframe');
   assert.deepEqual(page.errors, []);
   assert.deepEqual(page.foreign, []);
-  await page.context().close();
+  await page.close();
 });
 
 test('embed.js alone defines <isoscope-check>', async () => {
@@ -37,7 +37,7 @@ test('embed.js alone defines <isoscope-check>', async () => {
   await page.waitForSelector('isoscope-check[data-state="done"]', { timeout: 60_000 });
   const v = await page.$eval('isoscope-check', (el) => el.shadowRoot.querySelector('.level[data-level="SER"]').dataset.verdict);
   assert.equal(v, 'pass');
-  await page.context().close();
+  await page.close();
 });
 
 test('?embed&levels= shows exactly those levels, each decided', async () => {
@@ -48,7 +48,7 @@ test('?embed&levels= shows exactly those levels, each decided', async () => {
   assert.deepEqual(Object.keys(shown).sort(), ['SER', 'SI']);
   assert.deepEqual(shown, { SI: 'pass', SER: 'fail' });
   assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await page.close();
 });
 
 // A documentation site on one origin embeds the bundle served from another: the worker starts
@@ -77,7 +77,8 @@ test('embed.js from another origin checks a history and opens it in the app', as
     await app.waitForSelector('body[data-checked="true"]', { timeout: 60_000 });
     assert.equal(await app.$eval('#ladder .level[data-level="SER"]', (e) => e.dataset.verdict), 'fail');
     assert.deepEqual(page.errors, []);
-    await page.context().close();
+    await app.close();
+    await page.close();
   } finally {
     await site.close();
     await bundle.close();
@@ -109,5 +110,5 @@ test('the embed is dark on a dark page, follows its theme attribute, and says wh
   } finally {
     await elsewhere.close();
   }
-  await page.context().close();
+  await page.close();
 });

@@ -35,5 +35,5 @@ test('the gallery: an RR example, no duplicates, every format, links to the docs
   await waitChecked(page);
   assert.equal(await page.textContent('#format'), 'cobra');
   assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await page.close();
 });

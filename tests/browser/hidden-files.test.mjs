@@ -27,5 +27,5 @@ test('a chosen folder with .DS_Store and __MACOSX reads as its one history', asy
   await waitChecked(page);
   assert.equal((await ladder(page)).RC, 'pass');
   assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await page.close();
 });

@@ -38,7 +38,7 @@ test('a Jepsen history whose processes are strings is a located error, not a pas
   assert.match(text, /line 1/);
   assert.match(text, /expected :process to be a client's number \(an integer\) or "nemesis", found the string "0"/);
   assert.equal(await page.$('#ladder .level[data-level="LIN"][data-verdict="pass"]'), null);
-  await page.context().close();
+  await page.close();
 });
 
 test('LIN\'s counterexample on a Jepsen log names the lines of its operations', async () => {
@@ -53,5 +53,5 @@ test('LIN\'s counterexample on a Jepsen log names the lines of its operations', 
   assert.match(text, /process 0's write 1 \(T\d+, invoked on line 3, returned on line 4\)/);
   assert.doesNotMatch(text, /record \d/);
   assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await page.close();
 });

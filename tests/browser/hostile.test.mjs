@@ -31,7 +31,7 @@ test('a gzip bomb: the page shows the error, inflates in a worker, and loads the
   await waitChecked(page);
   assert.equal((await ladder(page)).RC, 'pass');
   assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await page.close();
 });
 
 // A file that is plainly something else says so first, with no format to choose.
@@ -44,5 +44,5 @@ test('a PNG dropped on the page: "this is a PNG image, not a history", then the 
   await page.waitForSelector('#load-error');
   assert.match(await page.textContent('#load-error pre'), /^this is a PNG image, not a history\. What each reader found: /);
   assert.equal(await page.$('#read-as'), null);
-  await page.context().close();
+  await page.close();
 });

@@ -40,7 +40,7 @@ test('a passing SSER decides SER, SI and PC: every level passes, none unknown', 
   await page.click('#ladder .level[data-level="SER"]');
   await page.waitForFunction(() => /implied by the SSER pass/.test(document.body.textContent ?? ''), null, { timeout: 10_000 });
   assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await page.close();
 });
 
 test('a failing level is named again when a level checked after it passes (SSER after SER)', async () => {
@@ -56,5 +56,5 @@ test('a failing level is named again when a level checked after it passes (SSER 
   assert.match(kinds, /Real-time violation/);
   assert.doesNotMatch(kinds, /Write skew/, 'SER passes: no write skew');
   assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await page.close();
 });

@@ -37,7 +37,7 @@ for (const name of ['lost-update', 'write-skew', 'serial', 'causality-violation'
     }
     assert.deepEqual(page.errors, []);
     assert.deepEqual(page.foreign, []);
-    await page.context().close();
+    await page.close();
   });
 }
 
@@ -51,7 +51,7 @@ test('the examples gallery opens a textbook history', async () => {
   const got = await ladder(page);
   assert.equal(got.SER, 'fail');
   assert.equal(got.SI, 'pass');
-  await page.context().close();
+  await page.close();
 });
 
 const cobraDir = join(corpus, 'cobra', 'cock-G2');
@@ -67,7 +67,7 @@ test('several files at once: the Cobra logs of one run', async () => {
   await waitChecked(page);
   const got = await ladder(page);
   for (const [level, verdict] of Object.entries(expectOf('cobra/cock-G2'))) assert.equal(got[level], verdict, level);
-  await page.context().close();
+  await page.close();
 });
 
 test('a zip of a folder of Cobra logs', async () => {
@@ -80,7 +80,7 @@ test('a zip of a folder of Cobra logs', async () => {
   assert.equal(await page.textContent('#format'), 'cobra');
   await waitChecked(page);
   assert.equal((await ladder(page)).SER, 'fail');
-  await page.context().close();
+  await page.close();
 });
 
 test('a zip of a history loads like the file itself', async () => {
@@ -91,7 +91,7 @@ test('a zip of a history loads like the file itself', async () => {
   await dropFiles(page, [{ name: 'history.zip', content: Buffer.from(zip) }]);
   await waitChecked(page);
   assert.equal((await ladder(page)).SI, 'fail');
-  await page.context().close();
+  await page.close();
 });
 
 test('a .gz of a history loads, and a damaged zip shows the core\'s archive error', async () => {
@@ -108,7 +108,7 @@ test('a .gz of a history loads, and a damaged zip shows the core\'s archive erro
   assert.match(text, /cut\.zip/);
   assert.match(text, /byte \d+/);
   assert.match(text, /end-of-central-directory/);
-  await page.context().close();
+  await page.close();
 });
 
 test('a malformed file shows the parser message with its position, and the page survives', async () => {
@@ -126,7 +126,7 @@ test('a malformed file shows the parser message with its position, and the page 
   await waitChecked(page);
   assert.equal((await ladder(page)).SER, 'pass');
   assert.deepEqual(page.foreign, []);
-  await page.context().close();
+  await page.close();
 });
 
 test('binary junk is rejected with a message, not a crash', async () => {
@@ -136,7 +136,7 @@ test('binary junk is rejected with a message, not a crash', async () => {
   await dropFiles(page, [{ name: 'junk.bin', content: Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 131 + 7) & 255)) }]);
   await page.waitForSelector('#load-error');
   assert.match(await page.textContent('#load-error'), /junk\.bin|format|expected/i);
-  await page.context().close();
+  await page.close();
 });
 
 test('an unrecognised file offers the core\'s formats, and reads the same file as the one chosen', async () => {
@@ -158,7 +158,7 @@ test('an unrecognised file offers the core\'s formats, and reads the same file a
   assert.match(await page.textContent('#load-error'), /notes\.txt/);
   assert.match(await page.textContent('#load-error'), /line 1/);
   assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await page.close();
 });
 
 test('pasted text is checked', async () => {
@@ -169,5 +169,5 @@ test('pasted text is checked', async () => {
   await page.click('#paste-load');
   await waitChecked(page);
   assert.equal((await ladder(page)).SER, 'fail');
-  await page.context().close();
+  await page.close();
 });

@@ -73,7 +73,7 @@ test('a 1 MiB key, value and id: shortened in every view, the whole key on deman
   await (await popup)?.close();
   assert.ok((await domText(page)) < 400_000);
   assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await page.close();
 });
 
 test('a share link of an 8 MiB key: decoded in a worker of its own, checked, shown shortened', async () => {
@@ -91,5 +91,5 @@ test('a share link of an 8 MiB key: decoded in a worker of its own, checked, sho
   assert.equal((await ladder(page)).SER, 'fail');  // a lost update on the long key
   assert.ok((await domText(page)) < 400_000);
   assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await page.close();
 });

@@ -57,5 +57,5 @@ test('390 x 844: landing, results, anomaly and History fit the screen; every act
   await page.waitForSelector('.hv-cell');
   assert.deepEqual(await overflow(page), { width: 390, out: [] }, 'history');
   assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await page.close();
 });

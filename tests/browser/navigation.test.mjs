@@ -42,5 +42,5 @@ test('Back, Forward and reload move between the landing page and the results', a
   await page.goBack();
   await page.waitForFunction(() => document.querySelector('.inputbar .file strong')?.textContent === 'mine.json');
   assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await page.close();
 });

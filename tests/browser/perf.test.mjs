@@ -30,5 +30,5 @@ test(`${OPS.toLocaleString('en-US')} operations: RC, RA, CC checked in a worker,
   await assertBoundedPage(page);
   assert.deepEqual(page.foreign, []);
   assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await page.close();
 });

@@ -30,5 +30,5 @@ test('a recorded MariaDB history: its origin in the gallery, its verdicts, and i
   await page.waitForSelector('#anomaly-kinds');
   assert.match(await page.textContent('#anomaly-kinds'), /^Found: Lost update \u00d7 \d+/);
   assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await page.close();
 });

@@ -29,7 +29,7 @@ test('the app: a trap is reported as such, and the next history checks in a fres
   await waitChecked(page);
   assert.equal((await ladder(page)).RC, 'pass');
   assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await page.close();
 });
 
 test('the embed: a trap is reported as such, and the element checks again in a fresh instance', async () => {
@@ -44,5 +44,5 @@ test('the embed: a trap is reported as such, and the element checks again in a f
   const rc = await page.$eval('isoscope-check', (el) => el.shadowRoot.querySelector('.level[data-level="RC"]').dataset.verdict);
   assert.equal(rc, 'pass');
   assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await page.close();
 });

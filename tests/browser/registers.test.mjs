@@ -81,9 +81,9 @@ test('a Jepsen register history with a violation shows the failing key, prefix a
   await again.waitForSelector('.tl-objects[data-key="7"]');
   assert.equal(await again.$eval('.tl-objects', (e) => e.dataset.prefix), '3');
   assert.deepEqual(again.errors, []);
-  await again.context().close();
+  await again.close();
   assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await page.close();
 });
 
 test('the share link of a passing register history keeps the key in view', async () => {
@@ -102,9 +102,9 @@ test('the share link of a passing register history keeps the key in view', async
   assert.equal(await again.$eval('.tl-objects', (e) => e.dataset.key), '9');
   assert.match(await again.textContent('#timeline-key-note'), /Key 9: its linearization, 1 operation/);
   assert.deepEqual(again.errors, []);
-  await again.context().close();
+  await again.close();
   assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await page.close();
 });
 
 test(`${OPS.toLocaleString('en-US')} register operations pan and zoom, each frame drawing bars bounded by its pixels`, async () => {
@@ -132,5 +132,5 @@ test(`${OPS.toLocaleString('en-US')} register operations pan and zoom, each fram
   await page.mouse.up();
   for (const f of frames) assert.ok(f.drawn <= f.bound, `a frame drew ${f.drawn} bars (bound ${f.bound})`);
   assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await page.close();
 });

@@ -76,7 +76,7 @@ test('?src= shows the verdict of the file the server holds now, and the file is 
     // the app's own assets are all that is cached
     for (const u of urls) assert.ok(!/\.json$/.test(new URL(u).pathname) || new URL(u).pathname.startsWith('/examples/') || new URL(u).pathname.startsWith('/docs/'), u);
     assert.deepEqual(page.errors, []);
-    await page.context().close();
+    await page.close();
   }
 });
 
@@ -90,7 +90,7 @@ test('an embed\'s src is fetched anew on each load and never cached', async () =
   assert.equal((await embedVerdicts(page)).SER, 'fail');
   const urls = await cachedUrls(page);
   assert.deepEqual(urls.filter((u) => ['/e.json', '/embed-page.html'].includes(new URL(u).pathname)), []);
-  await page.context().close();
+  await page.close();
 });
 
 // A new deploy (another version of sw.js) replaces the cache: one build's files at a time, and
@@ -137,6 +137,6 @@ test('the worker caches exactly the files of this build, under a cache named for
   assert.equal((await ladder(page)).SER, 'fail');
   await page.context().setOffline(false);
   await newDeploy(page, names[0]);
-  await page.context().close();
+  await page.close();
 });
 

@@ -66,7 +66,7 @@ test('a folder of 12 dbcop runs shows 12 rows matching the command line', async 
   await page.waitForSelector('#set-table');
   assert.equal(await page.$$eval('#set-table tbody tr[data-done="true"]', (t) => t.length), 12);
   assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await page.close();
 });
 
 test('two EDN files dropped together are two histories', async () => {
@@ -79,5 +79,5 @@ test('two EDN files dropped together are two histories', async () => {
   await waitChecked(page);
   assert.deepEqual(await page.$$eval('#set-table tbody tr', (trs) => trs.map((tr) => tr.dataset.name)), ['run-1.edn', 'run-2.edn']);
   assert.equal(await page.$eval('#set-table tbody tr td[data-level="SER"] .pill', (p) => p.className), 'pill fail');
-  await page.context().close();
+  await page.close();
 });

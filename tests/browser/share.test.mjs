@@ -32,8 +32,8 @@ test('a share link reproduces the verdicts and the selected level', async () => 
   assert.equal(await other.getAttribute('#ladder .level.selected', 'data-level'), 'SER');
   assert.match(await other.textContent('#detail-title'), /^SER/);
   assert.deepEqual(other.foreign, []);
-  await page.context().close();
-  await other.context().close();
+  await page.close();
+  await other.close();
 });
 
 test('a damaged share link shows an error', async () => {
@@ -41,7 +41,7 @@ test('a damaged share link shows an error', async () => {
   await page.goto(env.server.url + '#h=AAAAbroken');
   await page.waitForSelector('#load-error');
   assert.match(await page.textContent('#load-error'), /share link/i);
-  await page.context().close();
+  await page.close();
 });
 
 // A history too large for a link (100,000 transactions, an injected write skew): Share offers
@@ -50,50 +50,46 @@ test('a damaged share link shows an error', async () => {
 test('a counterexample link from a large history reproduces the violation', async () => {
   // seed 7: the issue's write skew, T20001 (session 1 #10000) and T90002 (session 8 #10000)
   const history = generateHistory(['--sessions', 10, '--txns', 10000, '--target', 'inject=WriteSkew', '--seed', 7]);
-  const big = await setup({ '/ws.json': ['application/json', history] });
-  try {
-    const page = await big.page();
-    await countMainThreadWasm(page);
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: big.server.url.replace(/\/$/, '') });
-    await page.goto(`${big.server.url}?levels=SER&src=/ws.json`);
-    await waitChecked(page, 120_000);
-    assert.equal((await ladder(page)).SER, 'fail');
-    await page.click('#ladder .level[data-level="SER"]');
-    const kind = await page.textContent('#explanation h3');
-    const witness = Number(/(\d+) transactions?/.exec(kind)?.[1]);
-    assert.ok(witness >= 2 && witness <= 6, kind);
-    await assertBoundedPage(page);
-    await page.click('#share');
-    await page.waitForFunction(() => document.getElementById('share')?.dataset.link, null, { timeout: 60_000 });
-    const link = await page.$eval('#share', (b) => b.dataset.link);
-    assert.match(link, /&c=1/);
-    assert.ok(link.length < 20_000, `a counterexample link of ${link.length} characters`);
+  env.serve({ '/ws.json': ['application/json', history] });
+  const page = await env.page();
+  await countMainThreadWasm(page);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.url.replace(/\/$/, '') });
+  await page.goto(`${env.server.url}?levels=SER&src=/ws.json`);
+  await waitChecked(page, 120_000);
+  assert.equal((await ladder(page)).SER, 'fail');
+  await page.click('#ladder .level[data-level="SER"]');
+  const kind = await page.textContent('#explanation h3');
+  const witness = Number(/(\d+) transactions?/.exec(kind)?.[1]);
+  assert.ok(witness >= 2 && witness <= 6, kind);
+  await assertBoundedPage(page);
+  await page.click('#share');
+  await page.waitForFunction(() => document.getElementById('share')?.dataset.link, null, { timeout: 60_000 });
+  const link = await page.$eval('#share', (b) => b.dataset.link);
+  assert.match(link, /&c=1/);
+  assert.ok(link.length < 20_000, `a counterexample link of ${link.length} characters`);
 
-    const other = await big.page();
-    await other.goto(link);
-    await waitChecked(other);
-    assert.equal((await ladder(other)).SER, 'fail');
-    assert.equal(await other.getAttribute('#ladder .level.selected', 'data-level'), 'SER');
-    const shared = await other.textContent('#explanation h3');
-    assert.equal(shared.split('\u00b7')[0].trim(), kind.split('\u00b7')[0].trim());
-    const n = Number(/(\d+) transactions?/.exec(shared)?.[1]);
-    assert.ok(n >= 2 && n <= 6, shared);
-    // the transactions keep their numbers (T20001 is the recipient's T20001), sessions and
-    // positions, and the page says how many of the original's it holds
-    const names = async (p) => [...new Set(await p.$$eval('ol.edges .txlink', (bs) => bs.map((b) => b.textContent)))].sort();
-    const original = await names(page);
-    assert.deepEqual(original, ['T20001', 'T90002']);
-    assert.deepEqual(await names(other), original);
-    assert.match(await other.textContent('#explanation .core'), /T20001 \(session 1 #10000\)/);
-    assert.match(await other.textContent('#explanation .core'), /T90002 \(session 8 #10000\)/);
-    assert.match(await other.textContent('#stats'), new RegExp(`${n} of 100,002\\s*transactions`));
-    assert.match(await other.textContent('.inputbar .file'), /ws\.json \(counterexample\)/);
-    assert.deepEqual(other.errors, []);
-    await page.context().close();
-    await other.context().close();
-  } finally {
-    await big.close();
-  }
+  const other = await env.page();
+  await other.goto(link);
+  await waitChecked(other);
+  assert.equal((await ladder(other)).SER, 'fail');
+  assert.equal(await other.getAttribute('#ladder .level.selected', 'data-level'), 'SER');
+  const shared = await other.textContent('#explanation h3');
+  assert.equal(shared.split('\u00b7')[0].trim(), kind.split('\u00b7')[0].trim());
+  const n = Number(/(\d+) transactions?/.exec(shared)?.[1]);
+  assert.ok(n >= 2 && n <= 6, shared);
+  // the transactions keep their numbers (T20001 is the recipient's T20001), sessions and
+  // positions, and the page says how many of the original's it holds
+  const names = async (p) => [...new Set(await p.$$eval('ol.edges .txlink', (bs) => bs.map((b) => b.textContent)))].sort();
+  const original = await names(page);
+  assert.deepEqual(original, ['T20001', 'T90002']);
+  assert.deepEqual(await names(other), original);
+  assert.match(await other.textContent('#explanation .core'), /T20001 \(session 1 #10000\)/);
+  assert.match(await other.textContent('#explanation .core'), /T90002 \(session 8 #10000\)/);
+  assert.match(await other.textContent('#stats'), new RegExp(`${n} of 100,002\\s*transactions`));
+  assert.match(await other.textContent('.inputbar .file'), /ws\.json \(counterexample\)/);
+  assert.deepEqual(other.errors, []);
+  await page.close();
+  await other.close();
 });
 
 // 50 sessions of 200 transactions (the issue's 933 KB history): the whole history makes a link
@@ -102,42 +98,38 @@ test('a counterexample link from a large history reproduces the violation', asyn
 // the other levels.
 test('a medium history: the default link is short, both are offered, a passing level shares', async () => {
   const history = generateHistory(['--sessions', 50, '--txns', 200, '--target', 'inject=WriteSkew', '--seed', 5]);
-  const mid = await setup({ '/medium.json': ['application/json', history] });
-  try {
-    const page = await mid.page();
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: mid.server.url.replace(/\/$/, '') });
-    await page.goto(`${mid.server.url}?src=/medium.json`);
-    await waitChecked(page, 120_000);
-    await page.click('#ladder .level[data-level="SER"]');
-    await page.click('#share');
-    await page.waitForSelector('#share-dialog .share-option[data-what="history"]', { timeout: 60_000 });
-    const lengths = await page.$$eval('#share-dialog .share-option button', (bs) => Object.fromEntries(bs.map((b) => [b.dataset.what, Number(b.dataset.length)])));
-    assert.ok(lengths.history > 4000, JSON.stringify(lengths));
-    assert.ok(lengths.counterexample < 4000, JSON.stringify(lengths));
-    assert.match(await page.textContent('#share-dialog'), /Whole history · [\d,]+ characters[\s\S]*Counterexample · [\d,]+ characters|Counterexample · [\d,]+ characters[\s\S]*Whole history · [\d,]+ characters/);
-    await page.waitForFunction(() => document.getElementById('share')?.dataset.link);
-    const link = await page.$eval('#share', (b) => b.dataset.link);
-    assert.ok(link.length < 4000, `the default link has ${link.length} characters`);
-    assert.match(link, /&c=1/);
-    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
-    await shot(page, 'share');
-    await page.click('#share-dialog button[value="close"]');
+  env.serve({ '/medium.json': ['application/json', history] });
+  const page = await env.page();
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.url.replace(/\/$/, '') });
+  await page.goto(`${env.server.url}?src=/medium.json`);
+  await waitChecked(page, 120_000);
+  await page.click('#ladder .level[data-level="SER"]');
+  await page.click('#share');
+  await page.waitForSelector('#share-dialog .share-option[data-what="history"]', { timeout: 60_000 });
+  const lengths = await page.$$eval('#share-dialog .share-option button', (bs) => Object.fromEntries(bs.map((b) => [b.dataset.what, Number(b.dataset.length)])));
+  assert.ok(lengths.history > 4000, JSON.stringify(lengths));
+  assert.ok(lengths.counterexample < 4000, JSON.stringify(lengths));
+  assert.match(await page.textContent('#share-dialog'), /Whole history · [\d,]+ characters[\s\S]*Counterexample · [\d,]+ characters|Counterexample · [\d,]+ characters[\s\S]*Whole history · [\d,]+ characters/);
+  await page.waitForFunction(() => document.getElementById('share')?.dataset.link);
+  const link = await page.$eval('#share', (b) => b.dataset.link);
+  assert.ok(link.length < 4000, `the default link has ${link.length} characters`);
+  assert.match(link, /&c=1/);
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
+  await shot(page, 'share');
+  await page.click('#share-dialog button[value="close"]');
 
-    // a passing level in view: the whole history with that level, and the other levels' anomalies
-    await page.click('#ladder .level[data-level="RC"]');
-    await page.evaluate(() => { delete document.getElementById('share').dataset.link; });
-    await page.click('#share');
-    await page.waitForSelector('#share-dialog .share-option[data-what="history"]', { timeout: 60_000 });
-    assert.equal(await page.$('#share-refused'), null);
-    const whole = await page.$eval('#share', (b) => b.dataset.link);
-    assert.match(whole, /l=RC/);
-    await page.click('#share-dialog button[data-level="SER"]');
-    await page.waitForFunction(() => /&c=1.*l=SER/.test(document.getElementById('share')?.dataset.link ?? ''), null, { timeout: 60_000 });
-    assert.deepEqual(page.errors, []);
-    await page.context().close();
-  } finally {
-    await mid.close();
-  }
+  // a passing level in view: the whole history with that level, and the other levels' anomalies
+  await page.click('#ladder .level[data-level="RC"]');
+  await page.evaluate(() => { delete document.getElementById('share').dataset.link; });
+  await page.click('#share');
+  await page.waitForSelector('#share-dialog .share-option[data-what="history"]', { timeout: 60_000 });
+  assert.equal(await page.$('#share-refused'), null);
+  const whole = await page.$eval('#share', (b) => b.dataset.link);
+  assert.match(whole, /l=RC/);
+  await page.click('#share-dialog button[data-level="SER"]');
+  await page.waitForFunction(() => /&c=1.*l=SER/.test(document.getElementById('share')?.dataset.link ?? ''), null, { timeout: 60_000 });
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });
 
 test('a shared link opens with the file name, the level and the tab', async () => {
@@ -157,8 +149,8 @@ test('a shared link opens with the file name, the level and the tab', async () =
   assert.equal(await other.textContent('.inputbar .file strong'), 'bank-transfers.json');
   assert.equal(await other.getAttribute('#ladder .level.selected', 'data-level'), 'SI');
   assert.equal(await other.getAttribute('#tab-history', 'aria-selected'), 'true');
-  await page.context().close();
-  await other.context().close();
+  await page.close();
+  await other.close();
 });
 
 // An object history's link holds its Jepsen EDN (the core's convert): a process that invokes
@@ -187,7 +179,7 @@ test('object histories\' share links reproduce their verdicts', async () => {
     await page.waitForSelector('body[data-checked="true"], #load-error', { timeout: 60_000 });
     // a history of no client operation may be refused by the reader (issue 35, class 1): then
     // there is nothing to share
-    if (name === 'nemesis-only.edn' && await page.$('#load-error')) { await page.context().close(); continue; }
+    if (name === 'nemesis-only.edn' && await page.$('#load-error')) { await page.close(); continue; }
     const before = await ladder(page);
     assert.ok(['pass', 'fail'].includes(before.LIN), `${name}: ${JSON.stringify(before)}`);
     await page.click('#share');
@@ -201,7 +193,7 @@ test('object histories\' share links reproduce their verdicts', async () => {
     assert.equal(loadError, null, `${name}: ${loadError ? await loadError.textContent() : ''}`);
     assert.deepEqual(await ladder(other), before, name);
     assert.deepEqual(other.errors, [], name);
-    await page.context().close();
-    await other.context().close();
+    await page.close();
+    await other.close();
   }
 });

@@ -34,7 +34,7 @@ test('a reload after a drop keeps the history, the level and the anomaly', async
   assert.equal(await page.getAttribute('#ladder .level.selected', 'data-level'), 'SER');
   // only this origin was ever asked for anything
   assert.deepEqual(page.foreign, []);
-  await page.context().close();
+  await page.close();
 });
 
 test('"Show in history" puts the anomaly\'s sessions whole in view', async () => {
@@ -50,5 +50,5 @@ test('"Show in history" puts the anomaly\'s sessions whole in view', async () =>
     return cells.map((c) => { const r = c.getBoundingClientRect(); return r.left >= (box?.left ?? 0) - 1 && r.right <= (box?.right ?? innerWidth) + 1; });
   });
   assert.ok(inView.length >= 2 && inView.every(Boolean), JSON.stringify(inView));
-  await page.context().close();
+  await page.close();
 });

@@ -30,6 +30,6 @@ for (const engine of ['ser', 'si']) {
     for (const [level, verdict] of Object.entries(expected[engine])) assert.equal(verdicts[level], verdict, `${level}: ${verdicts[level]}`);
     await assertBoundedPage(page);
     assert.deepEqual(page.errors, []);
-    await page.context().close();
+    await page.close();
   });
 }

@@ -45,7 +45,7 @@ test('the anomaly is outlined; a click shows operations with reads-from links; s
   await seriousViolations(page, 'timeline');
   await shot(page, 'timeline');
   assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await page.close();
 });
 
 test(`${TXNS.toLocaleString('en-US')} transactions pan and zoom, each frame drawing bars bounded by its pixels`, async () => {
@@ -65,29 +65,25 @@ test(`${TXNS.toLocaleString('en-US')} transactions pan and zoom, each frame draw
   for (let i = 0; i < 12; i++) { await page.mouse.wheel(0, 240); frames.push(await timelineFrame(page)); } // and out again
   for (const f of frames) assert.ok(f.drawn <= f.bound, `a frame drew ${f.drawn} bars (bound ${f.bound})`);
   assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await page.close();
 });
 
 // LIN's witness as Porcupine shows it: the linearization's points inside each operation.
 test('a passing LIN check shows its linearization on the timeline', async () => {
   const lwt = generateHistory(['--lwt', '--sessions', 4, '--txns', 12, '--keys', 2, '--stale-ratio', 0, '--seed', 9]);
-  const lin = await setup({ '/lwt.json': ['application/json', lwt] });
-  try {
-    const page = await lin.page();
-    await page.goto(`${lin.server.url}?src=/lwt.json&levels=LIN`);
-    await waitChecked(page);
-    assert.equal(await page.$eval('#ladder .level[data-level="LIN"]', (e) => e.dataset.verdict), 'pass');
-    await page.click('#ladder .level[data-level="LIN"]');
-    await page.click('#tab-timeline');
-    await page.waitForSelector('.tl-canvas[data-linearization]');
-    assert.equal(Number(await page.$eval('.tl-canvas', (c) => c.dataset.linearization)), 48);
-    assert.match(await page.textContent('#tp-timeline'), /The linearization/);
-    await shot(page, 'timeline-lin');
-    assert.deepEqual(page.errors, []);
-    await page.context().close();
-  } finally {
-    await lin.close();
-  }
+  env.serve({ '/lwt.json': ['application/json', lwt] });
+  const page = await env.page();
+  await page.goto(`${env.server.url}?src=/lwt.json&levels=LIN`);
+  await waitChecked(page);
+  assert.equal(await page.$eval('#ladder .level[data-level="LIN"]', (e) => e.dataset.verdict), 'pass');
+  await page.click('#ladder .level[data-level="LIN"]');
+  await page.click('#tab-timeline');
+  await page.waitForSelector('.tl-canvas[data-linearization]');
+  assert.equal(Number(await page.$eval('.tl-canvas', (c) => c.dataset.linearization)), 48);
+  assert.match(await page.textContent('#tp-timeline'), /The linearization/);
+  await shot(page, 'timeline-lin');
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });
 
 // The Timeline's words and controls (issue 23): a legend, "zoom to the anomaly", search by key
@@ -115,7 +111,7 @@ test('legend, zoom to the anomaly, key search and an axis in units', async () =>
   await page.waitForFunction(() => /for T3 \(number\)/.test(document.querySelector('#search-result')?.textContent ?? ''));
   const fits = await page.$eval('#timeline-search', (i) => i.scrollWidth <= i.clientWidth + 1);
   assert.ok(fits, 'the placeholder is cut');
-  await page.context().close();
+  await page.close();
 
   // Elle times are nanoseconds: the axis says s, ms or µs
   const edn = Array.from({ length: 6 }, (_, i) => [
@@ -131,5 +127,5 @@ test('legend, zoom to the anomaly, key search and an axis in units', async () =>
   const ticks = (await other.$eval('.tl-canvas', (c) => c.dataset.ticks)).split('|');
   assert.ok(ticks.length >= 2 && ticks.every((t) => / (s|ms|µs|ns)$/.test(t)), ticks.join(' '));
   await other.click('.tl-canvas', { position: { x: 400, y: 26 + 11 } }).catch(() => {});
-  await other.context().close();
+  await other.close();
 });

@@ -24,7 +24,7 @@ test('dark theme, history lanes with the anomaly highlighted, exports', async ()
   const hl = await page.$$eval('.hv-cell.hl', (els) => els.map((e) => e.dataset.txn));
   assert.ok(hl.length >= 1);
   await shot(page, 'history-dark');
-  await page.context().close();
+  await page.close();
 });
 
 test('light theme toggle and keyboard navigation of the ladder', async () => {
@@ -36,7 +36,7 @@ test('light theme toggle and keyboard navigation of the ladder', async () => {
   await page.focus('#ladder .level[data-level="RC"]');
   await page.keyboard.press('Enter');
   assert.equal(await page.getAttribute('#ladder .level.selected', 'data-level'), 'RC');
-  await page.context().close();
+  await page.close();
 });
 
 test('works offline once loaded (service worker), and makes no foreign requests', async () => {
@@ -55,7 +55,7 @@ test('works offline once loaded (service worker), and makes no foreign requests'
   await waitChecked(page, 15_000);
   assert.ok(Object.keys(await page.$$eval('#ladder .level', (els) => els.map((e) => e.dataset.level))).length > 0);
   assert.deepEqual(page.foreign, []);
-  await page.context().close();
+  await page.close();
 });
 
 test('the Content-Security-Policy forbids requests to other hosts', async () => {
@@ -66,7 +66,7 @@ test('the Content-Security-Policy forbids requests to other hosts', async () => 
   assert.doesNotMatch(csp, /https?:|\*/);
   const blocked = await page.evaluate(() => fetch('http://example.com/x', { method: 'POST', body: 'history' }).then(() => false, () => true));
   assert.ok(blocked);
-  await page.context().close();
+  await page.close();
 });
 
 // A witness too large to draw (a 300-transaction cycle of reads-from): the page shows a summary
@@ -76,83 +76,71 @@ test('a witness of hundreds of transactions is summarised, not drawn', async () 
   // Ti reads T(i-1)'s write of key i-1 and writes key i; T0 reads the last one: a cycle.
   const sessions = Array.from({ length: n }, (_, i) => [[['r', (i + n - 1) % n, 1000 + ((i + n - 1) % n)], ['w', i, 1000 + i]]]);
   const text = JSON.stringify({ format: 'isoscope/1', initial: 0, sessions });
-  const big = await setup({ '/cycle.json': ['application/json', text] });
-  try {
-    const page = await big.page();
-    await countMainThreadWasm(page);
-    await page.goto(`${big.server.url}?levels=RC&src=/cycle.json`);
-    await waitChecked(page);
-    assert.equal((await ladder(page)).RC, 'fail');
-    await page.click('#ladder .level[data-level="RC"]');
-    await page.waitForSelector('#diagram-summary');
-    assert.equal(await page.$('#diagram'), null);
-    assert.match(await page.textContent('#diagram-summary'), /300 transactions/);
-    assert.ok(await page.$('#download-witness'));
-    await assertBoundedPage(page);
-    assert.deepEqual(page.errors, []);
-    await page.context().close();
-  } finally {
-    await big.close();
-  }
+  env.serve({ '/cycle.json': ['application/json', text] });
+  const page = await env.page();
+  await countMainThreadWasm(page);
+  await page.goto(`${env.server.url}?levels=RC&src=/cycle.json`);
+  await waitChecked(page);
+  assert.equal((await ladder(page)).RC, 'fail');
+  await page.click('#ladder .level[data-level="RC"]');
+  await page.waitForSelector('#diagram-summary');
+  assert.equal(await page.$('#diagram'), null);
+  assert.match(await page.textContent('#diagram-summary'), /300 transactions/);
+  assert.ok(await page.$('#download-witness'));
+  await assertBoundedPage(page);
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });
 
 // Every anomaly is reachable: the ladder counts all of them, and "Show all" re-checks the level
 // alone and pages through every one.
 test('all 65 anomalies of a level are counted and reachable', async () => {
   const sessions = Array.from({ length: 65 }, (_, i) => [[['r', `k${i}`, 7]]]);  // 65 thin-air reads
-  const many = await setup({ '/many.json': ['application/json', JSON.stringify({ format: 'isoscope/1', initial: 0, sessions })] });
-  try {
-    const page = await many.page();
-    await page.goto(`${many.server.url}?levels=RC&src=/many.json`);
-    await waitChecked(page);
-    assert.match(await page.textContent('#ladder .level[data-level="RC"]'), /65 anomalies/);
-    await page.click('#ladder .level[data-level="RC"]');
-    assert.match(await page.textContent('#anomaly-count'), /of 65 anomalies/);
-    await page.click('#all-anomalies');
-    await page.waitForFunction(() => document.querySelectorAll('.anomaly-tab[aria-pressed]').length === 20);
-    assert.match(await page.textContent('#anomaly-count'), /1\u201320 of 65/);
-    await page.click('.anomaly-tab[aria-label="Next anomalies"]');
-    assert.match(await page.textContent('#anomaly-count'), /21\u201340 of 65/);
-    assert.deepEqual(page.errors, []);
-    await page.context().close();
-  } finally {
-    await many.close();
-  }
+  env.serve({ '/many.json': ['application/json', JSON.stringify({ format: 'isoscope/1', initial: 0, sessions })] });
+  const page = await env.page();
+  await page.goto(`${env.server.url}?levels=RC&src=/many.json`);
+  await waitChecked(page);
+  assert.match(await page.textContent('#ladder .level[data-level="RC"]'), /65 anomalies/);
+  await page.click('#ladder .level[data-level="RC"]');
+  assert.match(await page.textContent('#anomaly-count'), /of 65 anomalies/);
+  await page.click('#all-anomalies');
+  await page.waitForFunction(() => document.querySelectorAll('.anomaly-tab[aria-pressed]').length === 20);
+  assert.match(await page.textContent('#anomaly-count'), /1\u201320 of 65/);
+  await page.click('.anomaly-tab[aria-label="Next anomalies"]');
+  assert.match(await page.textContent('#anomaly-count'), /21\u201340 of 65/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });
 
 // The History's column headers stay over their sessions' cells: after selecting a partly hidden
 // transaction with the mouse and moving with the keyboard, each header starts where its cells do.
 test('history headers stay aligned with their sessions', async () => {
   const text = generateHistory(['--sessions', 8, '--txns', 50, '--seed', 1]);
-  const big = await setup({ '/h.json': ['application/json', text] });
-  try {
-    const page = await big.page({ viewport: { width: 1100, height: 800 } });
-    await page.goto(`${big.server.url}?src=/h.json`);
-    await waitChecked(page);
-    await page.click('#tab-history');
-    await page.waitForSelector('.hv-cell');
-    const misaligned = () => page.evaluate(() => {
-      const heads = new Map([...document.querySelectorAll('.hv-hcell')].map((e) => [e.textContent.split(' ')[1], e.getBoundingClientRect().left]));
-      const bad = [];
-      for (const c of document.querySelectorAll('.hv-cell:not([hidden])')) {
-        const session = c.getAttribute('data-session');
-        const x = heads.get(session);
-        if (x !== undefined && Math.abs(c.getBoundingClientRect().left - x) > 6) bad.push(`T${c.dataset.txn} (session ${session})`);
-      }
-      return bad;
-    });
-    const edge = await page.evaluate(() => { const s = document.querySelector('.hv-scroller').getBoundingClientRect(); return { x: s.right - 20, y: s.top + 40 }; });
-    await page.mouse.click(edge.x, edge.y);
-    assert.deepEqual(await misaligned(), []);
-    for (const key of ['ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowLeft']) {
-      await page.keyboard.press(key);
-      await page.waitForTimeout(50);
-      assert.deepEqual(await misaligned(), [], `after ${key}`);
+  env.serve({ '/h.json': ['application/json', text] });
+  const page = await env.page({ viewport: { width: 1100, height: 800 } });
+  await page.goto(`${env.server.url}?src=/h.json`);
+  await waitChecked(page);
+  await page.click('#tab-history');
+  await page.waitForSelector('.hv-cell');
+  const misaligned = () => page.evaluate(() => {
+    const heads = new Map([...document.querySelectorAll('.hv-hcell')].map((e) => [e.textContent.split(' ')[1], e.getBoundingClientRect().left]));
+    const bad = [];
+    for (const c of document.querySelectorAll('.hv-cell:not([hidden])')) {
+      const session = c.getAttribute('data-session');
+      const x = heads.get(session);
+      if (x !== undefined && Math.abs(c.getBoundingClientRect().left - x) > 6) bad.push(`T${c.dataset.txn} (session ${session})`);
     }
-    await page.context().close();
-  } finally {
-    await big.close();
+    return bad;
+  });
+  const edge = await page.evaluate(() => { const s = document.querySelector('.hv-scroller').getBoundingClientRect(); return { x: s.right - 20, y: s.top + 40 }; });
+  await page.mouse.click(edge.x, edge.y);
+  assert.deepEqual(await misaligned(), []);
+  for (const key of ['ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowLeft']) {
+    await page.keyboard.press(key);
+    await page.waitForTimeout(50);
+    assert.deepEqual(await misaligned(), [], `after ${key}`);
   }
+  await page.close();
 });
 
 // One level again: only that level runs (the others keep their verdicts), with the page's budget.
@@ -173,34 +161,30 @@ test('a single level can be checked again', async () => {
   assert.deepEqual(await page.evaluate(() => [...window.__ran]), ['SER']);
   assert.equal((await ladder(page)).SI, 'pass');
   assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await page.close();
 });
 
 // Search in the History: by number, by label and by key, each revealing the first match.
 test('the History finds transactions by number, label or key', async () => {
   const text = '{"initial": 0, "sessions": [[ {"id": "deposit-17", "ops": [["w","acct",1]]}, {"ops": [["r","acct",1], ["w","other",2]]} ], [ {"ops": [["r","other",2]]} ]]}';
-  const small = await setup({ '/s.json': ['application/json', text] });
-  try {
-    const page = await small.page();
-    await page.goto(`${small.server.url}?src=/s.json`);
-    await waitChecked(page);
-    await page.click('#tab-history');
-    await page.waitForSelector('#history-search');
-    const search = async (q) => { await page.fill('#history-search', q); await page.press('#history-search', 'Enter'); };
-    await search('deposit-17');
-    await page.waitForFunction(() => /match for deposit-17 \(label\)/.test(document.getElementById('search-result')?.textContent ?? ''));
-    await page.waitForFunction(() => document.querySelector('.hv-detail h3')?.textContent?.startsWith('T1'));
-    await search('other');
-    await page.waitForFunction(() => /2 matches for other \(key\): T2, T3/.test(document.getElementById('search-result')?.textContent ?? ''));
-    await page.click('#search-result .txlink:nth-of-type(2)');
-    await page.waitForFunction(() => document.querySelector('.hv-detail h3')?.textContent?.startsWith('T3'));
-    await search('T2');
-    await page.waitForFunction(() => document.querySelector('.hv-detail h3')?.textContent?.startsWith('T2'));
-    await search('nothing-here');
-    await page.waitForFunction(() => /No transaction matches nothing-here/.test(document.getElementById('search-result')?.textContent ?? ''));
-    assert.deepEqual(page.errors, []);
-    await page.context().close();
-  } finally {
-    await small.close();
-  }
+  env.serve({ '/s.json': ['application/json', text] });
+  const page = await env.page();
+  await page.goto(`${env.server.url}?src=/s.json`);
+  await waitChecked(page);
+  await page.click('#tab-history');
+  await page.waitForSelector('#history-search');
+  const search = async (q) => { await page.fill('#history-search', q); await page.press('#history-search', 'Enter'); };
+  await search('deposit-17');
+  await page.waitForFunction(() => /match for deposit-17 \(label\)/.test(document.getElementById('search-result')?.textContent ?? ''));
+  await page.waitForFunction(() => document.querySelector('.hv-detail h3')?.textContent?.startsWith('T1'));
+  await search('other');
+  await page.waitForFunction(() => /2 matches for other \(key\): T2, T3/.test(document.getElementById('search-result')?.textContent ?? ''));
+  await page.click('#search-result .txlink:nth-of-type(2)');
+  await page.waitForFunction(() => document.querySelector('.hv-detail h3')?.textContent?.startsWith('T3'));
+  await search('T2');
+  await page.waitForFunction(() => document.querySelector('.hv-detail h3')?.textContent?.startsWith('T2'));
+  await search('nothing-here');
+  await page.waitForFunction(() => /No transaction matches nothing-here/.test(document.getElementById('search-result')?.textContent ?? ''));
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });

@@ -28,7 +28,7 @@ test('an idle page warms up, and its first check decides every level', async () 
   const verdicts = await ladder(page);
   for (const level of ['RC', 'RA', 'CC', 'PC', 'SI', 'SER', 'SSER']) assert.equal(verdicts[level], 'pass', `${level}: ${verdicts[level]}`);
   assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await page.close();
 });
 
 test('a history dropped at once stops the warm-up and checks as before', async () => {
@@ -41,5 +41,5 @@ test('a history dropped at once stops the warm-up and checks as before', async (
   // stopped (terminated; or done, on a machine faster than the drop): never a failure, never an error on the page
   for (const d of await warmUp(page)) assert.notEqual(d.outcome, 'failed', JSON.stringify(d));
   assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await page.close();
 });
