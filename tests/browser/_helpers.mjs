@@ -30,7 +30,7 @@ export async function setup(extra = {}) {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   const defaults = { viewport: { width: 1440, height: 960 }, deviceScaleFactor: 1, serviceWorkers: 'block' };
-  let shared = null;
+  let shared = null, landingPage = null;
   return {
     server, browser,
     /** Adds files the server answers with: { '/path': [content-type, body] }. */
@@ -49,6 +49,25 @@ export async function setup(extra = {}) {
       page.errors = errors;
       page.foreign = foreign;
       return page;
+    },
+    /**
+     * The file's page for dropped inputs, on its landing page: loaded once, then brought back by
+     * the app's own Open button, with no page load (a page load costs several times what
+     * checking a small history does). Its errors and foreign requests are those since this call.
+     * Tests leave it open.
+     */
+    async landing() {
+      if (!landingPage || landingPage.isClosed()) {
+        landingPage = await this.page();
+        await landingPage.goto(server.url);
+      } else {
+        await landingPage.keyboard.press('Escape');  // a dialog the last test left open (Share)
+        await landingPage.click('#open-another');
+      }
+      await landingPage.waitForSelector('#dropzone');
+      landingPage.errors.length = 0;
+      landingPage.foreign.length = 0;
+      return landingPage;
     },
     async close() { await browser.close(); await server.close(); },
   };

@@ -11,59 +11,69 @@ let env;
 before(async () => { env = await setup(); });
 after(async () => { await env?.close(); });
 
-for (const theme of ['light', 'dark']) {
-  test(`axe finds no serious or critical violation, ${theme} theme`, async () => {
-    // axe's script is injected through the DevTools protocol; the page's CSP allows no inline script
-    const page = await env.page({ colorScheme: theme, bypassCSP: true });
-    await page.goto(env.server.url);
-    await page.waitForSelector('.example');
-    await seriousViolations(page, 'landing');
-    // every example in the page's own scroll, none hidden in an inner scroll area
-    assert.ok(await page.$eval('.examples', (e) => e.scrollHeight <= e.clientHeight + 1), 'the examples scroll inside their box');
-    await page.goto(`${env.server.url}?example=write-skew.json`);
-    await waitChecked(page);
-    await page.click('#ladder .level[data-level="SER"]');
-    await page.waitForSelector('#diagram[data-ready="true"]');
-    await seriousViolations(page, 'results and diagram');
-    await page.click('#tab-history');
-    await page.waitForSelector('.hv-cell');
-    await seriousViolations(page, 'history');
-    await page.close();
-  });
+// Each view is checked in the light and the dark theme on the same page: the themes are the
+// stylesheet's prefers-color-scheme, switched by emulating the media feature.
+async function inBothThemes(page, where) {
+  const backgrounds = new Set();
+  for (const colorScheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme });
+    // the colours' transitions (buttons fade between themes) end before axe reads them
+    await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => {}))));
+    backgrounds.add(await page.evaluate(() => getComputedStyle(document.body).backgroundColor));
+    await seriousViolations(page, `${where}, ${colorScheme} theme`);
+  }
+  assert.equal(backgrounds.size, 2, `${where}: the two themes look the same`);
 }
 
-// The other views (issue 23), in both themes: the History of a history with aborted transactions,
-// the Timeline, the Share dialog, an error with its format choice, and a set of histories.
-for (const theme of ['light', 'dark']) {
-  test(`axe: every other view, ${theme} theme`, async () => {
-    const page = await env.page({ colorScheme: theme, bypassCSP: true });
-    await page.goto(`${env.server.url}?example=aborted-read.json`);
-    await waitChecked(page);
-    await page.click('#tab-history');
-    await page.waitForSelector('.hv-cell.st-aborted');
-    await seriousViolations(page, 'history with aborted transactions');
-    await page.goto(`${env.server.url}?example=stale-read-realtime.json`);
-    await waitChecked(page);
-    await page.click('#tab-timeline');
-    await page.waitForSelector('.tl-canvas[data-view]');
-    await seriousViolations(page, 'timeline');
-    await page.click('#share');
-    await page.waitForSelector('#share-dialog .share-option');
-    await seriousViolations(page, 'share dialog');
-    await page.keyboard.press('Escape');
-    await page.goto(env.server.url);
-    await page.waitForSelector('#dropzone');
-    await dropFiles(page, [{ name: 'notes.txt', content: 'hello, this is not a history\n' }]);
-    await page.waitForSelector('#load-error select');
-    await seriousViolations(page, 'error with a format choice');
-    const edn = '{:type :ok, :f :txn, :value [[:r :x []] [:append :y 1]], :process 0}\n';
-    await dropFiles(page, [{ name: 'a.edn', content: edn }, { name: 'b.edn', content: edn }]);
-    await page.waitForSelector('#set-table');
-    await waitChecked(page);
-    await seriousViolations(page, 'a set of histories');
-    await page.close();
-  });
-}
+test('axe finds no serious or critical violation on the landing page, the results, the diagram and the History', async () => {
+  // axe's script is injected through the DevTools protocol; the page's CSP allows no inline script
+  const page = await env.page({ bypassCSP: true });
+  await page.goto(env.server.url);
+  await page.waitForSelector('.example');
+  await inBothThemes(page, 'landing');
+  // every example in the page's own scroll, none hidden in an inner scroll area
+  assert.ok(await page.$eval('.examples', (e) => e.scrollHeight <= e.clientHeight + 1), 'the examples scroll inside their box');
+  await page.goto(`${env.server.url}?example=write-skew.json`);
+  await waitChecked(page);
+  await page.click('#ladder .level[data-level="SER"]');
+  await page.waitForSelector('#diagram[data-ready="true"]');
+  await inBothThemes(page, 'results and diagram');
+  await page.click('#tab-history');
+  await page.waitForSelector('.hv-cell');
+  await inBothThemes(page, 'history');
+  await page.close();
+});
+
+// The other views (issue 23): the History of a history with aborted transactions, the Timeline,
+// the Share dialog, an error with its format choice, and a set of histories.
+test('axe: every other view, in both themes', async () => {
+  const page = await env.page({ bypassCSP: true });
+  await page.goto(`${env.server.url}?example=aborted-read.json`);
+  await waitChecked(page);
+  await page.click('#tab-history');
+  await page.waitForSelector('.hv-cell.st-aborted');
+  await inBothThemes(page, 'history with aborted transactions');
+  await page.goto(`${env.server.url}?example=stale-read-realtime.json`);
+  await waitChecked(page);
+  await page.click('#tab-timeline');
+  await page.waitForSelector('.tl-canvas[data-view]');
+  await inBothThemes(page, 'timeline');
+  await page.click('#share');
+  await page.waitForSelector('#share-dialog .share-option');
+  await inBothThemes(page, 'share dialog');
+  await page.keyboard.press('Escape');
+  await page.goto(env.server.url);
+  await page.waitForSelector('#dropzone');
+  await dropFiles(page, [{ name: 'notes.txt', content: 'hello, this is not a history\n' }]);
+  await page.waitForSelector('#load-error select');
+  await inBothThemes(page, 'error with a format choice');
+  const edn = '{:type :ok, :f :txn, :value [[:r :x []] [:append :y 1]], :process 0}\n';
+  await dropFiles(page, [{ name: 'a.edn', content: edn }, { name: 'b.edn', content: edn }]);
+  await page.waitForSelector('#set-table');
+  await waitChecked(page);
+  await inBothThemes(page, 'a set of histories');
+  await page.close();
+});
 
 test('keyboard only: example, ladder, anomaly, diagram, history; focus never falls to <body>', async () => {
   const page = await env.page();

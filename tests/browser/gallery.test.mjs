@@ -10,8 +10,7 @@ before(async () => { env = await setup(); });
 after(async () => { await env?.close(); });
 
 test('the gallery: an RR example, no duplicates, every format, links to the docs', async () => {
-  const page = await env.page();
-  await page.goto(env.server.url);
+  const page = await env.landing();
   await page.waitForSelector('.example');
   const index = await page.evaluate(async () => (await fetch('./examples/index.json')).json());
   assert.ok(index.some((e) => e.expect?.RR === 'fail' && e.expect?.RC === 'pass'), 'no example fails RR and passes RC');
@@ -35,5 +34,4 @@ test('the gallery: an RR example, no duplicates, every format, links to the docs
   await waitChecked(page);
   assert.equal(await page.textContent('#format'), 'cobra');
   assert.deepEqual(page.errors, []);
-  await page.close();
 });

@@ -36,13 +36,10 @@ test('a gzip bomb: the page shows the error, inflates in a worker, and loads the
 
 // A file that is plainly something else says so first, with no format to choose.
 test('a PNG dropped on the page: "this is a PNG image, not a history", then the details', async () => {
-  const page = await env.page();
-  await page.goto(env.server.url);
-  await page.waitForSelector('#dropzone');
+  const page = await env.landing();
   const png = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(200, 7)]);
   await dropFiles(page, [{ name: 'diagram.png', content: png }]);
   await page.waitForSelector('#load-error');
   assert.match(await page.textContent('#load-error pre'), /^this is a PNG image, not a history\. What each reader found: /);
   assert.equal(await page.$('#read-as'), null);
-  await page.close();
 });

@@ -16,9 +16,7 @@ const expectOf = (p) => manifest.entries.find((e) => e.path === p).expect;
 
 for (const name of ['lost-update', 'write-skew', 'serial', 'causality-violation']) {
   test(`drop textbook/${name}.json: the ladder matches the corpus verdicts`, async () => {
-    const page = await env.page();
-    await page.goto(env.server.url);
-    await page.waitForSelector('#dropzone');
+    const page = await env.landing();
     await dropFiles(page, [{ name: `${name}.json`, content: readFileSync(join(corpus, 'textbook', `${name}.json`)) }]);
     await page.waitForSelector('#format');
     assert.equal(await page.textContent('#format'), 'isoscope');
@@ -37,13 +35,11 @@ for (const name of ['lost-update', 'write-skew', 'serial', 'causality-violation'
     }
     assert.deepEqual(page.errors, []);
     assert.deepEqual(page.foreign, []);
-    await page.close();
   });
 }
 
 test('the examples gallery opens a textbook history', async () => {
-  const page = await env.page();
-  await page.goto(env.server.url);
+  const page = await env.landing();
   await page.waitForSelector('.example[data-example="write-skew.json"]');
   await shot(page, 'landing');
   await page.click('.example[data-example="write-skew.json"]');
@@ -51,53 +47,41 @@ test('the examples gallery opens a textbook history', async () => {
   const got = await ladder(page);
   assert.equal(got.SER, 'fail');
   assert.equal(got.SI, 'pass');
-  await page.close();
 });
 
 const cobraDir = join(corpus, 'cobra', 'cock-G2');
 const cobraFiles = () => readdirSync(cobraDir).filter((f) => f.endsWith('.log')).map((f) => ({ name: f, content: readFileSync(join(cobraDir, f)) }));
 
 test('several files at once: the Cobra logs of one run', async () => {
-  const page = await env.page();
-  await page.goto(env.server.url);
-  await page.waitForSelector('#dropzone');
+  const page = await env.landing();
   await dropFiles(page, cobraFiles());
   await page.waitForSelector('#format');
   assert.equal(await page.textContent('#format'), 'cobra');
   await waitChecked(page);
   const got = await ladder(page);
   for (const [level, verdict] of Object.entries(expectOf('cobra/cock-G2'))) assert.equal(got[level], verdict, level);
-  await page.close();
 });
 
 test('a zip of a folder of Cobra logs', async () => {
-  const page = await env.page();
-  await page.goto(env.server.url);
-  await page.waitForSelector('#dropzone');
+  const page = await env.landing();
   const zip = zipSync(Object.fromEntries(cobraFiles().map((f) => [`cock-G2/${f.name}`, new Uint8Array(f.content)])));
   await dropFiles(page, [{ name: 'cock-G2.zip', content: Buffer.from(zip) }]);
   await page.waitForSelector('#format');
   assert.equal(await page.textContent('#format'), 'cobra');
   await waitChecked(page);
   assert.equal((await ladder(page)).SER, 'fail');
-  await page.close();
 });
 
 test('a zip of a history loads like the file itself', async () => {
-  const page = await env.page();
-  await page.goto(env.server.url);
-  await page.waitForSelector('#dropzone');
+  const page = await env.landing();
   const zip = zipSync({ 'lost-update.json': readFileSync(join(corpus, 'textbook', 'lost-update.json')) });
   await dropFiles(page, [{ name: 'history.zip', content: Buffer.from(zip) }]);
   await waitChecked(page);
   assert.equal((await ladder(page)).SI, 'fail');
-  await page.close();
 });
 
 test('a .gz of a history loads, and a damaged zip shows the core\'s archive error', async () => {
-  const page = await env.page();
-  await page.goto(env.server.url);
-  await page.waitForSelector('#dropzone');
+  const page = await env.landing();
   await dropFiles(page, [{ name: 'lost-update.json.gz', content: gzipSync(readFileSync(join(corpus, 'textbook', 'lost-update.json'))) }]);
   await waitChecked(page);
   assert.equal((await ladder(page)).SI, 'fail');
@@ -108,13 +92,10 @@ test('a .gz of a history loads, and a damaged zip shows the core\'s archive erro
   assert.match(text, /cut\.zip/);
   assert.match(text, /byte \d+/);
   assert.match(text, /end-of-central-directory/);
-  await page.close();
 });
 
 test('a malformed file shows the parser message with its position, and the page survives', async () => {
-  const page = await env.page();
-  await page.goto(env.server.url);
-  await page.waitForSelector('#dropzone');
+  const page = await env.landing();
   await dropFiles(page, [{ name: 'broken.json', content: '{"format": "isoscope/1",\n "sessions": [[{"ops": [["r", "x" 0]]}]]}' }]);
   await page.waitForSelector('#load-error');
   const text = await page.textContent('#load-error');
@@ -126,23 +107,17 @@ test('a malformed file shows the parser message with its position, and the page 
   await waitChecked(page);
   assert.equal((await ladder(page)).SER, 'pass');
   assert.deepEqual(page.foreign, []);
-  await page.close();
 });
 
 test('binary junk is rejected with a message, not a crash', async () => {
-  const page = await env.page();
-  await page.goto(env.server.url);
-  await page.waitForSelector('#dropzone');
+  const page = await env.landing();
   await dropFiles(page, [{ name: 'junk.bin', content: Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 131 + 7) & 255)) }]);
   await page.waitForSelector('#load-error');
   assert.match(await page.textContent('#load-error'), /junk\.bin|format|expected/i);
-  await page.close();
 });
 
 test('an unrecognised file offers the core\'s formats, and reads the same file as the one chosen', async () => {
-  const page = await env.page();
-  await page.goto(env.server.url);
-  await page.waitForSelector('#dropzone');
+  const page = await env.landing();
   await dropFiles(page, [{ name: 'notes.txt', content: 'these are notes, not a history\n' }]);
   await page.waitForSelector('#load-error #read-as');
   const text = await page.textContent('#load-error');
@@ -158,16 +133,13 @@ test('an unrecognised file offers the core\'s formats, and reads the same file a
   assert.match(await page.textContent('#load-error'), /notes\.txt/);
   assert.match(await page.textContent('#load-error'), /line 1/);
   assert.deepEqual(page.errors, []);
-  await page.close();
 });
 
 test('pasted text is checked', async () => {
-  const page = await env.page();
-  await page.goto(env.server.url);
+  const page = await env.landing();
   await page.click('#paste-open');
   await page.fill('dialog textarea', readFileSync(join(corpus, 'textbook', 'lost-update.json'), 'utf8'));
   await page.click('#paste-load');
   await waitChecked(page);
   assert.equal((await ladder(page)).SER, 'fail');
-  await page.close();
 });

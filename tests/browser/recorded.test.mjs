@@ -15,8 +15,7 @@ const manifest = JSON.parse(readFileSync(join(repo, 'tests', 'fixtures', 'db', '
 
 test('a recorded MariaDB history: its origin in the gallery, its verdicts, and its lost updates counted', async () => {
   const entry = manifest.entries.find((e) => e.file === 'mariadb-repeatable-read-lost-update.json');
-  const page = await env.page();
-  await page.goto(env.server.url);
+  const page = await env.landing();
   const card = `.example[data-example="${entry.file}"]`;
   await page.waitForSelector(card);
   const origin = await page.textContent(`${card} .recorded`);
@@ -30,5 +29,4 @@ test('a recorded MariaDB history: its origin in the gallery, its verdicts, and i
   await page.waitForSelector('#anomaly-kinds');
   assert.match(await page.textContent('#anomaly-kinds'), /^Found: Lost update \u00d7 \d+/);
   assert.deepEqual(page.errors, []);
-  await page.close();
 });

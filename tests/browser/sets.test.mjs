@@ -38,9 +38,7 @@ test('a folder of 12 dbcop runs shows 12 rows matching the command line', async 
     [r.history, Object.fromEntries(Object.entries(r.levels).map(([l, v]) => [l, v.verdict]))]));
   assert.equal(Object.keys(expected).length, 12);
 
-  const page = await env.page();
-  await page.goto(env.server.url);
-  await page.waitForSelector('#dropzone');
+  const page = await env.landing();
   await page.setInputFiles('#dir-input', root);
   await page.waitForSelector('#set-table');
   await waitChecked(page, 120_000);
@@ -66,18 +64,14 @@ test('a folder of 12 dbcop runs shows 12 rows matching the command line', async 
   await page.waitForSelector('#set-table');
   assert.equal(await page.$$eval('#set-table tbody tr[data-done="true"]', (t) => t.length), 12);
   assert.deepEqual(page.errors, []);
-  await page.close();
 });
 
 test('two EDN files dropped together are two histories', async () => {
   const edn = readFileSync(join(repo, 'tests/fixtures/formats/lost-update.edn'));
-  const page = await env.page();
-  await page.goto(env.server.url);
-  await page.waitForSelector('#dropzone');
+  const page = await env.landing();
   await dropFiles(page, [{ name: 'run-1.edn', content: edn }, { name: 'run-2.edn', content: edn }]);
   await page.waitForSelector('#set-table');
   await waitChecked(page);
   assert.deepEqual(await page.$$eval('#set-table tbody tr', (trs) => trs.map((tr) => tr.dataset.name)), ['run-1.edn', 'run-2.edn']);
   assert.equal(await page.$eval('#set-table tbody tr td[data-level="SER"] .pill', (p) => p.className), 'pill fail');
-  await page.close();
 });

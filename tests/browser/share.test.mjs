@@ -10,10 +10,8 @@ before(async () => { env = await setup(); });
 after(async () => { await env?.close(); });
 
 test('a share link reproduces the verdicts and the selected level', async () => {
-  const page = await env.page();
+  const page = await env.landing();
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.url.replace(/\/$/, '') });
-  await page.goto(env.server.url);
-  await page.waitForSelector('#dropzone');
   await dropFiles(page, [{ name: 'write-skew.json', content: readFileSync(join(corpus, 'textbook', 'write-skew.json')) }]);
   await waitChecked(page);
   const before = await ladder(page);
@@ -32,7 +30,6 @@ test('a share link reproduces the verdicts and the selected level', async () => 
   assert.equal(await other.getAttribute('#ladder .level.selected', 'data-level'), 'SER');
   assert.match(await other.textContent('#detail-title'), /^SER/);
   assert.deepEqual(other.foreign, []);
-  await page.close();
   await other.close();
 });
 
@@ -133,9 +130,7 @@ test('a medium history: the default link is short, both are offered, a passing l
 });
 
 test('a shared link opens with the file name, the level and the tab', async () => {
-  const page = await env.page();
-  await page.goto(env.server.url);
-  await page.waitForSelector('#dropzone');
+  const page = await env.landing();
   await dropFiles(page, [{ name: 'bank-transfers.json', content: readFileSync(join(corpus, 'textbook', 'write-skew.json')) }]);
   await waitChecked(page);
   await page.click('#ladder .level[data-level="SI"]');
@@ -149,7 +144,6 @@ test('a shared link opens with the file name, the level and the tab', async () =
   assert.equal(await other.textContent('.inputbar .file strong'), 'bank-transfers.json');
   assert.equal(await other.getAttribute('#ladder .level.selected', 'data-level'), 'SI');
   assert.equal(await other.getAttribute('#tab-history', 'aria-selected'), 'true');
-  await page.close();
   await other.close();
 });
 
@@ -172,14 +166,12 @@ test('object histories\' share links reproduce their verdicts', async () => {
     ],
   };
   for (const [name, lines] of Object.entries(histories)) {
-    const page = await env.page();
-    await page.goto(env.server.url);
-    await page.waitForSelector('#dropzone');
+    const page = await env.landing();
     await dropFiles(page, [{ name, content: lines.join('\n') + '\n' }]);
     await page.waitForSelector('body[data-checked="true"], #load-error', { timeout: 60_000 });
     // a history of no client operation may be refused by the reader (issue 35, class 1): then
     // there is nothing to share
-    if (name === 'nemesis-only.edn' && await page.$('#load-error')) { await page.close(); continue; }
+    if (name === 'nemesis-only.edn' && await page.$('#load-error')) continue;
     const before = await ladder(page);
     assert.ok(['pass', 'fail'].includes(before.LIN), `${name}: ${JSON.stringify(before)}`);
     await page.click('#share');
@@ -193,7 +185,6 @@ test('object histories\' share links reproduce their verdicts', async () => {
     assert.equal(loadError, null, `${name}: ${loadError ? await loadError.textContent() : ''}`);
     assert.deepEqual(await ladder(other), before, name);
     assert.deepEqual(other.errors, [], name);
-    await page.close();
     await other.close();
   }
 });

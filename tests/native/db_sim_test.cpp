@@ -107,7 +107,7 @@ TEST(DbSim, SmallRunsSatisfyTheirEngineByTheReference) {
 // Real scale: every checker decides every level (no unknown) and agrees with the engine.
 TEST(DbSim, KnownVerdictsAt20To100Sessions) {
   for (DbEngine e : {DbEngine::Serializable, DbEngine::SnapshotIsolation, DbEngine::ReadCommitted}) {
-    for (uint32_t sessions : {20u, 50u, 100u}) {
+    for (uint32_t sessions : scaled_sizes({20, 50, 100})) {
       const uint64_t seed = sessions + static_cast<uint64_t>(e);
       const DbSimParams p = params(e, sessions, scaled(10000, 1000) / sessions, seed);
       Expected<History> h = simulate_database(p);
@@ -129,7 +129,7 @@ TEST(DbSim, KnownVerdictsAt20To100Sessions) {
 // the weakest failing level names it with a handful of transactions.
 TEST(DbSim, PlantedAnomaliesFailExactlyTheLevelsThatForbidThem) {
   for (const InjectableAnomaly& a : injectable_anomalies()) {
-    for (uint32_t sessions : {20u, 50u, 100u}) {
+    for (uint32_t sessions : scaled_sizes({20, 50, 100})) {
       DbSimParams p = params(DbEngine::Serializable, sessions, scaled(3000, 600) / sessions, sessions * 31 + a.sessions);
       p.inject = &a;
       Expected<History> h = simulate_database(p);
@@ -153,7 +153,7 @@ TEST(DbSim, PlantedAnomaliesFailExactlyTheLevelsThatForbidThem) {
 // and the levels each engine guarantees still hold, since the database served one of them.
 TEST(DbSim, RepeatedValuesKeepTheEnginesLevelsAt20To100Sessions) {
   for (DbEngine e : {DbEngine::Serializable, DbEngine::SnapshotIsolation, DbEngine::ReadCommitted}) {
-    for (uint32_t sessions : {20u, 50u, 100u}) {
+    for (uint32_t sessions : scaled_sizes({20, 50, 100})) {
       const uint64_t seed = 5 * sessions + static_cast<uint64_t>(e);
       DbSimParams p = params(e, sessions, scaled(3000, 600) / sessions, seed);
       p.value_range = 3;
@@ -177,7 +177,7 @@ TEST(DbSim, PlantedAnomaliesAmongRepeatedValues) {
   for (const char* name : {"LostUpdate", "WriteSkew", "FracturedRead"}) {
     const InjectableAnomaly* a = find_injectable(name);
     ASSERT_NE(a, nullptr) << name;
-    for (uint32_t sessions : {20u, 50u, 100u}) {
+    for (uint32_t sessions : scaled_sizes({20, 50, 100})) {
       DbSimParams p = params(DbEngine::Serializable, sessions, scaled(2000, 400) / sessions, sessions * 7 + a->sessions);
       p.inject = a;
       p.value_range = 3;
@@ -201,7 +201,7 @@ TEST(DbSim, PlantedAnomaliesAmongRepeatedValues) {
 TEST(DbSim, PlantedWriteSkewInSnapshotRunsWithRepeatedValues) {
   const InjectableAnomaly* a = find_injectable("WriteSkew");
   ASSERT_NE(a, nullptr);
-  for (uint32_t sessions : {20u, 50u, 100u}) {
+  for (uint32_t sessions : scaled_sizes({20, 50, 100})) {
     DbSimParams p = params(DbEngine::SnapshotIsolation, sessions, scaled(2000, 400) / sessions, sessions * 7 + 2);
     p.inject = a;
     p.value_range = 5;
@@ -244,7 +244,7 @@ static Expected<History> untimed_two_value_run(DbEngine e, uint32_t sessions, ui
 
 TEST(DbSim, RepeatedValuesWithoutTimestampsKeepTheEnginesLevels) {
   for (DbEngine e : {DbEngine::Serializable, DbEngine::SnapshotIsolation, DbEngine::ReadCommitted}) {
-    for (uint32_t sessions : {20u, 50u, 100u}) {
+    for (uint32_t sessions : scaled_sizes({20, 50, 100})) {
       const uint64_t seed = 3 + sessions;
       Expected<History> h = untimed_two_value_run(e, sessions, seed);
       ASSERT_TRUE(h.ok());

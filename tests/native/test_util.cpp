@@ -169,6 +169,12 @@ int scaled(int full, int floor) {
   return std::max(std::min(full, floor), n);
 }
 
+std::vector<uint32_t> scaled_sizes(std::initializer_list<uint32_t> sizes) {
+  std::vector<uint32_t> v(sizes);
+  if (test_scale() < 1.0 && v.size() > 1) v.erase(std::max_element(v.begin(), v.end()));
+  return v;
+}
+
 int scaled_threshold(int full) {
   if (test_scale() == 1.0) return full;
   const int t = static_cast<int>(full * test_scale() / 2);

@@ -3,6 +3,8 @@
 #include <array>
 #include <cctype>
 #include <filesystem>
+#include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <ostream>
 #include <string>
@@ -93,3 +95,6 @@ int scaled(int full, int floor = 40);
 // its share at that scale, halved for the smaller sample's spread (and no floor at all where
 // that share is under one: a rare case need not come up in a small sample).
 int scaled_threshold(int full);
+// The sizes a test runs each of its shapes at: all of them at the full counts; at a smaller
+// scale (the sanitizer run) all but the largest, which runs the same code for longer.
+std::vector<uint32_t> scaled_sizes(std::initializer_list<uint32_t> sizes);
