@@ -144,7 +144,7 @@ function concurrentSet() {
   for (const txns of [1000, 100000]) add('ser', 50, txns / 50);  // growth with transactions
   add('si', 100, 1000);  // 100 sessions, 100,000 transactions
   add('ser', 100, 1000);
-  // Hot keys (issue 21): 10^6 transactions of 100 sessions on 8 keys.
+  // Hot keys: 10^6 transactions of 100 sessions on 8 keys.
   for (const engine of ['ser', 'si']) add(engine, 100, 10000, [], 8);
   return set;
 }

@@ -16,10 +16,11 @@ build_native() {
   echo "build: native"
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build -j "$JOBS"
-  # The anomaly vocabulary and the format list for the web app, from the core (one source of truth).
+  # The anomaly vocabulary, the format list and the levels for the web app, from the core (one source of truth).
   mkdir -p web/generated
   build/isoscope anomalies --json > web/generated/anomaly-kinds.json
   build/isoscope formats --json > web/generated/formats.json
+  build/isoscope levels --json > web/generated/levels.json
 }
 
 build_wasm() {

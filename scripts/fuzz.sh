@@ -45,7 +45,7 @@ if [ ! -d "$seeds" ]; then
   done
   build-fuzz/isoscope generate --sessions 3 --txns 4 --list-append --seed 2 "$seeds/gen-lists.json" >/dev/null
   (cd "$seeds" && gzip -k -f gen.isoscope && python3 -c "import zipfile; z=zipfile.ZipFile('gen.zip','w',zipfile.ZIP_DEFLATED); z.write('gen.plume'); z.close()")
-  # Every text seed with CR-only and CRLF line endings too (issue 22, class 2: a comment ran to
+  # Every text seed with CR-only and CRLF line endings too (a comment once ran to
   # an LF that a CR-only file never has); the text targets also check that endings never matter.
   for f in "$seeds"/*; do
     if grep -Iq . "$f" && grep -q . "$f" && ! grep -q $'\r' "$f"; then
@@ -55,7 +55,7 @@ if [ ! -d "$seeds" ]; then
   done
 fi
 
-# What found issue 22's crashes, regenerated every run (cheap): long runs of one construct, EDN
+# What found earlier crashes, regenerated every run (cheap): long runs of one construct, EDN
 # discards and tags, CR-only line endings, inputs no detector recognises, folders.
 rm -rf build-fuzz/seeds-generated
 node tests/fuzz/make-seeds.mjs build-fuzz/seeds-generated >/dev/null

@@ -104,12 +104,17 @@ async function newDeploy(page, before) {
   assert.notEqual(next, sw);
   served['/sw.js'] = ['text/javascript', next];
   try {
-    await page.evaluate(async () => {
-      const reg = await navigator.serviceWorker.getRegistration();
-      await reg.update();
-      const w = reg.installing ?? reg.waiting;
-      if (w && w.state !== 'activated') await new Promise((r) => w.addEventListener('statechange', () => w.state === 'activated' && r()));
-    });
+    // the new worker installs (a cache of its own) and activates (the other caches deleted) in
+    // its own time, which update() does not wait for: up to a minute, then the assertions below
+    // say what is left
+    await page.evaluate(async (old) => {
+      await (await navigator.serviceWorker.getRegistration()).update();
+      for (let i = 0; i < 600; i++) {
+        const names = await caches.keys();
+        if (names.length === 1 && names[0] !== old) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }, before);
     const names = await page.evaluate(() => caches.keys());
     assert.equal(names.length, 1, `one cache: ${names}`);
     assert.notEqual(names[0], before);

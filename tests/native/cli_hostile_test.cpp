@@ -61,6 +61,12 @@ TEST(CliHostile, NumbersAndLevelsAreValidated) {
   r = run_cli("generate --sessions 2.5 -");
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(contains(r.err, "--sessions needs a whole number")) << r.err;
+  // generate and run read --mix alike: trailing junk is an error
+  for (const char* cmd : {"generate --engine si --mix 0.2,0.2,0.2junk -", "run sqlite::memory: --mix 0.2,0.2,0.2junk"}) {
+    r = run_cli(cmd);
+    EXPECT_EQ(r.status, 2) << cmd;
+    EXPECT_TRUE(contains(r.err, "--mix needs cobra, polysi, random or RO,WO,RMW")) << cmd << ": " << r.err;
+  }
 }
 
 TEST(CliHostile, HelpOnEverySubcommandAndVersion) {

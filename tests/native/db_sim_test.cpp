@@ -37,7 +37,7 @@ DbSimParams params(DbEngine e, uint32_t sessions, uint32_t txns, uint64_t seed) 
   p.min_ops = 2;
   p.max_ops = 10;
   p.key.keys = 200 + 37 * static_cast<uint32_t>(seed % 7);
-  p.key.dist = seed % 3 == 0 ? MtKeyDist::Zipf : seed % 3 == 1 ? MtKeyDist::Hotspot : MtKeyDist::Uniform;
+  p.key.dist = seed % 3 == 0 ? KeyDist::Zipf : seed % 3 == 1 ? KeyDist::Hotspot : KeyDist::Uniform;
   if (seed % 2) parse_workload_mix("cobra", p.mix);
   p.abort_ratio = 0.02;
   return p;

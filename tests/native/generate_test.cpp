@@ -19,7 +19,7 @@ namespace {
 // Generates p (with an optional injected anomaly) as text in `format`.
 std::string generate_text(const GenParams& p, const char* format, const InjectableAnomaly* inject) {
   TextOut out;
-  std::unique_ptr<TextSink> sink = make_text_sink(format, out);
+  std::unique_ptr<TextSink> sink = make_text_sink(format, out, p.labels);
   generate_with_anomaly(p, inject, *sink);
   EXPECT_FALSE(sink->finish());
   return std::move(out.text());
@@ -51,6 +51,24 @@ TEST(Generate, StreamedTextMatchesTheInMemoryHistory) {
   History plume = parse(generate_text(p, "plume", nullptr), "plume");
   EXPECT_EQ(plume.num_ops(), direct->num_ops());
   EXPECT_EQ(plume.num_sessions(), direct->num_sessions());
+}
+
+// --labels reaches the text as it reaches the in-memory history, for every generator.
+TEST(Generate, LabelsReachTheTextOfEveryGenerator) {
+  GenParams p;
+  p.sessions = 3;
+  p.txns_per_session = 4;
+  p.labels = true;
+  Expected<History> direct = generate_history(p);
+  ASSERT_TRUE(direct.ok());
+  const History streamed = parse(generate_text(p, "isoscope", nullptr), "isoscope");
+  EXPECT_EQ(write_isoscope_json(*direct), write_isoscope_json(streamed));
+  EXPECT_TRUE(contains(write_isoscope_json(streamed), "\"id\": \"s2t3\""));
+  for (const char* gen : {"", "--engine si ", "--mt si ", "--lwt "}) {
+    const CommandResult r = run_cli(std::string("generate ") + gen + "--sessions 2 --txns 3 --labels -");
+    ASSERT_EQ(r.status, 0) << gen << r.err;
+    EXPECT_TRUE(contains(r.out, "\"id\": \"s1t2\"")) << gen << r.out.substr(0, 400);
+  }
 }
 
 TEST(Generate, SerialTargetSatisfiesEveryLevel) {

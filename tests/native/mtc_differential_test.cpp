@@ -394,7 +394,7 @@ TEST(MtcDifferential, LargeGeneratedHistoriesHaveKnownVerdicts) {
     p.sessions = 20;
     p.txns_per_session = scaled(5000, 250);
     p.key.keys = 1000;
-    p.key.dist = seed == 2 ? MtKeyDist::Zipf : MtKeyDist::Uniform;
+    p.key.dist = seed == 2 ? KeyDist::Zipf : KeyDist::Uniform;
     p.abort_ratio = 0.05;
     Expected<History> serial = generate_mt_history(p);
     ASSERT_TRUE(serial.ok());

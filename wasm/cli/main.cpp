@@ -46,6 +46,7 @@ const char* kUsage =
     "  isoscope convert --to isoscope|plume|jepsen [--format F] PATH|- OUT|-\n"
     "  isoscope anomalies [--json]   the anomaly vocabulary: every kind the checkers report\n"
     "  isoscope formats [--json]     the history formats that check and convert read\n"
+    "  isoscope levels [--json]      the isolation levels: what each promises, what each implies\n"
     "  isoscope generate [--sessions N] [--txns N] [--ops N|MIN-MAX] [--keys N]\n"
     "                 [--read-ratio R] [--dist uniform|zipf|hotspot] [--abort-ratio R]\n"
     "                 [--unknown-ratio R] [--timestamps] [--single-op] [--labels]\n"
@@ -569,17 +570,6 @@ int run_convert(int argc, char** argv) {
   });
 }
 
-// The key parameters of the concurrent generators, from the generic ones.
-MtKeyParams mt_key_params(const GenParams& p) {
-  MtKeyParams key;
-  key.keys = p.keys;
-  key.dist = p.key_dist == KeyDist::Zipf      ? MtKeyDist::Zipf
-             : p.key_dist == KeyDist::Hotspot ? MtKeyDist::Hotspot
-                                              : MtKeyDist::Uniform;
-  key.zipf_s = p.zipf_s;
-  return key;
-}
-
 // `isoscope generate`: streams a seeded random history in the chosen format.
 int run_generate(int argc, char** argv) {
   GenParams p;
@@ -667,14 +657,8 @@ int run_generate(int argc, char** argv) {
       if (db_engine != "ser" && db_engine != "si" && db_engine != "rc")
         return usage_error("--engine needs ser, si or rc");
     } else if (a == "--mix") {
-      if (!v || !parse_workload_mix(v, mix)) {
-        // Explicit fractions: read-only,write-only,read-modify-write (the rest mixed).
-        double f[3] = {0, 0, 0};
-        if (!v || std::sscanf(v, "%lf,%lf,%lf", &f[0], &f[1], &f[2]) != 3 || f[0] < 0 || f[1] < 0 ||
-            f[2] < 0 || f[0] + f[1] + f[2] > 1)
-          return usage_error("--mix needs cobra, polysi, random or RO,WO,RMW fractions summing to at most 1");
-        mix = {f[0], f[1], f[2]};
-      }
+      if (!v || !parse_workload_mix(v, mix))
+        return usage_error("--mix needs cobra, polysi, random or RO,WO,RMW fractions summing to at most 1");
       ++i;
     } else if (a == "--inject") {
       if (!v) return usage_error("--inject needs an anomaly name");
@@ -773,7 +757,7 @@ int run_generate(int argc, char** argv) {
   if (!db_engine.empty() && (!mt_engine.empty() || lwt || list_append || (target != "serial" && !inject)))
     return usage_error("--engine runs alone (with --inject ANOMALY at most)");
   return write_output(out_path, [&](TextOut& out) {
-    std::unique_ptr<TextSink> sink = make_text_sink(format, out);
+    std::unique_ptr<TextSink> sink = make_text_sink(format, out, p.labels);
     if (!db_engine.empty()) {
       DbSimParams q;
       q.seed = p.seed;
@@ -783,7 +767,7 @@ int run_generate(int argc, char** argv) {
       q.txns_per_session = p.txns_per_session;
       q.min_ops = p.min_ops;
       q.max_ops = p.max_ops;
-      q.key = mt_key_params(p);
+      q.key = p.key_params();
       q.read_ratio = p.read_ratio;
       q.mix = mix;
       q.abort_ratio = p.abort_ratio;
@@ -793,7 +777,7 @@ int run_generate(int argc, char** argv) {
       simulate_database(q, *sink);
     } else if (!mt_engine.empty() || lwt) {
       // Mini-transaction and lightweight-transaction workloads (MTC) share the key parameters.
-      const MtKeyParams key = mt_key_params(p);
+      const KeyParams key = p.key_params();
       if (lwt) {
         LwtGenParams q;
         q.seed = p.seed;
@@ -824,7 +808,7 @@ int run_generate(int argc, char** argv) {
   });
 }
 
-// `isoscope anomalies` and `isoscope formats`: one of the core's vocabularies, as a table for
+// `isoscope anomalies`, `formats` and `levels`: one of the core's vocabularies, as a table for
 // people or (--json) as the web app reads it.
 int run_listing(const char* cmd, int argc, char** argv, const std::string& json, const std::function<void()>& table) {
   const bool as_json = argc == 1 && std::string(argv[0]) == "--json";
@@ -838,6 +822,16 @@ int run_anomalies(int argc, char** argv) {
   return run_listing("anomalies", argc, argv, anomaly_kinds_json(), [] {
     for (const AnomalyKindInfo& k : anomaly_kinds())
       std::printf("%-26s %-5s %-30s %s\n", k.name, level_name(k.weakest), family_name(k.family), k.description);
+  });
+}
+
+// The levels, what each promises and the weaker levels a pass decides.
+int run_levels(int argc, char** argv) {
+  return run_listing("levels", argc, argv, level_vocabulary_json(), [] {
+    for (int i = 0; i < kNumLevels; ++i) {
+      const Level l = static_cast<Level>(i);
+      std::printf("%-5s %-24s %s\n", level_name(l), level_title(l), level_summary(l));
+    }
   });
 }
 
@@ -873,6 +867,7 @@ int run(int argc, char** argv) {
   if (cmd == "generate") return run_generate(argc - 2, argv + 2);
   if (cmd == "anomalies") return run_anomalies(argc - 2, argv + 2);
   if (cmd == "formats") return run_formats(argc - 2, argv + 2);
+  if (cmd == "levels") return run_levels(argc - 2, argv + 2);
   return usage_error("unknown command '" + cmd + "'");
 }
 

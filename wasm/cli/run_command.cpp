@@ -161,9 +161,9 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
       p.workload.key.keys = static_cast<uint32_t>(d);
     } else if (a == "--dist") {
       const std::string dist = v ? v : "";
-      if (dist == "uniform") p.workload.key.dist = MtKeyDist::Uniform;
-      else if (dist == "zipf") p.workload.key.dist = MtKeyDist::Zipf;
-      else if (dist == "hotspot") p.workload.key.dist = MtKeyDist::Hotspot;
+      if (dist == "uniform") p.workload.key.dist = KeyDist::Uniform;
+      else if (dist == "zipf") p.workload.key.dist = KeyDist::Zipf;
+      else if (dist == "hotspot") p.workload.key.dist = KeyDist::Hotspot;
       else return usage("--dist needs uniform, zipf or hotspot");
       ++i;
     } else if (a == "--seed") {

@@ -15,15 +15,6 @@
 
 namespace isoscope::runner {
 
-const char* db_kind_name(DbKind k) {
-  switch (k) {
-    case DbKind::PostgreSQL: return "PostgreSQL";
-    case DbKind::MariaDB: return "MariaDB";
-    case DbKind::SQLite: return "SQLite";
-  }
-  return "?";
-}
-
 const char* isolation_name(Isolation i) {
   switch (i) {
     case Isolation::ReadUncommitted: return "read-uncommitted";
@@ -410,6 +401,12 @@ bool runner_table(std::string_view name, std::string& run_id) {
       return false;
     }
   return false;
+}
+
+Status Database::drop_leftover(const Leftover& l) {
+  std::string id;
+  if (!runner_table(l.table, id)) return {Outcome::Failed, l.table + " is not a runner table"};
+  return drop_table(l.table);
 }
 
 namespace {

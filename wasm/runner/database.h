@@ -16,7 +16,6 @@ namespace isoscope::runner {
 enum class DbKind : uint8_t { PostgreSQL, MariaDB, SQLite };
 enum class Isolation : uint8_t { ReadUncommitted, ReadCommitted, RepeatableRead, Serializable };
 
-const char* db_kind_name(DbKind k);            // "PostgreSQL", "MariaDB", "SQLite"
 const char* isolation_name(Isolation i);       // "read-committed", ...
 bool parse_isolation(std::string_view s, Isolation& out);
 
@@ -89,7 +88,7 @@ std::string new_run_id(std::string& error);
 // The schema of a run: its tables' names from its id.
 Schema run_schema(const std::string& run_id, bool lists, uint32_t keys);
 // Whether name is a runner table (isoscope_run_<16 hex>_registers|_lists, or the
-// isoscope_run_<pid>_<seed>_... of isoscope versions before issue 35), and its id.
+// isoscope_run_<pid>_<seed>_... of earlier isoscope versions), and its id.
 bool runner_table(std::string_view name, std::string& run_id);
 
 // A table of a run that is not going on: killed (SIGKILL, a crash, a lost machine) before it
@@ -142,14 +141,18 @@ class Database {
   // The runner tables of runs that are not going on (see Schema); false with error when the
   // server cannot be asked.
   virtual bool leftovers(std::vector<Leftover>& out, std::string& error) = 0;
-  // Drops a leftover found by leftovers().
-  virtual Status drop_leftover(const Leftover& l) = 0;
+  // Drops a leftover found by leftovers(): a runner table's name (runner_table), nothing else.
+  Status drop_leftover(const Leftover& l);
   virtual ServerFacts facts() = 0;
   // The server's count of committed transactions (PostgreSQL pg_stat_database.xact_commit,
   // MariaDB Com_commit), or -1; `name` says which.
   virtual int64_t commit_counter(std::string& name) = 0;
   // Ends another connection from the server side (the nemesis); false when it cannot.
   virtual bool kill(int64_t server_id) = 0;
+
+ protected:
+  // DROP TABLE IF EXISTS `name`, on the database's own connection.
+  virtual Status drop_table(const std::string& name) = 0;
 };
 
 // The database at `t`, at isolation `iso`; nullptr with an error when the level is not one the

@@ -67,7 +67,7 @@ Status query_value(MYSQL* c, const std::string& sql, std::string& out, bool& fou
 // can read otherwise: a number as itself; anything else as a hexadecimal string literal (only
 // 0-9 and A-F: nothing to escape, no quote to break out of) converted to the connection's
 // character set. Escaping with backslashes broke out of the quotes after ?sql_mode=
-// NO_BACKSLASH_ESCAPES, where a backslash is an ordinary character (issue 35).
+// NO_BACKSLASH_ESCAPES, where a backslash is an ordinary character.
 bool plain_number(const std::string& v) {
   size_t i = !v.empty() && v[0] == '-' ? 1 : 0;
   const size_t digits = i;
@@ -288,10 +288,8 @@ class MariaDatabase final : public Database {
     }
     return true;
   }
-  Status drop_leftover(const Leftover& l) override {
-    std::string id;
-    if (!runner_table(l.table, id)) return {Outcome::Failed, l.table + " is not a runner table"};
-    return run(admin_, "DROP TABLE IF EXISTS " + l.table);
+  Status drop_table(const std::string& name) override {
+    return run(admin_, "DROP TABLE IF EXISTS " + name);
   }
   ServerFacts facts() override {
     ServerFacts f;

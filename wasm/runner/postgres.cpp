@@ -256,10 +256,8 @@ class PgDatabase final : public Database {
     }
     return true;
   }
-  Status drop_leftover(const Leftover& l) override {
-    std::string id;
-    if (!runner_table(l.table, id)) return {Outcome::Failed, l.table + " is not a runner table"};
-    return exec("DROP TABLE IF EXISTS " + l.table);
+  Status drop_table(const std::string& name) override {
+    return exec("DROP TABLE IF EXISTS " + name);
   }
   ServerFacts facts() override {
     ServerFacts f;

@@ -199,10 +199,8 @@ class SqliteDatabase final : public Database {
     }
     return true;
   }
-  Status drop_leftover(const Leftover& l) override {
-    std::string id;
-    if (!runner_table(l.table, id)) return {Outcome::Failed, l.table + " is not a runner table"};
-    return classify(admin_, sqlite3_exec(admin_, ("DROP TABLE IF EXISTS " + l.table).c_str(), nullptr, nullptr, nullptr));
+  Status drop_table(const std::string& name) override {
+    return classify(admin_, sqlite3_exec(admin_, ("DROP TABLE IF EXISTS " + name).c_str(), nullptr, nullptr, nullptr));
   }
   ServerFacts facts() override {
     ServerFacts f;

@@ -40,8 +40,6 @@ LevelChecker resolved_checker(Level l) { return checker_for(l, /*general_only=*/
 // projection).
 constexpr size_t kLearnPerCheck = 256;
 
-bool is_causal_model(Level l) { return l == Level::WCC || l == Level::CCv || l == Level::CM; }
-
 // An ambiguous read that matters: its transaction may commit, and it has a choice.
 struct Var {
   uint32_t amb;   // index in History::ambiguous

@@ -57,6 +57,17 @@ AnomalyEdge session_order_edge(const History& h, uint32_t from, uint32_t to) {
   return e;
 }
 
+std::string cycle_explanation(const History& h, const std::vector<AnomalyEdge>& edges, const std::string& under) {
+  std::string s;
+  for (size_t i = 0; i < edges.size(); ++i) {
+    const AnomalyEdge& ed = edges[i];
+    if (i) s += "; ";
+    if (i + 1 == edges.size() && edges.size() > 1) s += "however ";
+    s += short_name(h, ed.from_txn) + " < " + short_name(h, ed.to_txn) + " because " + ed.why;
+  }
+  return s + ": a contradiction (a cycle in the order in which transactions must commit" + under + ")";
+}
+
 AnomalyEdge reads_from_edge(const History& h, uint32_t writer_txn, uint32_t read_op) {
   AnomalyEdge e;
   e.from_txn = writer_txn;
@@ -66,15 +77,6 @@ AnomalyEdge reads_from_edge(const History& h, uint32_t writer_txn, uint32_t read
   e.from_op = h.read_from[read_op] < kThinAir ? h.read_from[read_op] : kNone;
   e.to_op = read_op;
   e.why = reads_from_why(h, read_op, writer_txn);
-  return e;
-}
-
-AnomalyEdge real_time_edge(const History& h, uint32_t from, uint32_t to) {
-  AnomalyEdge e;
-  e.from_txn = from;
-  e.to_txn = to;
-  e.type = EdgeType::RT;
-  e.why = real_time_why(h, from, to);
   return e;
 }
 

@@ -25,9 +25,13 @@ std::string txns_text(const History& h, const std::vector<uint32_t>& txns, const
 // "T1 (...) ends (at 3) before T2 (...) starts (at 5)"
 std::string real_time_why(const History& h, uint32_t from, uint32_t to);
 
+// A cycle's explanation, Elle's way: "T1 < T2 because ...; however T2 < T1 because ...: a
+// contradiction (a cycle in the order in which transactions must commit under SER)", where
+// `under` is what follows "commit" ("" or " under SER").
+std::string cycle_explanation(const History& h, const std::vector<AnomalyEdge>& edges, const std::string& under);
+
 // The edges themselves, with their anchors and reasons.
 AnomalyEdge session_order_edge(const History& h, uint32_t from, uint32_t to);
 AnomalyEdge reads_from_edge(const History& h, uint32_t writer_txn, uint32_t read_op);
-AnomalyEdge real_time_edge(const History& h, uint32_t from, uint32_t to);
 
 }  // namespace isoscope

@@ -121,7 +121,7 @@ class Collector {
     auto it = pending_.find(e.process);
     if (it == pending_.end()) {
       // A completion of nothing: no operation of this process is pending. Knossos refuses it
-      // too; guessing an invocation "some time before" would make up a time (issue 35).
+      // too; guessing an invocation "some time before" would make up a time.
       std::string what = "process " + std::to_string(e.process) + " completes an operation it has not invoked: expected its :invoke before this :" +
                          type_name(e.type);
       if (auto last = last_.find(e.process); last != last_.end())
@@ -690,7 +690,7 @@ Expected<History> read_jepsen_log(std::span<const InputFile> files) {
   bool any = false;
   const char* const end = s.data() + s.size();
   while (pos < s.size()) {
-    // LF, CRLF and CR-only line ends alike (issue 22, class 2).
+    // LF, CRLF and CR-only line ends alike.
     const char* eol = fmt::find_newline(s.data() + pos, end);
     std::string_view line = s.substr(pos, static_cast<size_t>(eol - (s.data() + pos)));
     const size_t mark = line.find(kLogMark);

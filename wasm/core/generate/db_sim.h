@@ -47,7 +47,7 @@ struct DbSimParams {
   uint32_t sessions = 10;
   uint32_t txns_per_session = 100;
   uint32_t min_ops = 8, max_ops = 8;
-  MtKeyParams key;
+  KeyParams key;
   double read_ratio = 0.5;
   WorkloadMix mix;
   double abort_ratio = 0;  // client-side aborts

@@ -38,22 +38,11 @@
 namespace isoscope {
 
 enum class MtEngine : uint8_t { Serial, SnapshotIsolation, ReadCommitted, Stale };
-enum class MtKeyDist : uint8_t { Uniform, Zipf, Hotspot, Exponential };
-
-struct MtKeyParams {
-  uint32_t keys = 8;
-  MtKeyDist dist = MtKeyDist::Uniform;
-  double zipf_s = 1.0;     // Zipf: P(key i) ~ 1 / (i + 1)^s
-  double hot_keys = 0.1;   // Hotspot: fraction of the keys that are hot (at least one)
-  double hot_prob = 0.9;   // Hotspot: probability of a hot key
-  double exp_rate = 0.1;   // Exponential: P(key i) ~ exp(-rate * i)
-};
-
 struct MtGenParams {
   uint64_t seed = 1;
   uint32_t sessions = 4;
   uint32_t txns_per_session = 8;
-  MtKeyParams key;
+  KeyParams key;
   double read_only_ratio = 0.2;  // r(x) or r(x) r(y)
   double two_key_ratio = 0.5;    // transactions over two keys (needs at least two keys)
   MtEngine engine = MtEngine::Serial;
@@ -67,7 +56,7 @@ struct LwtGenParams {
   uint64_t seed = 1;
   uint32_t sessions = 4;
   uint32_t ops_per_session = 16;
-  MtKeyParams key;
+  KeyParams key;
   double read_ratio = 0.2;  // reads (compare-and-sets that failed)
   bool inserts = true;      // keys start absent and an insert-if-not-exists creates each
   uint32_t latency = 3;     // how far (in steps) an interval may stretch around its point

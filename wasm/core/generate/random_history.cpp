@@ -47,44 +47,11 @@ struct GTxn {
   Time start, end;
 };
 
-class KeyPicker {
- public:
-  KeyPicker(const GenParams& p) : p_(p), n_(std::max<uint32_t>(p.keys, 1)) {
-    if (p.key_dist == KeyDist::Zipf) {
-      cdf_.resize(n_);
-      double sum = 0;
-      for (uint32_t i = 0; i < n_; ++i) cdf_[i] = (sum += 1.0 / std::pow(i + 1.0, p.zipf_s));
-      for (double& c : cdf_) c /= sum;
-    }
-    hot_ = std::max<uint32_t>(1, static_cast<uint32_t>(p.hot_keys * n_));
-    if (hot_ > n_) hot_ = n_;
-  }
-  uint32_t pick(Rng& rng) const {
-    switch (p_.key_dist) {
-      case KeyDist::Uniform: return rng.below(n_);
-      case KeyDist::Zipf: {
-        double u = rng.uniform();
-        uint32_t k = static_cast<uint32_t>(std::lower_bound(cdf_.begin(), cdf_.end(), u) - cdf_.begin());
-        return std::min(k, n_ - 1);
-      }
-      case KeyDist::Hotspot:
-        if (hot_ == n_ || rng.chance(p_.hot_prob)) return rng.below(hot_);
-        return hot_ + rng.below(n_ - hot_);
-    }
-    return 0;
-  }
-
- private:
-  const GenParams& p_;
-  uint32_t n_, hot_ = 1;
-  std::vector<double> cdf_;
-};
-
 }  // namespace
 
 void generate_history(const GenParams& p, GenSink& sink) {
   Rng rng(p.seed);
-  KeyPicker keys(p);
+  KeyPicker keys(p.key_params());
   const uint32_t nk = std::max<uint32_t>(p.keys, 1);
   const uint32_t ns = p.sessions;
   const uint32_t min_ops = std::min(p.min_ops, p.max_ops);
@@ -240,11 +207,15 @@ void generate_history(const GenParams& p, GenSink& sink) {
   }
 }
 
+std::string generated_label(uint32_t session, uint32_t index) {
+  return "s" + std::to_string(session) + "t" + std::to_string(index);
+}
+
 HistorySink::HistorySink(bool labels) : labels_(labels) { b_.set_initial(b_.values().intern_int(0)); }
 void HistorySink::begin_session() { b_.begin_session(); }
 void HistorySink::begin_txn(uint32_t session, uint32_t index) {
   b_.begin_txn();
-  if (labels_) b_.set_label("s" + std::to_string(session) + "t" + std::to_string(index));
+  if (labels_) b_.set_label(generated_label(session, index));
 }
 void HistorySink::read(int64_t key, int64_t value) { b_.read(b_.keys().intern_int(key), b_.values().intern_int(value)); }
 void HistorySink::write(int64_t key, int64_t value) { b_.write(b_.keys().intern_int(key), b_.values().intern_int(value)); }

@@ -18,14 +18,28 @@
 //           and with probability thin_air_ratio a value nobody wrote: anomalies at every level.
 // The same parameters and seed give the same history on every platform (own PRNG).
 #pragma once
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "model/history.h"
 
 namespace isoscope {
 
 enum class GenMode : uint8_t { Serial, Causal, Random };
-enum class KeyDist : uint8_t { Uniform, Zipf, Hotspot };
+// How a generator picks the key of an operation (every generator: random histories, the
+// database simulator, mini-transactions, the runner's workloads).
+enum class KeyDist : uint8_t { Uniform, Zipf, Hotspot, Exponential };
+struct KeyParams {
+  uint32_t keys = 8;
+  KeyDist dist = KeyDist::Uniform;
+  double zipf_s = 1.0;     // Zipf: P(key i) ~ 1 / (i + 1)^s
+  double hot_keys = 0.1;   // Hotspot: fraction of the keys that are hot (at least one)
+  double hot_prob = 0.9;   // Hotspot: probability of a hot key
+  double exp_rate = 0.1;   // Exponential: P(key i) ~ exp(-rate * i)
+};
 
 struct GenParams {
   uint64_t seed = 1;
@@ -53,6 +67,7 @@ struct GenParams {
   // (key, value) is written many times and reads become ambiguous (History::ambiguous); the
   // mode's verdicts still hold, since what was really read is one of the candidates.
   uint32_t value_range = 0;
+  KeyParams key_params() const { return {keys, key_dist, zipf_s, hot_keys, hot_prob}; }
 };
 
 // Where a generated history goes: sessions one after the other, transactions in session order.
@@ -64,6 +79,9 @@ struct GenSink {
   virtual void write(int64_t key, int64_t value) = 0;
   virtual void end_txn(TxnStatus status, bool timed, Time start, Time end) = 0;
 };
+
+// The label of a generated transaction, when a sink is asked for labels: "s<session>t<index>".
+std::string generated_label(uint32_t session, uint32_t index);
 
 // A sink that builds a History (initial value 0; labels "s<session>t<index>" on request).
 class HistorySink final : public GenSink {
@@ -97,6 +115,52 @@ class Rng {
 
  private:
   uint64_t s_[4];
+};
+
+// Picks keys by a KeyParams distribution.
+class KeyPicker {
+ public:
+  explicit KeyPicker(const KeyParams& p) : p_(p), n_(std::max<uint32_t>(p.keys, 1)) {
+    if (p.dist == KeyDist::Zipf || p.dist == KeyDist::Exponential) {
+      cdf_.resize(n_);
+      double sum = 0;
+      for (uint32_t i = 0; i < n_; ++i)
+        cdf_[i] = (sum += p.dist == KeyDist::Zipf ? 1.0 / std::pow(i + 1.0, p.zipf_s)
+                                                    : std::exp(-p.exp_rate * i));
+      for (double& c : cdf_) c /= sum;
+    }
+    hot_ = std::min<uint32_t>(n_, std::max<uint32_t>(1, static_cast<uint32_t>(p.hot_keys * n_)));
+  }
+  uint32_t size() const { return n_; }
+  uint32_t pick(Rng& rng) const {
+    switch (p_.dist) {
+      case KeyDist::Uniform: return rng.below(n_);
+      case KeyDist::Zipf:
+      case KeyDist::Exponential: {
+        const double u = rng.uniform();
+        const auto k = static_cast<uint32_t>(std::lower_bound(cdf_.begin(), cdf_.end(), u) - cdf_.begin());
+        return std::min(k, n_ - 1);
+      }
+      case KeyDist::Hotspot:
+        if (hot_ == n_ || rng.chance(p_.hot_prob)) return rng.below(hot_);
+        return hot_ + rng.below(n_ - hot_);
+    }
+    return 0;
+  }
+  // A key different from x (n_ >= 2).
+  uint32_t pick_other(Rng& rng, uint32_t x) const {
+    for (int tries = 0; tries < 8; ++tries) {
+      const uint32_t y = pick(rng);
+      if (y != x) return y;
+    }
+    const uint32_t y = rng.below(n_ - 1);
+    return y >= x ? y + 1 : y;
+  }
+
+ private:
+  KeyParams p_;
+  uint32_t n_, hot_ = 1;
+  std::vector<double> cdf_;
 };
 
 }  // namespace isoscope

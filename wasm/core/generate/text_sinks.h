@@ -4,6 +4,7 @@
 #pragma once
 #include <charconv>
 #include <memory>
+#include <string>
 #include <string_view>
 
 #include "formats/writers.h"
@@ -13,9 +14,12 @@ namespace isoscope {
 
 class TextSink final : public GenSink {
  public:
-  explicit TextSink(std::unique_ptr<HistoryWriter> w) : w_(std::move(w)) { w_->begin("0"); }
+  // labels: each transaction labelled generated_label(session, index)
+  TextSink(std::unique_ptr<HistoryWriter> w, bool labels) : w_(std::move(w)), labels_(labels) { w_->begin("0"); }
   void begin_session() override { w_->begin_session(); }
-  void begin_txn(uint32_t, uint32_t) override { w_->begin_txn({}); }
+  void begin_txn(uint32_t session, uint32_t index) override {
+    w_->begin_txn(labels_ ? generated_label(session, index) : std::string());
+  }
   void read(int64_t key, int64_t value) override { op(OpKind::Read, key, value); }
   void write(int64_t key, int64_t value) override { op(OpKind::Write, key, value); }
   void end_txn(TxnStatus status, bool timed, Time start, Time end) override {
@@ -34,12 +38,13 @@ class TextSink final : public GenSink {
     w_->op(kind, std::string_view(k, static_cast<size_t>(ke - k)), std::string_view(v, static_cast<size_t>(ve - v)));
   }
   std::unique_ptr<HistoryWriter> w_;
+  bool labels_;
 };
 
 // nullptr for a format that has no writer.
-inline std::unique_ptr<TextSink> make_text_sink(std::string_view format, TextOut& out) {
+inline std::unique_ptr<TextSink> make_text_sink(std::string_view format, TextOut& out, bool labels = false) {
   std::unique_ptr<HistoryWriter> w = make_writer(format, out);
-  return w ? std::make_unique<TextSink>(std::move(w)) : nullptr;
+  return w ? std::make_unique<TextSink>(std::move(w), labels) : nullptr;
 }
 
 }  // namespace isoscope

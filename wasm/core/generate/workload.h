@@ -48,7 +48,7 @@ using TxnProgram = std::vector<ProgramStep>;
 struct WorkloadParams {
   WorkloadKind kind = WorkloadKind::Registers;
   uint32_t min_ops = 8, max_ops = 8;  // Registers, ListAppend
-  MtKeyParams key;
+  KeyParams key;
   double read_ratio = 0.5;  // Registers, ListAppend (mixed shape); Lightweight: reads
   WorkloadMix mix;
   double read_only_ratio = 0.2;  // MiniTxn: r(x) or r(x) r(y)
@@ -69,7 +69,7 @@ class WorkloadPlanner {
   void plan_registers(Rng& rng, TxnProgram& out, bool lists) const;
   void plan_mini(Rng& rng, TxnProgram& out) const;
   WorkloadParams p_;
-  sim::KeyPicker keys_;
+  KeyPicker keys_;
 };
 
 }  // namespace isoscope

@@ -185,9 +185,6 @@ struct History {
     return {t, txns[t].session, txns[t].index};
   }
 
-  std::span<const Op> txn_ops(uint32_t t) const {
-    return {ops.data() + txns[t].op_begin, txns[t].size()};
-  }
   // Writer transaction of a read op: a txn id, kInitialTxn, or kThinAir (also for an ambiguous
   // read, which has no single writer: see ambiguous).
   uint32_t writer_txn(uint32_t read_op) const {

@@ -78,6 +78,40 @@ const char* verdict_name(Verdict v) {
 
 bool is_transactional(Level l) { return chain_rank(l) >= 0; }
 
+bool is_causal_model(Level l) { return l == Level::WCC || l == Level::CCv || l == Level::CM; }
+
+namespace {
+
+struct LevelText {
+  const char* title;
+  const char* summary;
+};
+// In the enum's order.
+constexpr LevelText kLevelTexts[kNumLevels] = {
+    {"Read committed", "Reads return committed data only, and never go back to older data within one transaction."},
+    {"Repeatable read", "Reading a key twice in one transaction (before writing it) returns the same writer’s value."},
+    {"Read atomic", "A transaction sees all of another transaction’s writes or none of them (no fractured reads)."},
+    {"Causal consistency", "A transaction sees everything that causally precedes what it sees, in every session."},
+    {"Prefix consistency", "Every transaction observes a prefix of one global commit order."},
+    {"Snapshot isolation",
+     "Each transaction reads one consistent snapshot, and no two concurrent transactions both write the same key."},
+    {"Serializability", "The outcome equals some one-at-a-time execution of the committed transactions."},
+    {"Strict serializability",
+     "Serializable in an order that also respects real time: a transaction that finished before another started "
+     "comes first."},
+    {"Weak causal consistency",
+     "Single-operation model: each read is consistent with the causal order of writes it can see."},
+    {"Causal convergence", "Weak causal consistency plus one arbitration order on which all replicas converge."},
+    {"Causal memory", "Weak causal consistency where each session’s reads respect its own causal past."},
+    {"Linearizability",
+     "Every operation takes effect atomically at one instant between its invocation and its completion."},
+};
+
+}  // namespace
+
+const char* level_title(Level l) { return kLevelTexts[static_cast<int>(l)].title; }
+const char* level_summary(Level l) { return kLevelTexts[static_cast<int>(l)].summary; }
+
 bool is_strong(Level l) { return chain_rank(l) >= chain_rank(Level::PC); }
 
 bool is_weaker(Level weaker, Level stronger) {

@@ -28,6 +28,11 @@ const char* verdict_name(Verdict v);  // "pass", "fail", "unknown", "n/a"
 // (direct and transitive).
 bool is_weaker(Level weaker, Level stronger);
 bool is_transactional(Level l);  // RC .. SSER
+bool is_causal_model(Level l);   // WCC, CCv, CM: single-operation histories
+
+// What a level promises, in people's words: the one source of the page's and the table's texts.
+const char* level_title(Level l);    // "Snapshot isolation"
+const char* level_summary(Level l);  // one sentence
 bool is_strong(Level l);         // PC .. SSER: decided over a commit order (checkers/strong)
 
 }  // namespace isoscope

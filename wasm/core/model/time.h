@@ -27,7 +27,6 @@ struct Time {
   friend constexpr auto operator<=>(const Time&, const Time&) = default;
   friend constexpr bool operator==(const Time&, const Time&) = default;
 
-  bool is_integer() const { return frac == 0; }
   // The exact decimal: "1700000000000000100", "-1.5", "0.000000000000000001". Valid JSON and EDN.
   std::string text() const;
   // The nearest double: for display only (the web app's timeline), never for a verdict.

@@ -406,6 +406,25 @@ std::string anomaly_kinds_json() {
   return std::move(j.str());
 }
 
+static const char* level_group(Level l) {
+  return is_transactional(l) ? "transactional" : is_causal_model(l) ? "causal" : "linearizability";
+}
+
+std::string level_vocabulary_json() {
+  JsonWriter j;
+  j.begin_array();
+  for (int i = 0; i < kNumLevels; ++i) {
+    const Level l = static_cast<Level>(i);
+    j.newline().begin_object().member("name", level_name(l)).member("title", level_title(l))
+        .member("summary", level_summary(l)).member("group", level_group(l)).key("implies").begin_array();
+    for (int k = kNumLevels - 1; k >= 0; --k)
+      if (is_weaker(static_cast<Level>(k), l)) j.string(level_name(static_cast<Level>(k)));
+    j.end_array().end_object();
+  }
+  j.end_array();
+  return std::move(j.str());
+}
+
 std::string levels_json(const History& h) {
   JsonWriter j;
   const std::vector<Level> order = check_order(h);

@@ -41,5 +41,9 @@ std::string report_text(const CheckReport& report);
 // The anomaly vocabulary (model/anomaly_kinds.h) as JSON:
 // [{"name", "family", "weakest", "title", "description"}, ...].
 std::string anomaly_kinds_json();
+// The levels (`isoscope levels --json`, the web app's web/generated/levels.json): in the enum's
+// order, [{"name", "title", "summary", "group" ("transactional", "causal" or
+// "linearizability"), "implies": [the weaker levels a pass decides, strongest first]}].
+std::string level_vocabulary_json();
 
 }  // namespace isoscope

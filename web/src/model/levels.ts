@@ -1,28 +1,26 @@
 // The isolation-level lattice as the page presents it (pure logic).
 import type { LevelResult, Verdict } from '../core/types';
+import vocabulary from '../../generated/levels.json';
 
 export interface LevelDoc { name: string; summary: string }
 
-export const LEVEL_DOCS: Record<string, LevelDoc> = {
-  SSER: { name: 'Strict serializability', summary: 'Serializable in an order that also respects real time: a transaction that finished before another started comes first.' },
-  SER: { name: 'Serializability', summary: 'The outcome equals some one-at-a-time execution of the committed transactions.' },
-  SI: { name: 'Snapshot isolation', summary: 'Each transaction reads one consistent snapshot, and no two concurrent transactions both write the same key.' },
-  PC: { name: 'Prefix consistency', summary: 'Every transaction observes a prefix of one global commit order.' },
-  CC: { name: 'Causal consistency', summary: 'A transaction sees everything that causally precedes what it sees, in every session.' },
-  RA: { name: 'Read atomic', summary: 'A transaction sees all of another transaction\u2019s writes or none of them (no fractured reads).' },
-  RR: { name: 'Repeatable read', summary: 'Reading a key twice in one transaction (before writing it) returns the same writer\u2019s value.' },
-  RC: { name: 'Read committed', summary: 'Reads return committed data only, and never go back to older data within one transaction.' },
-  WCC: { name: 'Weak causal consistency', summary: 'Single-operation model: each read is consistent with the causal order of writes it can see.' },
-  CCv: { name: 'Causal convergence', summary: 'Weak causal consistency plus one arbitration order on which all replicas converge.' },
-  CM: { name: 'Causal memory', summary: 'Weak causal consistency where each session\u2019s reads respect its own causal past.' },
-  LIN: { name: 'Linearizability', summary: 'Every operation takes effect atomically at one instant between its invocation and its completion.' },
-};
+// The levels are the core's (wasm/core/model/levels.h): the build writes their names, texts and
+// lattice to web/generated/levels.json with `isoscope levels --json`.
+interface LevelVocabulary { name: string; title: string; summary: string; group: string; implies: string[] }
+const LEVELS: readonly LevelVocabulary[] = vocabulary;
+const IMPLIED = new Map(LEVELS.map((l) => [l.name, new Set(l.implies)]));
 
+export const LEVEL_DOCS: Record<string, LevelDoc> = Object.fromEntries(LEVELS.map((l) => [l.name, { name: l.title, summary: l.summary }]));
+
+/** A group's levels, strongest first (a level implies the weaker ones of its group). */
+function group(name: string): string[] {
+  return LEVELS.filter((l) => l.group === name).sort((a, b) => b.implies.length - a.implies.length).map((l) => l.name);
+}
 /** Transactional chain, strongest first (SSER => SER => SI => PC => CC => RA => RR => RC). */
-export const CHAIN = ['SSER', 'SER', 'SI', 'PC', 'CC', 'RA', 'RR', 'RC'];
+export const CHAIN = group('transactional');
 /** Non-transactional causal models (single-operation histories): CCv and CM each imply WCC. */
-export const CAUSAL = ['CCv', 'CM', 'WCC'];
-export const LINEAR = ['LIN'];
+export const CAUSAL = group('causal');
+export const LINEAR = group('linearizability');
 
 export interface LadderGroup { title: string; levels: string[] }
 
@@ -45,18 +43,17 @@ export function strongestSatisfied(results: Record<string, LevelResult | undefin
   const chain = CHAIN.filter((l) => known.includes(l));
   const top = chain.find((l) => results[l]?.verdict === 'pass');
   if (top) out.push(top);
-  const causal = ['CCv', 'CM'].filter((l) => results[l]?.verdict === 'pass');
-  if (causal.length) out.push(...causal);
-  else if (results.WCC?.verdict === 'pass') out.push('WCC');
-  if (results.LIN?.verdict === 'pass') out.push('LIN');
+  // in the other groups, each passing level that no other passing level implies (CCv and CM, else WCC)
+  for (const levels of [CAUSAL, LINEAR]) {
+    const passing = levels.filter((l) => results[l]?.verdict === 'pass');
+    out.push(...passing.filter((l) => !passing.some((s) => implies(s, l))));
+  }
   return out;
 }
 
 /** Whether a pass at `stronger` implies a pass at `weaker` (the chain, and CCv, CM => WCC). */
 export function implies(stronger: string, weaker: string): boolean {
-  const a = CHAIN.indexOf(stronger), b = CHAIN.indexOf(weaker);
-  if (a >= 0 && b >= 0) return a < b;
-  return weaker === 'WCC' && (stronger === 'CCv' || stronger === 'CM');
+  return IMPLIED.get(stronger)?.has(weaker) ?? false;
 }
 
 /** The levels to run in the order the core decides them best (levels() gives each its order). */
@@ -73,7 +70,7 @@ export const VERDICT_LABEL: Record<Verdict | 'pending' | 'running', string> = {
 export function summarize(results: Record<string, LevelResult | undefined>, known: string[]): string {
   const best = strongestSatisfied(results, known);
   // every failing level, weakest first in each group: the chain, the causal models, LIN
-  const fails = [...[...CHAIN].reverse(), 'WCC', 'CM', 'CCv', ...LINEAR].filter((l) => results[l]?.verdict === 'fail');
+  const fails = [CHAIN, CAUSAL, LINEAR].flatMap((g) => [...g].reverse()).filter((l) => results[l]?.verdict === 'fail');
   const unknown = known.filter((l) => results[l]?.verdict === 'unknown');
   const parts: string[] = [];
   if (best.length) parts.push(`Satisfies ${best.join(', ')}`);

@@ -1,4 +1,4 @@
-// A built-in check that warms a fresh core up before the user's file arrives (issue 21). V8
+// A built-in check that warms a fresh core up before the user's file arrives. V8
 // first runs wasm in its baseline code (Liftoff) and recompiles the functions that get hot with
 // TurboFan on background threads: the first check of a fresh instance ran 3-6x slower than the
 // same check again. The page compiles the module once and every worker instantiates that one

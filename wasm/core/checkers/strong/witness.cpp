@@ -421,16 +421,7 @@ Anomaly cycle_anomaly(const Instance& in, const Problem& p, Saturation& sat, Lev
   a.kind = kind_name(classify_cycle(h, a.edges));
   for (uint32_t t : context)
     if (std::find(a.txns.begin(), a.txns.end(), t) == a.txns.end()) a.txns.push_back(t);
-  std::string s;
-  for (size_t i = 0; i < a.edges.size(); ++i) {
-    const AnomalyEdge& ed = a.edges[i];
-    if (i) s += "; ";
-    if (i + 1 == a.edges.size() && a.edges.size() > 1) s += "however ";
-    s += short_name(h, ed.from_txn) + " < " + short_name(h, ed.to_txn) + " because " + ed.why;
-  }
-  s += std::string(": a contradiction (a cycle in the order in which transactions must commit under ") +
-       level_name(level) + ")";
-  a.explanation = std::move(s);
+  a.explanation = cycle_explanation(h, a.edges, std::string(" under ") + level_name(level));
   return a;
 }
 

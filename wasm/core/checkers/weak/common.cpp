@@ -347,15 +347,7 @@ void report_cycles(const History& h, const Digraph& g, const std::vector<CoWhy>&
       a.kind = any_ra_wr ? kind_name(AnomalyKind::FracturedRead) : kind_name(AnomalyKind::SessionGuaranteeViolation);
     else
       a.kind = kind_name(AnomalyKind::CausalityViolation);
-    std::string s;
-    for (size_t i = 0; i < a.edges.size(); ++i) {
-      const AnomalyEdge& ed = a.edges[i];
-      if (i) s += "; ";
-      if (i + 1 == a.edges.size() && a.edges.size() > 1) s += "however ";
-      s += short_name(h, ed.from_txn) + " < " + short_name(h, ed.to_txn) + " because " + ed.why;
-    }
-    s += ": a contradiction (a cycle in the order in which transactions must commit)";
-    a.explanation = std::move(s);
+    a.explanation = cycle_explanation(h, a.edges, "");
     out.anomalies.push_back(std::move(a));
   }
   out.anomalies_total += total;
