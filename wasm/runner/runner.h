@@ -67,13 +67,16 @@ struct RunResult {
 // One transaction in isoscope JSON: {"ops": [...], "status": ..., "start": ..., "end": ...}.
 std::string txn_json(const RecordedSession& s, const RecordedTxn& t);
 
-// The history file (--out), written while the run goes: a complete isoscope JSON document at
-// every moment, so that a run killed at any point (even by SIGKILL) leaves a history that
-// `isoscope check` reads, with the transactions that had finished a moment before.
+// The history file (--out), written while the run goes: a complete isoscope JSON document
+// between its writes, so that a run killed at any point (even by SIGKILL; the one exception
+// below) leaves a history that `isoscope check` reads, with the transactions that had finished
+// a moment before.
 //
 // Each session owns a region of the file: its transactions, then spaces (JSON whitespace), then
 // its closing bracket. Finished transactions are written over the spaces, each session's batch
-// in one write (a reader sees it whole or not at all), and only once the transactions whose
+// in one write (once it returns, a reader sees the batch whole; a read that races the write may
+// see part of it, as Linux does not order buffered reads with writes, and a SIGKILL that lands
+// inside a write of more than a page may cut it short), and only once the transactions whose
 // values they read are in the file (a session can finish a transaction before the one it read
 // from is handed in: the file never holds a read of a value it does not hold). When a region is
 // full, the whole document is laid out again with more room (twice each session's text, at
