@@ -126,7 +126,7 @@ class KeyPicker {
       double sum = 0;
       for (uint32_t i = 0; i < n_; ++i)
         cdf_[i] = (sum += p.dist == KeyDist::Zipf ? 1.0 / std::pow(i + 1.0, p.zipf_s)
-                                                    : std::exp(-p.exp_rate * i));
+                                                  : std::exp(-p.exp_rate * i));
       for (double& c : cdf_) c /= sum;
     }
     hot_ = std::min<uint32_t>(n_, std::max<uint32_t>(1, static_cast<uint32_t>(p.hot_keys * n_)));
