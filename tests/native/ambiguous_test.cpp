@@ -493,7 +493,9 @@ TEST(Ambiguous, TheSolverWithTheChoiceInsideAgreesWithReference) {
   constexpr std::array<Level, 4> kStrong = {Level::PC, Level::SI, Level::SER, Level::SSER};
   Rng rng(4242);
   int disagreements = 0, unverified = 0, no_witness = 0, histories = 0;
-  choice_prune_counts() = {};
+  CheckStats pruned;
+  CheckBudget counted;
+  counted.stats = &pruned;
   std::array<int, 4> pass{}, fail{};
   for (int i = 0; i < kHistories; ++i) {
     const GenParams p = ambiguous_params(rng, 9000000 + i);
@@ -505,7 +507,7 @@ TEST(Ambiguous, TheSolverWithTheChoiceInsideAgreesWithReference) {
     for (size_t li = 0; li < kStrong.size(); ++li) {
       const Level l = kStrong[li];
       if (l == Level::SSER && !h.has_timestamps) continue;
-      const LevelResult r = check_choices_in_solver(h, l, {});
+      const LevelResult r = check_choices_in_solver(h, l, counted);
       if (r.verdict == Verdict::NotApplicable) continue;  // a transaction of unknown status
       const Verdict want = reference_check(h, l);
       if (want == Verdict::Unknown) continue;
@@ -520,16 +522,15 @@ TEST(Ambiguous, TheSolverWithTheChoiceInsideAgreesWithReference) {
         ADD_FAILURE() << level_name(l) << " fails without a witness (seed " << p.seed << ")\n" << write_isoscope_json(h);
     }
   }
-  const ChoicePruneCounts pruned = choice_prune_counts();
   std::printf("  %d histories with ambiguous reads; pruned by the known edges: %zu candidates the reader "
               "reaches, %zu overwritten, %zu reads left with one\n",
-              histories, pruned.reader_reaches, pruned.overwritten, pruned.fixed);
+              histories, pruned.pruned_reader_reaches, pruned.pruned_overwritten, pruned.pruned_fixed);
   for (size_t li = 0; li < kStrong.size(); ++li)
     std::printf("    %-4s pass %5d  fail %5d\n", level_name(kStrong[li]), pass[li], fail[li]);
   // Each pruning rule (and its cascade) is exercised, and every verdict agrees all the same.
-  EXPECT_GT(pruned.reader_reaches, 0u);
-  EXPECT_GT(pruned.overwritten, 0u);
-  EXPECT_GT(pruned.fixed, 0u);
+  EXPECT_GT(pruned.pruned_reader_reaches, 0u);
+  EXPECT_GT(pruned.pruned_overwritten, 0u);
+  EXPECT_GT(pruned.pruned_fixed, 0u);
   EXPECT_EQ(disagreements, 0);
   EXPECT_EQ(unverified, 0);
   EXPECT_EQ(no_witness, 0);

@@ -342,14 +342,18 @@ TEST(StrongDifferential, AnAllLevelsCheckRunsCcOnce) {
   p.timestamps = true;
   Expected<History> eh = generate_history(p);
   ASSERT_TRUE(eh.ok());
-  const size_t before = check_cc_runs();
-  const CheckReport r = check_history(*eh, CheckOptions{});
-  EXPECT_EQ(check_cc_runs() - before, 1u);
+  CheckStats stats;
+  CheckOptions o;
+  o.stats = &stats;
+  const CheckReport r = check_history(*eh, o);
+  EXPECT_EQ(stats.cc_runs, 1u);
   for (Level l : kStrong) EXPECT_EQ(r.results[static_cast<int>(l)].verdict, Verdict::Pass) << level_name(l);
   // Alone, a strong level still checks CC itself.
-  const size_t alone = check_cc_runs();
-  (void)check_strong(*eh, Level::SER, CheckBudget{});
-  EXPECT_EQ(check_cc_runs() - alone, 1u);
+  CheckStats alone;
+  CheckBudget b;
+  b.stats = &alone;
+  (void)check_strong(*eh, Level::SER, b);
+  EXPECT_EQ(alone.cc_runs, 1u);
 }
 
 // CC left unknown by its budget: the strong levels, which need it to hold, do not run it again
@@ -363,12 +367,13 @@ TEST(StrongDifferential, CcLeftUnknownIsNotRunAgainByTheStrongLevels) {
   p.timestamps = true;
   Expected<History> eh = generate_history(p);
   ASSERT_TRUE(eh.ok());
+  CheckStats stats;
   CheckOptions o;
   o.budget_ms = 1;  // 20,000 transactions: CC polls its budget every 4,096
-  const size_t before = check_cc_runs();
+  o.stats = &stats;
   const CheckReport r = check_history(*eh, o);
   ASSERT_EQ(r.results[static_cast<int>(Level::CC)].verdict, Verdict::Unknown);
-  EXPECT_EQ(check_cc_runs() - before, 1u);
+  EXPECT_EQ(stats.cc_runs, 1u);
   for (Level l : kStrong) {
     EXPECT_EQ(r.results[static_cast<int>(l)].verdict, Verdict::Unknown) << level_name(l);
     EXPECT_NE(r.results[static_cast<int>(l)].reason.find("causal consistency"), std::string::npos) << level_name(l);

@@ -149,6 +149,7 @@ const LevelResult& decide_level(const History& h, Level l, const CheckOptions& o
       budget.ser_fails = report.requested[static_cast<int>(Level::SER)] &&
                          report.results[static_cast<int>(Level::SER)].verdict == Verdict::Fail;
       budget.memo = report.memo.get();
+      budget.stats = opts.stats;
       struct ProgressCtx {
         const CheckOptions* opts;
         Level level;

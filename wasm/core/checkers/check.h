@@ -30,6 +30,8 @@ struct CheckOptions {
   // Called from inside a long level (the strong solver) with its progress: constraints
   // settled and still open. Called at most every few milliseconds.
   std::function<void(Level, size_t settled, size_t open)> on_progress;
+  // Where the levels count their work (CheckBudget::stats), or nullptr.
+  CheckStats* stats = nullptr;
 };
 
 struct CheckReport {

@@ -966,19 +966,19 @@ void Chooser::prune_by_reachability(std::vector<std::vector<uint32_t>>& doms) {
         bool out = false;
         if (u != t && u != kInitialTxn && reaches(t, u)) {
           out = true;
-          ++choice_prune_counts().reader_reaches;
+          if (budget_.stats) ++budget_.stats->pruned_reader_reaches;
         }
         for (size_t j = 0; j < before.size() && !out && u != t; ++j)
           if (before[j] != u && reaches(u, before[j])) {
             out = true;
-            ++choice_prune_counts().overwritten;
+            if (budget_.stats) ++budget_.stats->pruned_overwritten;
           }
         if (!out) kept.push_back(c);
       }
       if (kept.empty() || kept.size() == d.size()) continue;
       if (kept.size() == 1) {
         fixed_more = true;
-        ++choice_prune_counts().fixed;
+        if (budget_.stats) ++budget_.stats->pruned_fixed;
         work_.read_from[vars_[i].op] = kept[0];
       }
       d = std::move(kept);
@@ -1364,11 +1364,6 @@ bool Chooser::projection_fails(const std::vector<char>& keep, const std::vector<
 }
 
 }  // namespace
-
-ChoicePruneCounts& choice_prune_counts() {
-  thread_local ChoicePruneCounts counts;
-  return counts;
-}
 
 LevelResult check_with_choices(const History& h, Level level, const CheckBudget& budget) {
   Chooser c(h, level, budget);

@@ -63,14 +63,6 @@ LevelResult check_with_choices(const History& h, Level level, const CheckBudget&
 // Unknown when a pass it found does not verify (a bug).
 LevelResult check_choices_in_solver(const History& h, Level level, const CheckBudget& budget);
 
-// Tests: what the strong levels' pruning by the known edges (choice.cpp,
-// prune_by_reachability) removed on this thread: candidates the reader reaches, candidates
-// overwritten by a writer between them and the reader, and reads left with one candidate.
-struct ChoicePruneCounts {
-  size_t reader_reaches = 0, overwritten = 0, fixed = 0;
-};
-ChoicePruneCounts& choice_prune_counts();
-
 // How many reads-from choices the causal models enumerate at most.
 constexpr double kMaxCausalChoices = 4096;
 

@@ -91,6 +91,15 @@ struct LevelMemo {
 // Budget and cancellation shared by every checker. Long-running checkers call expired()
 // from time to time and return Verdict::Unknown when it says so.
 
+// Counts of the work a check did, for whoever asks (tests count them; nothing else reads them).
+struct CheckStats {
+  size_t cc_runs = 0;  // times the causal-consistency check ran (not taken from another level)
+  // What the strong levels' pruning of reads-from candidates by the known edges removed
+  // (checkers/choice.cpp): candidates the reader reaches, candidates overwritten by a writer
+  // between them and the reader, and reads left with one candidate.
+  size_t pruned_reader_reaches = 0, pruned_overwritten = 0, pruned_fixed = 0;
+};
+
 struct CheckBudget {
   double deadline_ms = 0;  // absolute time (now_ms clock) after which to give up; 0 = none
   bool (*cancelled)(void*) = nullptr;
@@ -110,6 +119,8 @@ struct CheckBudget {
   // The check's memo (check_history's; nullptr for a level checked alone). Only for the history
   // the check is of, never a sub-history of it.
   LevelMemo* memo = nullptr;
+  // Where to count the work done, or nullptr.
+  CheckStats* stats = nullptr;
   bool expired() const;
   // A copy that runs out once `fraction` of the time left has passed (none when this has no
   // deadline): a slice for an attempt that decides nothing when it fails.

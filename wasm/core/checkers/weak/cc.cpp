@@ -28,7 +28,6 @@
 // verdict and every strongly connected component, is unchanged, and every kept edge is a real
 // instance of the axiom, so a cycle of the kept edges is a cycle of the full relation.
 #include <algorithm>
-#include <atomic>
 #include <optional>
 #include <utility>
 
@@ -324,7 +323,6 @@ void CoEdges::compact() {
 }  // namespace
 
 namespace {
-std::atomic<size_t> g_cc_runs{0};
 
 // Above this many writing sessions, clocks are sparse.
 constexpr uint32_t kDenseWidth = 2048;
@@ -488,7 +486,6 @@ std::optional<LevelResult> visit_sparse(const History& h, const weak::Reads& R, 
   return std::nullopt;
 }
 }  // namespace
-size_t check_cc_runs() { return g_cc_runs.load(); }
 
 namespace {
 LevelResult run_cc(const History& h, const CheckBudget& budget, CcClocks clocks, CcEdges edges,
@@ -526,7 +523,7 @@ namespace {
 LevelResult run_cc(const History& h, const CheckBudget& budget, CcClocks clocks, CcEdges edges,
                    std::vector<std::pair<uint32_t, uint32_t>>* kept_out) {
   if (!h.ambiguous.empty()) return check_with_choices(h, Level::CC, budget);
-  ++g_cc_runs;
+  if (budget.stats) ++budget.stats->cc_runs;
   weak::Reads R = weak::collect_reads(h);
   LevelResult res = weak::begin_result(h);
   weak::CoGraph g(h, R);

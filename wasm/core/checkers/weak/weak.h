@@ -39,7 +39,5 @@ std::vector<std::pair<uint32_t, uint32_t>> cc_kept_orderings(const History& h, C
 // The memory check_cc's vector clocks, kept orderings and their bookkeeping may take (the
 // estimate checked before it runs).
 size_t cc_clock_bytes_estimate(const History& h);
-// How many times check_cc has run in this process (tests count the work a check does).
-size_t check_cc_runs();
 
 }  // namespace isoscope
