@@ -630,12 +630,8 @@ int run_generate(int argc, char** argv) {
       p.unknown_ratio = d;
       unknown_set = true;
     } else if (a == "--dist") {
-      std::string dist = v ? v : "";
       ++i;
-      if (dist == "uniform") p.key_dist = KeyDist::Uniform;
-      else if (dist == "zipf") p.key_dist = KeyDist::Zipf;
-      else if (dist == "hotspot") p.key_dist = KeyDist::Hotspot;
-      else return usage_error("--dist needs uniform, zipf or hotspot");
+      if (!v || !parse_key_dist(v, p.key_dist)) return usage_error("--dist needs uniform, zipf or hotspot");
     } else if (a == "--seed") {
       if (!take_whole(0, 1.8e19)) return usage_error("--seed needs a non-negative integer");
       p.seed = static_cast<uint64_t>(d);

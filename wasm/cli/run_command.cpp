@@ -160,11 +160,7 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
       if (!take(1, 1e7, true)) return usage("--keys needs a whole number from 1 to 10000000");
       p.workload.key.keys = static_cast<uint32_t>(d);
     } else if (a == "--dist") {
-      const std::string dist = v ? v : "";
-      if (dist == "uniform") p.workload.key.dist = KeyDist::Uniform;
-      else if (dist == "zipf") p.workload.key.dist = KeyDist::Zipf;
-      else if (dist == "hotspot") p.workload.key.dist = KeyDist::Hotspot;
-      else return usage("--dist needs uniform, zipf or hotspot");
+      if (!v || !parse_key_dist(v, p.workload.key.dist)) return usage("--dist needs uniform, zipf or hotspot");
       ++i;
     } else if (a == "--seed") {
       if (!take(0, 1.8e19, true)) return usage("--seed needs a non-negative integer");

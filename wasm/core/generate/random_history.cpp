@@ -207,6 +207,14 @@ void generate_history(const GenParams& p, GenSink& sink) {
   }
 }
 
+bool parse_key_dist(std::string_view text, KeyDist& out) {
+  if (text == "uniform") out = KeyDist::Uniform;
+  else if (text == "zipf") out = KeyDist::Zipf;
+  else if (text == "hotspot") out = KeyDist::Hotspot;
+  else return false;
+  return true;
+}
+
 std::string generated_label(uint32_t session, uint32_t index) {
   return "s" + std::to_string(session) + "t" + std::to_string(index);
 }

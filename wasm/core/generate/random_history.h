@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/history.h"
@@ -40,6 +41,8 @@ struct KeyParams {
   double hot_prob = 0.9;   // Hotspot: probability of a hot key
   double exp_rate = 0.1;   // Exponential: P(key i) ~ exp(-rate * i)
 };
+// The command line's --dist: "uniform", "zipf" or "hotspot" (exponential is not offered there).
+bool parse_key_dist(std::string_view text, KeyDist& out);
 
 struct GenParams {
   uint64_t seed = 1;

@@ -1,9 +1,7 @@
-// What the concurrent generators share (mt_history.cpp, db_sim.cpp): the key-access
-// distributions and the per-session buffers that are emitted session by session once the
-// interleaved execution is over.
+// What the concurrent generators share (mt_history.cpp, db_sim.cpp): the per-session buffers
+// that are emitted session by session once the interleaved execution is over (the key-access
+// distributions, KeyPicker, are every generator's: random_history.h).
 #pragma once
-#include <algorithm>
-#include <cmath>
 #include <vector>
 
 #include "generate/mt_history.h"
