@@ -36,5 +36,8 @@ export async function startServer(rootDir, extra = {}, { cors = false } = {}) {
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address();
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) };
+  // close() also drops the browser's open connections (keep-alive, or a preconnected socket that
+  // never sent a request): server.close() alone waits for them, which once hung a test for minutes.
+  const close = () => new Promise((r) => { server.close(() => r()); server.closeAllConnections(); });
+  return { url: `http://127.0.0.1:${port}/`, close };
 }

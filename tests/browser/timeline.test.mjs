@@ -10,10 +10,10 @@ import { dropFiles, generateHistory, seriousViolations, setup, shot, timelineFra
 
 const TXNS = Number(process.env.ISOSCOPE_TIMELINE_TXNS ?? 100_000);
 const SESSIONS = 20;  // 5,000 transactions a lane at the default: more than a lane's pixels
-let env;
+let env, small;
 before(async () => {
   const big = generateHistory(['--engine', 'si', '--sessions', SESSIONS, '--txns', Math.ceil(TXNS / SESSIONS), '--ops', 2, '--keys', 100_000, '--seed', 5]);
-  const small = generateHistory(['--engine', 'si', '--sessions', 8, '--txns', 40, '--ops', 4, '--keys', 30, '--seed', 3]);
+  small = generateHistory(['--engine', 'si', '--sessions', 8, '--txns', 40, '--ops', 4, '--keys', 30, '--seed', 3]);
   env = await setup({ '/big.json': ['application/json', big], '/small.json': ['application/json', small] });
 });
 after(async () => { await env?.close(); });
@@ -71,9 +71,8 @@ test(`${TXNS.toLocaleString('en-US')} transactions pan and zoom, each frame draw
 // LIN's witness as Porcupine shows it: the linearization's points inside each operation.
 test('a passing LIN check shows its linearization on the timeline', async () => {
   const lwt = generateHistory(['--lwt', '--sessions', 4, '--txns', 12, '--keys', 2, '--stale-ratio', 0, '--seed', 9]);
-  env.serve({ '/lwt.json': ['application/json', lwt] });
-  const page = await env.page();
-  await page.goto(`${env.server.url}?src=/lwt.json&levels=LIN`);
+  const page = await env.landing();
+  await dropFiles(page, [{ name: 'lwt.json', content: lwt }]);
   await waitChecked(page);
   assert.equal(await page.$eval('#ladder .level[data-level="LIN"]', (e) => e.dataset.verdict), 'pass');
   await page.click('#ladder .level[data-level="LIN"]');
@@ -83,14 +82,13 @@ test('a passing LIN check shows its linearization on the timeline', async () => 
   assert.match(await page.textContent('#tp-timeline'), /The linearization/);
   await shot(page, 'timeline-lin');
   assert.deepEqual(page.errors, []);
-  await page.close();
 });
 
 // The Timeline's words and controls (issue 23): a legend, "zoom to the anomaly", search by key
 // kept apart from search by number, and a Jepsen history's nanoseconds on the axis in units.
 test('legend, zoom to the anomaly, key search and an axis in units', async () => {
-  const page = await env.page();
-  await page.goto(`${env.server.url}?src=/small.json&levels=SI,SER`);
+  const page = await env.landing();
+  await dropFiles(page, [{ name: 'small.json', content: small }]);
   await waitChecked(page);
   await page.click('#ladder .level[data-level="SER"]');
   await page.click('#tab-timeline');
@@ -111,15 +109,12 @@ test('legend, zoom to the anomaly, key search and an axis in units', async () =>
   await page.waitForFunction(() => /for T3 \(number\)/.test(document.querySelector('#search-result')?.textContent ?? ''));
   const fits = await page.$eval('#timeline-search', (i) => i.scrollWidth <= i.clientWidth + 1);
   assert.ok(fits, 'the placeholder is cut');
-  await page.close();
 
   // Elle times are nanoseconds: the axis says s, ms or µs
   const edn = Array.from({ length: 6 }, (_, i) => [
     `{:type :invoke, :f :txn, :value [[:append :x ${i}]], :process ${i % 2}, :time ${2_000_000_000 + i * 300_000_000}}`,
     `{:type :ok, :f :txn, :value [[:append :x ${i}]], :process ${i % 2}, :time ${2_100_000_000 + i * 300_000_000}}`]).flat().join('\n');
-  const other = await env.page();
-  await other.goto(env.server.url);
-  await other.waitForSelector('#dropzone');
+  const other = await env.landing();
   await dropFiles(other, [{ name: 'jepsen.edn', content: edn }]);
   await waitChecked(other);
   await other.click('#tab-timeline');
@@ -127,5 +122,4 @@ test('legend, zoom to the anomaly, key search and an axis in units', async () =>
   const ticks = (await other.$eval('.tl-canvas', (c) => c.dataset.ticks)).split('|');
   assert.ok(ticks.length >= 2 && ticks.every((t) => / (s|ms|µs|ns)$/.test(t)), ticks.join(' '));
   await other.click('.tl-canvas', { position: { x: 400, y: 26 + 11 } }).catch(() => {});
-  await other.close();
 });

@@ -68,9 +68,11 @@ TEST(Counterexample, InjectedAnomaliesReproduceWithAHandfulOfTransactions) {
     uint32_t sessions, txns;
   };
   // The 10^5-transaction shape runs in the plain build; under the sanitizers (20x slower) the
-  // others cover the same code.
-  const uint32_t txns = static_cast<uint32_t>(scaled(100, 20));
-  std::vector<Shape> shapes = {{10, txns}, {100, 10}, {100, txns}};
+  // others cover the same code, and at a small scale the long sessions are as short as the
+  // 100-session shape's (one shape less).
+  const uint32_t txns = static_cast<uint32_t>(scaled(100, 10));
+  std::vector<Shape> shapes = {{10, txns}, {100, 10}};
+  if (txns != 10) shapes.push_back({100, txns});
   if (!kSanitized) shapes.push_back({10, 10000});
   for (Shape shape : shapes) {
     for (const InjectableAnomaly& a : injectable_anomalies()) {
