@@ -1,5 +1,5 @@
 // Repeated values: a (key, value) written more than once makes its reads ambiguous, and a level
-// holds when SOME choice of reads-from satisfies it (checkers/choice.h). The model's candidate
+// holds when SOME choice of reads-from satisfies it (checkers/choice/choice.h). The model's candidate
 // table, --unique-values, and every level against the brute-force reference (which finds the
 // candidates itself and enumerates every choice) on many small random histories whose writes
 // draw values from a tiny range.
@@ -12,10 +12,10 @@
 #include <string>
 
 #include "checkers/check.h"
-#include "checkers/choice.h"
-#include "checkers/concurrent_schedule.h"
+#include "checkers/choice/choice.h"
+#include "checkers/choice/concurrent_schedule.h"
 #include "checkers/counterexample.h"
-#include "checkers/serial_schedule.h"
+#include "checkers/choice/serial_schedule.h"
 #include "formats/formats.h"
 #include "generate/random_history.h"
 #include "reference.h"
@@ -326,7 +326,7 @@ std::string schedule_error(const History& h, const std::vector<uint32_t>& order,
 
 }  // namespace
 
-// The serial schedule search (checkers/serial_schedule.h) against the reference: a schedule it
+// The serial schedule search (checkers/choice/serial_schedule.h) against the reference: a schedule it
 // finds is one (checked by replaying it), so SER (SSER with real time) holds; and when it tries
 // every state without finding one, the level fails (complete on histories this small: its
 // rules that cut the search, forced read-only steps and values never left while still to be
@@ -507,7 +507,7 @@ TEST(Ambiguous, TheSolverWithTheChoiceInsideAgreesWithReference) {
     for (size_t li = 0; li < kStrong.size(); ++li) {
       const Level l = kStrong[li];
       if (l == Level::SSER && !h.has_timestamps) continue;
-      const LevelResult r = check_choices_in_solver(h, l, counted);
+      const LevelResult r = check_choices_in_solver(h, l, leaf_checker(l), counted);
       if (r.verdict == Verdict::NotApplicable) continue;  // a transaction of unknown status
       const Verdict want = reference_check(h, l);
       if (want == Verdict::Unknown) continue;
@@ -575,7 +575,7 @@ TEST(Ambiguous, LostUpdateWithEveryChoiceAt20To100Sessions) {
     ASSERT_EQ(sser.anomalies.size(), 1u);
     EXPECT_LE(sser.anomalies[0].txns.size(), 4u) << sser.anomalies[0].explanation;
     EXPECT_NE(sser.anomalies[0].explanation.find("may read"), std::string::npos) << sser.anomalies[0].explanation;
-    EXPECT_EQ(check_choices_in_solver(h, Level::SSER, {}).verdict, Verdict::Fail) << sessions;
+    EXPECT_EQ(check_choices_in_solver(h, Level::SSER, leaf_checker(Level::SSER), {}).verdict, Verdict::Fail) << sessions;
     for (Level l : {Level::CC, Level::PC})
       EXPECT_EQ(checker_for(l)(h, {}).verdict, Verdict::Pass) << level_name(l) << " at " << sessions << " sessions";
     // SER and SI have no real time to prune with: the chain is a pigeonhole, refuted by counting
@@ -593,7 +593,7 @@ TEST(Ambiguous, LostUpdateWithEveryChoiceAt20To100Sessions) {
     const History h = parse_json(read_modify_write_chain(sessions));
     for (Level l : {Level::SI, Level::SER, Level::SSER}) {
       EXPECT_EQ(checker_for(l)(h, {}).verdict, Verdict::Fail) << level_name(l) << " at " << sessions;
-      EXPECT_EQ(check_choices_in_solver(h, l, {}).verdict, Verdict::Fail) << level_name(l) << " at " << sessions;
+      EXPECT_EQ(check_choices_in_solver(h, l, leaf_checker(l), {}).verdict, Verdict::Fail) << level_name(l) << " at " << sessions;
     }
     if (sessions == 4)
       for (Level l : {Level::CC, Level::PC, Level::SI, Level::SER, Level::SSER})
@@ -602,7 +602,7 @@ TEST(Ambiguous, LostUpdateWithEveryChoiceAt20To100Sessions) {
 }
 
 // Read-modify-write-heavy histories with values from {1, 2}: the refutations by values alone
-// (choice.cpp: updates_outnumber_versions, SI, SER and SSER by counting; reads_cannot_repeat,
+// (choice/refutations.cpp: updates_outnumber_versions, SI, SER and SSER by counting; reads_cannot_repeat,
 // RR and up) against the reference, which enumerates every choice. The histories are written
 // directly: most transactions read a key (mostly the value a serial run would read) and then
 // write it; some read a key twice.
@@ -734,7 +734,7 @@ TEST(Ambiguous, CliSummaryUniqueValuesAndValueRange) {
   EXPECT_EQ(r.status, 2);
 }
 
-// The concurrent schedule search (checkers/concurrent_schedule.h) against the reference: a
+// The concurrent schedule search (checkers/choice/concurrent_schedule.h) against the reference: a
 // schedule it finds under the snapshot-isolation model gives a choice of reads-from under which
 // SI holds (the reference agrees that SI passes), and one under the read-committed model one
 // under which RC holds; the choice is one of each read's candidates. When it tries every state
@@ -777,7 +777,7 @@ TEST(Ambiguous, ConcurrentScheduleSearchAgreesWithReference) {
         if (error.empty()) {
           chosen.ambiguous = AmbiguousReads{};
           compute_effective_status(chosen);
-          if (checker_for(l, /*general_only=*/true)(chosen, {}).verdict != Verdict::Pass) error = "its choice fails the level";
+          if (leaf_checker(l)(chosen, {}).verdict != Verdict::Pass) error = "its choice fails the level";
         }
       } else if (si && want != Verdict::Fail) {
         error = "no schedule where the reference passes";

@@ -9,7 +9,7 @@
 #include <cstdio>
 
 #include "checkers/check.h"
-#include "checkers/concurrent_schedule.h"
+#include "checkers/choice/concurrent_schedule.h"
 #include "checkers/strong/strong.h"
 #include "formats/formats.h"
 #include "generate/db_sim.h"
@@ -196,7 +196,7 @@ TEST(DbSim, PlantedAnomaliesAmongRepeatedValues) {
 
 // A write skew planted (fresh keys, unique values) in snapshot isolation runs whose other keys
 // repeat values: SI and below hold (the engine's), SER and SSER fail with every choice, found
-// after the schedule search (checkers/serial_schedule.h) has looked for a serial order and the
+// after the schedule search (checkers/choice/serial_schedule.h) has looked for a serial order and the
 // solver for a choice: at scale, whatever these find must not pass the level.
 TEST(DbSim, PlantedWriteSkewInSnapshotRunsWithRepeatedValues) {
   const InjectableAnomaly* a = find_injectable("WriteSkew");
@@ -221,7 +221,7 @@ TEST(DbSim, PlantedWriteSkewInSnapshotRunsWithRepeatedValues) {
 // The same without timestamps (as plume, dbcop and Cobra record them), on 8 hot keys and two
 // values (`generate --engine E --value-range 2`): no time tells which write a read saw, so the
 // first guesses miss and the schedule searches over the keys' values find the engine's run
-// (checkers/concurrent_schedule.h, serial_schedule.h); every level the engine guarantees passes,
+// (checkers/choice/concurrent_schedule.h, serial_schedule.h); every level the engine guarantees passes,
 // by its own checker on the choice found.
 // A run of engine e (10 transactions per session, 8 keys, two values) with its times dropped.
 static Expected<History> untimed_two_value_run(DbEngine e, uint32_t sessions, uint64_t seed) {
@@ -282,6 +282,6 @@ TEST(DbSim, OneCheckSearchesTheEnginesRunOnce) {
   CheckBudget b;
   b.memo = r.memo.get();
   const ConcurrentSchedule* kept = si.result.get();
-  EXPECT_EQ(check_si(*other, b).verdict, Verdict::Pass);
+  EXPECT_EQ(checker_for(Level::SI)(*other, b).verdict, Verdict::Pass);
   EXPECT_EQ(r.memo->schedules[static_cast<int>(ScheduleModel::SnapshotIsolation)].result.get(), kept);
 }

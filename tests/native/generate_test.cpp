@@ -9,7 +9,7 @@
 #include "formats/formats.h"
 #include "generate/inject.h"
 #include "generate/list_append.h"
-#include "generate/text_sinks.h"
+#include "formats/text_sink.h"
 #include "test_util.h"
 
 using namespace isoscope;

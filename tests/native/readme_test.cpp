@@ -57,7 +57,7 @@ TEST(Readme, NamesEveryFormat) {
 
 TEST(Readme, TheTreeShowsEveryFolderOfTheSources) {
   const std::string section = readme_section("## Architecture");
-  for (const char* top : {"wasm", "wasm/core"})
+  for (const char* top : {"wasm", "wasm/core", "native"})
     for (const fs::directory_entry& e : fs::directory_iterator(fs::path(ISOSCOPE_SOURCE_DIR) / top))
       if (e.is_directory())
         EXPECT_TRUE(contains(section, e.path().filename().string() + "/"))

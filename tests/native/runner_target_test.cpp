@@ -1,4 +1,4 @@
-// `isoscope run`'s targets and list texts (wasm/runner/database.cpp): what each URL means, and
+// `isoscope run`'s targets and list texts (native/runner/database.cpp): what each URL means, and
 // the clear errors of the ones that mean nothing.
 #include <gtest/gtest.h>
 

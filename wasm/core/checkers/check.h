@@ -10,9 +10,7 @@
 //   WCC CCv CM             checkers/causal/*.cpp
 //   the table below        checkers/registry.cpp
 #pragma once
-#include <array>
 #include <functional>
-#include <memory>
 #include <vector>
 
 #include "checkers/result.h"
@@ -34,18 +32,15 @@ struct CheckOptions {
   CheckStats* stats = nullptr;
 };
 
-struct CheckReport {
-  std::array<bool, kNumLevels> requested{};
-  std::array<LevelResult, kNumLevels> results{};
-  std::shared_ptr<LevelMemo> memo = std::make_shared<LevelMemo>();  // for the levels to come
-};
-
 // Runs one level's checker alone (no lattice shortcuts). Tests use it for differential checks.
 using LevelChecker = LevelResult (*)(const History&, const CheckBudget&);
-// Every level has one. general_only: skip the special-purpose routes that rely on unique values
-// (MTC's mini-transaction checks, LIN's: nullptr), for histories whose reads were resolved from
-// repeated values (checkers/choice.cpp).
-LevelChecker checker_for(Level l, bool general_only = false);
+// Every level has one (registry.cpp): a history with ambiguous reads goes through the choice
+// layer (choice.h), the others to the level's checker, with MTC's checks for histories of
+// mini-transactions.
+LevelChecker checker_for(Level l);
+// The level's own general checker, for histories without ambiguous reads (nullptr for LIN,
+// which the choice layer does not decide): what the choice layer decides each choice with.
+LevelChecker leaf_checker(Level l);
 
 // Whether a level applies at all (WCC/CCv/CM: one op per transaction; LIN: lightweight
 // transactions with timestamps; SSER: timestamps). Sets reason when it does not.

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "checkers/check.h"
-
 namespace isoscope {
 
 namespace {

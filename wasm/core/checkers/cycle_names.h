@@ -26,7 +26,6 @@ void summarize_kinds(LevelResult& r, bool exhaustive);
 // (list-append histories: none). `total` is how many there are; at most `max` are built.
 std::vector<Anomaly> lost_updates(const History& h, size_t max, size_t& total);
 
-struct CheckReport;
 // The report's naming rules over all its levels (check_history's last step):
 //   - a failing level whose level forbids lost updates (SI and above) names every lost update;
 //   - an anomaly of a failing level is never of a kind that a passing level forbids: such a

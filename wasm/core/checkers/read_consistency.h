@@ -16,7 +16,7 @@ enum class ReadClass : uint8_t {
   FromInitial,  // the initial value, with no write of its own to the key before it
   FromOwnLast,  // its own last write to the key before the read: settled inside the transaction
   Ambiguous,    // several candidate writers (History::ambiguous), at least one consistent: the
-                // checkers choose (checkers/choice.h)
+                // checkers choose (checkers/choice/choice.h)
   // Violations of read consistency (for an ambiguous read: of every candidate):
   ThinAir, FutureRead, NotMyLastWrite, NotMyOwnWrite, AbortedRead, IntermediateRead,
 };

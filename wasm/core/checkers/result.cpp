@@ -43,4 +43,11 @@ LevelResult CheckBudget::ran_out() {
   return r;
 }
 
+LevelResult unresolved_reads() {
+  LevelResult r;
+  r.verdict = Verdict::Unknown;
+  r.reason = "reads with several candidate writers, which this checker does not choose between (checker_for decides them)";
+  return r;
+}
+
 }  // namespace isoscope

@@ -71,13 +71,13 @@ struct LevelResult {
 };
 
 // Work one level leaves for the levels checked after it in one check of one history.
-struct ConcurrentSchedule;  // checkers/concurrent_schedule.h
+struct ConcurrentSchedule;  // checkers/choice/concurrent_schedule.h
 struct LevelMemo {
   const void* history = nullptr;      // the History it was made from (nullptr: nothing yet)
   std::vector<uint32_t> ser_replay;   // SER's forced replay (strong/candidate.cpp): PC and SI
                                       // start from it too, where each replayed the history again
   bool ser_replay_gave_up = false;    // it guessed too much: the levels after do not try again
-  // With repeated values, the search for an engine's run (checkers/choice.cpp), per
+  // With repeated values, the search for an engine's run (checkers/choice/schedules.cpp), per
   // ScheduleModel, with the steps it was given and its stall limit: every level from RC to SI
   // asks for the same one, which costs up to a second when it finds nothing. One cut short by
   // the budget is not kept.
@@ -95,7 +95,7 @@ struct LevelMemo {
 struct CheckStats {
   size_t cc_runs = 0;  // times the causal-consistency check ran (not taken from another level)
   // What the strong levels' pruning of reads-from candidates by the known edges removed
-  // (checkers/choice.cpp): candidates the reader reaches, candidates overwritten by a writer
+  // (checkers/choice/solver_bridge.cpp): candidates the reader reaches, candidates overwritten by a writer
   // between them and the reader, and reads left with one candidate.
   size_t pruned_reader_reaches = 0, pruned_overwritten = 0, pruned_fixed = 0;
 };
@@ -132,5 +132,16 @@ struct CheckBudget {
   }
 };
 double now_ms();
+
+// A leaf checker's answer for a history with ambiguous reads (History::ambiguous), which only
+// the choice layer decides (checker_for routes such histories there): unknown, saying so.
+LevelResult unresolved_reads();
+
+// The levels asked for and each one's result (check.h: check_history, decide_level).
+struct CheckReport {
+  std::array<bool, kNumLevels> requested{};
+  std::array<LevelResult, kNumLevels> results{};
+  std::shared_ptr<LevelMemo> memo = std::make_shared<LevelMemo>();  // for the levels to come
+};
 
 }  // namespace isoscope

@@ -7,14 +7,6 @@
 
 namespace isoscope {
 
-bool TextOut::flush() {
-  if (file_ && !buf_.empty()) {
-    ok_ = ok_ && std::fwrite(buf_.data(), 1, buf_.size(), file_) == buf_.size();
-    buf_.clear();
-  }
-  return ok_;
-}
-
 namespace {
 
 // The canonical JSON (docs/formats.md), one transaction a line.

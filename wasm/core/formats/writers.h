@@ -1,6 +1,6 @@
 // The output formats, each written in one place and streamed: `convert` and the wasm API write a
 // loaded History through them (write_history), and `generate` writes through them as it
-// generates, with no History in memory (generate/text_sinks.h adapts its events).
+// generates, with no History in memory (formats/text_sink.h adapts its events).
 #pragma once
 #include <cstdio>
 #include <memory>
@@ -10,27 +10,9 @@
 
 #include "model/errors.h"
 #include "model/history.h"
+#include "util/text_out.h"
 
 namespace isoscope {
-
-// Text that goes to a string, or to a file in 1 MB pieces.
-class TextOut {
- public:
-  explicit TextOut(std::FILE* file = nullptr) : file_(file) {}
-  void put(std::string_view s) {
-    buf_.append(s.data(), s.size());
-    if (file_ && buf_.size() >= (1u << 20)) flush();
-  }
-  void put(char c) { buf_ += c; }
-  // Writes what is buffered to the file; false once any write failed.
-  bool flush();
-  std::string& text() { return buf_; }  // without a file: everything written
-
- private:
-  std::FILE* file_;
-  std::string buf_;
-  bool ok_ = true;
-};
 
 // One format's writer. Keys and values arrive as JSON literals (5, "abc", null); a list read's
 // value as a JSON array of them. Transactions are numbered 1, 2, ... in the order they begin

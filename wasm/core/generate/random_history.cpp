@@ -215,10 +215,6 @@ bool parse_key_dist(std::string_view text, KeyDist& out) {
   return true;
 }
 
-std::string generated_label(uint32_t session, uint32_t index) {
-  return "s" + std::to_string(session) + "t" + std::to_string(index);
-}
-
 HistorySink::HistorySink(bool labels) : labels_(labels) { b_.set_initial(b_.values().intern_int(0)); }
 void HistorySink::begin_session() { b_.begin_session(); }
 void HistorySink::begin_txn(uint32_t session, uint32_t index) {

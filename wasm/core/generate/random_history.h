@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/gen_sink.h"
 #include "model/history.h"
 
 namespace isoscope {
@@ -72,19 +73,6 @@ struct GenParams {
   uint32_t value_range = 0;
   KeyParams key_params() const { return {keys, key_dist, zipf_s, hot_keys, hot_prob}; }
 };
-
-// Where a generated history goes: sessions one after the other, transactions in session order.
-struct GenSink {
-  virtual ~GenSink() = default;
-  virtual void begin_session() = 0;
-  virtual void begin_txn(uint32_t session, uint32_t index) = 0;
-  virtual void read(int64_t key, int64_t value) = 0;
-  virtual void write(int64_t key, int64_t value) = 0;
-  virtual void end_txn(TxnStatus status, bool timed, Time start, Time end) = 0;
-};
-
-// The label of a generated transaction, when a sink is asked for labels: "s<session>t<index>".
-std::string generated_label(uint32_t session, uint32_t index);
 
 // A sink that builds a History (initial value 0; labels "s<session>t<index>" on request).
 class HistorySink final : public GenSink {

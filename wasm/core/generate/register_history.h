@@ -5,7 +5,7 @@
 #pragma once
 #include <cstdint>
 
-#include "formats/writers.h"
+#include "util/text_out.h"
 
 namespace isoscope {
 

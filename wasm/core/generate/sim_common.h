@@ -4,7 +4,8 @@
 #pragma once
 #include <vector>
 
-#include "generate/mt_history.h"
+#include "generate/random_history.h"
+#include "model/history.h"
 
 namespace isoscope::sim {
 
@@ -42,6 +43,5 @@ inline void emit(const std::vector<GSession>& sessions, bool timed, GenSink& sin
     }
   }
 }
-
 
 }  // namespace isoscope::sim

@@ -2,7 +2,7 @@
 // key 3, append to key 7, ...), planned from the workload's parameters and a seeded Rng. One
 // definition serves the simulator, which executes a program against its simulated store
 // (db_sim.cpp, mt_history.cpp), and `isoscope run`, which executes it against a database
-// connection (wasm/runner/). The values a program writes are chosen by whoever executes it
+// connection (native/runner/). The values a program writes are chosen by whoever executes it
 // (fresh unique values), the values it reads by the store.
 //
 // Workloads:
@@ -22,8 +22,7 @@
 #include <string_view>
 #include <vector>
 
-#include "generate/mt_history.h"
-#include "generate/sim_common.h"
+#include "generate/random_history.h"
 
 namespace isoscope {
 

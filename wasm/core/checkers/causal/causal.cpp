@@ -7,7 +7,6 @@
 
 #include "model/anomaly_kinds.h"
 #include "checkers/causal/context.h"
-#include "checkers/choice.h"
 
 namespace isoscope {
 
@@ -330,8 +329,7 @@ void cm_patterns(Ctx& c, const std::vector<char>& init_flagged) {
 }
 
 LevelResult run(const History& h, const CheckBudget& budget, Model model) {
-  if (!h.ambiguous.empty())
-    return check_with_choices(h, model == Model::WCC ? Level::WCC : model == Model::CCv ? Level::CCv : Level::CM, budget);
+  if (!h.ambiguous.empty()) return unresolved_reads();  // checker_for routes them
   Ctx c(h, budget);
   if (c.build_co()) {
     std::vector<char> init_flagged(c.n, 0);

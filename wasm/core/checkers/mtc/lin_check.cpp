@@ -38,7 +38,7 @@ bool is_lightweight_history(const History& h) {
 
 namespace {
 
-constexpr size_t kMaxReported = 32;
+constexpr size_t kMaxLinReported = 32;
 // An operation without times spans all of real time (is_lightweight_history wants them, though).
 Time start_of(const History& h, uint32_t t) { return h.txns[t].has_time() ? h.times[t].start : Time::below_all(); }
 Time end_of(const History& h, uint32_t t) { return h.txns[t].has_time() ? h.times[t].end : Time::above_all(); }
@@ -99,7 +99,7 @@ struct Lin {
 
   void add(Anomaly a) {
     ++total;
-    if (anomalies.size() < kMaxReported) anomalies.push_back(std::move(a));
+    if (anomalies.size() < kMaxLinReported) anomalies.push_back(std::move(a));
   }
 
   std::string state_text(uint32_t src, uint32_t key) const {

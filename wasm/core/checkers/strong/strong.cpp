@@ -1,7 +1,6 @@
 // Orchestration of the strong checkers: CC first, then saturation, search, witnesses.
 #include "checkers/strong/strong.h"
 
-#include "checkers/choice.h"
 #include "checkers/shrink.h"
 
 #include <algorithm>
@@ -256,9 +255,8 @@ StrongReport check_strong(const History& h, Level level, const CheckBudget& budg
     res.reason = "no timestamps";
     return rep;
   }
-  if (!h.ambiguous.empty()) {  // reads with several candidate writers: checkers/choice.h
-    res = check_with_choices(h, level, budget);
-    res.ms = now_ms() - t0;
+  if (!h.ambiguous.empty()) {  // checker_for routes them (choice.h)
+    res = unresolved_reads();
     return rep;
   }
   // Every strong level implies CC (and read consistency): its violations are ours. Within one

@@ -95,7 +95,7 @@ StrongReport check_strong(const History& h, Level level, const CheckBudget& budg
 
 namespace isoscope {
 
-// Repeated values (checkers/choice.cpp): a strong level decided with the choice of reads-from
+// Repeated values (checkers/choice/): a strong level decided with the choice of reads-from
 // inside the polygraph solver (VeriStrong's hyper-polygraph; internal.h, Hyper). h has every
 // read resolved but ops[i], whose read_from must be kThinAir (the instance leaves them out);
 // cands[i] are its candidates (write ops of committed transactions, or kReadsInitial), the

@@ -33,7 +33,6 @@
 
 #include "checkers/weak/common.h"
 #include "checkers/weak/weak.h"
-#include "checkers/choice.h"
 #include "util/memory.h"
 
 namespace isoscope {
@@ -522,7 +521,7 @@ std::vector<std::pair<uint32_t, uint32_t>> cc_kept_orderings(const History& h, C
 namespace {
 LevelResult run_cc(const History& h, const CheckBudget& budget, CcClocks clocks, CcEdges edges,
                    std::vector<std::pair<uint32_t, uint32_t>>* kept_out) {
-  if (!h.ambiguous.empty()) return check_with_choices(h, Level::CC, budget);
+  if (!h.ambiguous.empty()) return unresolved_reads();  // checker_for routes them
   if (budget.stats) ++budget.stats->cc_runs;
   weak::Reads R = weak::collect_reads(h);
   LevelResult res = weak::begin_result(h);

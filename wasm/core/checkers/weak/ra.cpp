@@ -9,12 +9,11 @@
 //            (iterating the smaller of the two sets).
 #include "checkers/weak/common.h"
 #include "checkers/weak/weak.h"
-#include "checkers/choice.h"
 
 namespace isoscope {
 
 LevelResult check_ra(const History& h, const CheckBudget& budget) {
-  if (!h.ambiguous.empty()) return check_with_choices(h, Level::RA, budget);
+  if (!h.ambiguous.empty()) return unresolved_reads();  // checker_for routes them
   weak::Reads R = weak::collect_reads(h);
   LevelResult res = weak::begin_result(h);
   std::vector<char> multi;

@@ -10,7 +10,6 @@
 // the keys read below, iterating the smaller of the two sets.
 #include "checkers/weak/common.h"
 #include "checkers/weak/weak.h"
-#include "checkers/choice.h"
 
 namespace isoscope {
 namespace weak {
@@ -87,7 +86,7 @@ bool saturate_rc(const History& h, const Reads& R, CoGraph& g, const CheckBudget
 }  // namespace weak
 
 LevelResult check_rc(const History& h, const CheckBudget& budget) {
-  if (!h.ambiguous.empty()) return check_with_choices(h, Level::RC, budget);
+  if (!h.ambiguous.empty()) return unresolved_reads();  // checker_for routes them
   weak::Reads reads = weak::collect_reads(h);
   LevelResult res = weak::begin_result(h);
   weak::CoGraph g(h, reads);

@@ -4,12 +4,11 @@
 // saturation (AWDIT Alg. 1) then decides the rest.
 #include "checkers/weak/common.h"
 #include "checkers/weak/weak.h"
-#include "checkers/choice.h"
 
 namespace isoscope {
 
 LevelResult check_rr(const History& h, const CheckBudget& budget) {
-  if (!h.ambiguous.empty()) return check_with_choices(h, Level::RR, budget);
+  if (!h.ambiguous.empty()) return unresolved_reads();  // checker_for routes them
   weak::Reads reads = weak::collect_reads(h);
   LevelResult res = weak::begin_result(h);
   weak::report_non_repeatable(h, reads, res, nullptr);

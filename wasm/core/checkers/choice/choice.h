@@ -3,7 +3,7 @@
 // satisfies it, which makes even RC, RA and CC NP-complete; unique-value histories never come
 // here (their checkers are unchanged).
 //
-// The choice is decided lazily, as an SMT solver decides a theory (checkers/choice.cpp):
+// The choice is decided lazily, as an SMT solver decides a theory (the files of checkers/choice/, chooser.h):
 //   1. Read consistency, per read: a read is a violation only when EVERY candidate is (a
 //      thin-air read only when it has none); the others keep the candidates that are read
 //      consistent, pruned again by session order (a later transaction of the reader's own
@@ -17,7 +17,7 @@
 //      alone, each holding with every choice: a transaction reading a key twice (before writing
 //      it) from candidates with none in common (RR and RA up), and read-modify-writes of a key
 //      outnumbering the versions they may read (SI, SER, SSER: a bipartite matching; see
-//      choice.cpp for both proofs). Otherwise a failing choice's anomaly names a few
+//      refutations.cpp for both proofs). Otherwise a failing choice's anomaly names a few
 //      transactions S; when the sub-history of S fails on its own (every level here is closed
 //      under such projections, and more reads only add constraints), every choice that agrees
 //      on the reads inside S fails too: that conjunction is learned as a nogood.
@@ -51,17 +51,20 @@
 // WCC, CCv and CM (not closed under projections) learn the whole choice instead, so they are
 // decided by enumeration, up to kMaxCausalChoices choices.
 #pragma once
-#include "checkers/result.h"
+#include "checkers/check.h"
 
 namespace isoscope {
 
 // The level's verdict on a history with ambiguous reads (levels RC..SSER and WCC, CCv, CM).
-LevelResult check_with_choices(const History& h, Level level, const CheckBudget& budget);
+// `leaf` is the level's own checker, which decides a history without them: checker_for
+// (registry.cpp) routes the histories with ambiguous reads here, and this layer calls only down,
+// into the leaf checkers and the strong levels' solver.
+LevelResult check_with_choices(const History& h, Level level, LevelChecker leaf, const CheckBudget& budget);
 
 // Tests: PC, SI, SER or SSER decided by the solver alone (strong.h, decide_choices), without
 // the first guesses; NotApplicable when it does not apply (a transaction of unknown status),
 // Unknown when a pass it found does not verify (a bug).
-LevelResult check_choices_in_solver(const History& h, Level level, const CheckBudget& budget);
+LevelResult check_choices_in_solver(const History& h, Level level, LevelChecker leaf, const CheckBudget& budget);
 
 // How many reads-from choices the causal models enumerate at most.
 constexpr double kMaxCausalChoices = 4096;

@@ -1,4 +1,5 @@
-// The constructors of the three implementations of runner::Database (database.cpp dispatches).
+// The constructors of the three implementations of runner::Database (open_database, in
+// backends.cpp, dispatches) and what they share.
 #pragma once
 #include "runner/database.h"
 

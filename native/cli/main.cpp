@@ -24,7 +24,7 @@
 #include "generate/mt_history.h"
 #include "generate/random_history.h"
 #include "generate/register_history.h"
-#include "generate/text_sinks.h"
+#include "formats/text_sink.h"
 #include "report/result_json.h"
 #include "util/json.h"
 #include "util/printable.h"

@@ -1,10 +1,10 @@
 // A serial schedule by search over the keys' values (see serial_schedule.h).
-#include "checkers/serial_schedule.h"
+#include "checkers/choice/serial_schedule.h"
 
 #include <algorithm>
 #include <set>
 
-#include "checkers/schedule_search.h"
+#include "checkers/choice/schedule_search.h"
 #include "util/flat_map.h"
 #include "util/hash.h"
 

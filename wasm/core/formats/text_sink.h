@@ -1,5 +1,5 @@
-// Generation straight to text: a GenSink that hands the generator's events to a format's
-// streaming writer (formats/writers.h), so no History is built and each format is written in
+// Generation straight to text: a GenSink (model/gen_sink.h) that hands the generator's events to
+// a format's streaming writer (writers.h), so no History is built and each format is written in
 // one place for `generate` and `convert` alike.
 #pragma once
 #include <charconv>
@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "formats/writers.h"
-#include "generate/random_history.h"
+#include "model/gen_sink.h"
 
 namespace isoscope {
 

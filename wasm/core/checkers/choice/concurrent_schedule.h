@@ -1,6 +1,6 @@
 // A concurrent schedule of a history with repeated values, found by search over the values the
 // keys hold: the run of a snapshot-isolation or read-committed engine that could have served
-// it (checkers/choice.cpp uses it for RC..SI; serial_schedule.h is its serial counterpart).
+// it (checkers/choice/schedules.cpp uses it for RC..SI; serial_schedule.h is its serial counterpart).
 //
 // Transactions commit one at a time, atomically (a commit sets each key the transaction wrote to
 // its last write); sessions run one transaction at a time, each starting after the previous one
@@ -25,7 +25,7 @@
 // the latest commit that took a value a transaction left waiting needs (moved a key it is still
 // to read off that value, or cost it its snapshot). Restarts with jittered priorities keep a
 // bad early choice from holding the search. A hash collision or a jump can only skip a live
-// state, so the search may miss a schedule, never invent one; the choice it gives is verified by the level's own checker (choice.cpp), and a
+// state, so the search may miss a schedule, never invent one; the choice it gives is verified by the level's own checker (choice/schedules.cpp), and a
 // failure to find one decides nothing.
 #pragma once
 #include <cstddef>

@@ -1,6 +1,6 @@
 // `isoscope run [TARGET]`: drives a database with a workload, records the history it produced,
 // writes it (--out) and checks it, with the same report as `check` (docs/testing-a-database.md).
-// The database layer is wasm/runner/; this file is its command line.
+// The database layer is native/runner/; this file is its command line.
 #include <stdlib.h>
 #include <unistd.h>
 

@@ -1,9 +1,9 @@
 // A concurrent schedule by search over the keys' values (see concurrent_schedule.h).
-#include "checkers/concurrent_schedule.h"
+#include "checkers/choice/concurrent_schedule.h"
 
 #include <algorithm>
 
-#include "checkers/schedule_search.h"
+#include "checkers/choice/schedule_search.h"
 #include "util/flat_map.h"
 #include "util/hash.h"
 

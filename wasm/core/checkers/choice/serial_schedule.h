@@ -1,5 +1,5 @@
 // A serial schedule of a history with repeated values, found by search over the values the keys
-// hold (checkers/choice.cpp uses it for SER and SSER).
+// hold (checkers/choice/schedules.cpp uses it for SER and SSER).
 //
 // With repeated values a read may read from any write of its (key, value), so a serial order
 // needs no reads-from at all: it is an interleaving of the sessions in which every read sees the
@@ -14,7 +14,7 @@
 // its hash and never entered again: its future depends on nothing else. Restarts with jittered
 // priorities keep a bad early step from holding the search. A hash collision can only prune a
 // live state, so the search may miss a schedule, never invent one; its choice is verified by
-// the level's own checker (choice.cpp), and a failure to find one decides nothing.
+// the level's own checker (choice/schedules.cpp), and a failure to find one decides nothing.
 #pragma once
 #include <cstddef>
 #include <cstdint>
