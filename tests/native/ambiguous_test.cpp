@@ -110,7 +110,7 @@ TEST(Ambiguous, AReadIsInconsistentOnlyWhenEveryCandidateIs) {
   const LevelResult r = checker_for(Level::RC)(bad, {});
   ASSERT_EQ(r.verdict, Verdict::Fail);
   ASSERT_FALSE(r.anomalies.empty());
-  EXPECT_EQ(r.anomalies[0].kind, "AbortedRead");
+  EXPECT_EQ(name_of(r.anomalies[0].kind), "AbortedRead");
   EXPECT_NE(r.anomalies[0].explanation.find("T1 or T2"), std::string::npos) << r.anomalies[0].explanation;
 }
 
@@ -183,8 +183,8 @@ void expect_counterexample_keeps_every_choice(const History& h, Level l, const L
   const LevelResult again = checker_for(l)(p, {});
   ASSERT_EQ(again.verdict, Verdict::Fail) << what;
   EXPECT_EQ(reference_check(p, l), Verdict::Fail) << what;
-  if (again.anomalies[0].kind == "ThinAirRead")  // only the history's own
-    EXPECT_EQ(r.anomalies[0].kind, "ThinAirRead") << what << ": " << again.anomalies[0].explanation;
+  if (again.anomalies[0].kind == AnomalyKind::ThinAirRead)  // only the history's own
+    EXPECT_EQ(name_of(r.anomalies[0].kind), "ThinAirRead") << what << ": " << again.anomalies[0].explanation;
 }
 
 }  // namespace
@@ -584,7 +584,7 @@ TEST(Ambiguous, LostUpdateWithEveryChoiceAt20To100Sessions) {
       const LevelResult r = checker_for(l)(h, {});
       ASSERT_EQ(r.verdict, Verdict::Fail) << level_name(l) << " at " << sessions << " sessions";
       ASSERT_EQ(r.anomalies.size(), 1u);
-      EXPECT_EQ(r.anomalies[0].kind, "LostUpdate");
+      EXPECT_EQ(name_of(r.anomalies[0].kind), "LostUpdate");
       EXPECT_NE(r.anomalies[0].explanation.find("one of these updates is lost"), std::string::npos)
           << r.anomalies[0].explanation;
     }

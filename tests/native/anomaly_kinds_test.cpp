@@ -49,15 +49,15 @@ TEST(AnomalyKinds, EveryReportedKindIsInTheVocabulary) {
     const CheckReport r = check_history(h, o);
     for (int i = 0; i < kNumLevels; ++i)
       for (const Anomaly& a : r.results[i].anomalies) {
-        seen.insert(a.kind);
-        if (!find_anomaly_kind(a.kind)) unknown.insert(a.kind + " (" + level_name(static_cast<Level>(i)) + ")");
+        seen.insert(name_of(a.kind));
+        if (!find_anomaly_kind(name_of(a.kind))) unknown.insert(name_of(a.kind) + " (" + level_name(static_cast<Level>(i)) + ")");
         // Complete and plain: every transaction the explanation names is in the witness, and
         // no reasoning is hidden behind "otherwise a cycle follows".
         EXPECT_EQ(a.explanation.find("otherwise a cycle"), std::string::npos) << a.explanation;
         for (std::sregex_iterator m(a.explanation.begin(), a.explanation.end(), txn_ref), end; m != end; ++m) {
           const uint32_t t = static_cast<uint32_t>(std::stoul((*m)[1].str()));
           if (t != kInitialTxn && std::find(a.txns.begin(), a.txns.end(), t) == a.txns.end() && ++incomplete <= 5)
-            ADD_FAILURE() << a.kind << " at " << level_name(static_cast<Level>(i)) << " names T" << t
+            ADD_FAILURE() << name_of(a.kind) << " at " << level_name(static_cast<Level>(i)) << " names T" << t
                           << " but does not list it: " << a.explanation;
         }
       }

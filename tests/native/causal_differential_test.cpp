@@ -82,7 +82,7 @@ std::string verify_witnesses(const History& h, Level l, const LevelResult& res) 
     return h.ops[a].is_write() && h.ops[b].is_write() && h.ops[a].key == h.ops[b].key && a != b;
   };
   for (const Anomaly& a : res.anomalies) {
-    const std::string& k = a.kind;
+    const std::string& k = name_of(a.kind);
     if (k == "ThinAirRead") {
       if (a.ops.size() != 1 || !h.ops[a.ops[0]].is_read() || co.writer[a.ops[0]] != kNone ||
           h.read_from[a.ops[0]] == kReadsInitial)
@@ -155,7 +155,7 @@ struct CausalTally {
                       << ", reference says " << verdict_name(want) << " (seed " << seed << ")\n"
                       << dump(h);
       (r.verdict == Verdict::Pass ? pass : fail)[li]++;
-      for (const Anomaly& a : r.anomalies) ++kinds[a.kind];
+      for (const Anomaly& a : r.anomalies) ++kinds[name_of(a.kind)];
       if (r.verdict == Verdict::Fail && r.anomalies.empty() && ++witness_errors <= 5)
         ADD_FAILURE() << "fail without anomalies, seed " << seed;
       std::string bad = verify_witnesses(h, kCausalLevels[li], r);

@@ -28,7 +28,7 @@ InputError parse_error(const std::string& text) {
 
 std::vector<std::string> kinds(const std::vector<Anomaly>& as) {
   std::vector<std::string> k;
-  for (const Anomaly& a : as) k.push_back(a.kind);
+  for (const Anomaly& a : as) k.push_back(name_of(a.kind));
   return k;
 }
 
@@ -214,7 +214,7 @@ TEST(Causality, CycleThroughSessionOrderAndReads) {
   ASSERT_EQ(cc.verdict, Verdict::Fail);
   ASSERT_FALSE(cc.anomalies.empty());
   const Anomaly& c = cc.anomalies[0];
-  EXPECT_EQ(c.kind, "CausalityCycle");
+  EXPECT_EQ(name_of(c.kind), "CausalityCycle");
   for (size_t i = 0; i < c.edges.size(); ++i)
     EXPECT_EQ(c.edges[i].to_txn, c.edges[(i + 1) % c.edges.size()].from_txn);
 }
@@ -226,7 +226,7 @@ TEST(Check, ReadConsistencyFailureFailsEveryTransactionalLevel) {
     const LevelResult& lr = r.results[static_cast<int>(l)];
     EXPECT_EQ(lr.verdict, Verdict::Fail) << level_name(l);
     ASSERT_FALSE(lr.anomalies.empty());
-    EXPECT_EQ(lr.anomalies[0].kind, "ThinAirRead");
+    EXPECT_EQ(name_of(lr.anomalies[0].kind), "ThinAirRead");
   }
   EXPECT_EQ(r.results[static_cast<int>(Level::SSER)].verdict, Verdict::NotApplicable);
   std::string json = report_json(h, r, 0.1);

@@ -90,7 +90,7 @@ TEST(Counterexample, InjectedAnomaliesReproduceWithAHandfulOfTransactions) {
       ASSERT_TRUE(h.ok());
       const RoundTrip rt = round_trip(*h);
       EXPECT_EQ(rt.level, a.weakest_failing) << a.name;
-      EXPECT_EQ(rt.anomaly.kind, a.name) << shape.sessions << " x " << shape.txns;
+      EXPECT_EQ(name_of(rt.anomaly.kind), a.name) << shape.sessions << " x " << shape.txns;
       EXPECT_LE(rt.anomaly.txns.size(), 6u) << a.name << " at " << shape.sessions << " x " << shape.txns << ": "
                                             << rt.anomaly.explanation;
       EXPECT_TRUE(rt.c.reproduces) << a.name;
@@ -114,7 +114,7 @@ TEST(Counterexample, PlantedInConcurrentRuns) {
     ASSERT_TRUE(h.ok());
     const RoundTrip rt = round_trip(*h);
     EXPECT_EQ(rt.level, a.weakest_failing) << a.name;
-    EXPECT_EQ(rt.anomaly.kind, a.name);
+    EXPECT_EQ(name_of(rt.anomaly.kind), a.name);
     EXPECT_LE(rt.anomaly.txns.size(), 6u) << a.name << ": " << rt.anomaly.explanation;
     EXPECT_EQ(rt.reread, Verdict::Fail) << a.name;
     EXPECT_LE(rt.c.txns.size(), 6u) << a.name;
@@ -228,7 +228,7 @@ TEST(Counterexample, WitnessesShowTheObserverAndTheConflict) {
     ASSERT_TRUE(h.ok());
     const RoundTrip rt = round_trip(*h);
     const Anomaly& w = rt.anomaly;
-    ASSERT_EQ(w.kind, name);
+    ASSERT_EQ(name_of(w.kind), name);
     if (std::string(name) == "FracturedRead") {
       // some listed transaction reads from another listed one and is not on the cycle's ends only
       bool reader = false;

@@ -140,7 +140,7 @@ TEST(DbSim, PlantedAnomaliesFailExactlyTheLevelsThatForbidThem) {
         const bool forbids = static_cast<int>(l) >= static_cast<int>(a.weakest_failing);
         EXPECT_EQ(res.verdict, forbids ? Verdict::Fail : Verdict::Pass)
             << a.name << " at " << sessions << " sessions, " << level_name(l)
-            << (res.anomalies.empty() ? "" : ": " + res.anomalies[0].kind + ": " + res.anomalies[0].explanation);
+            << (res.anomalies.empty() ? "" : ": " + name_of(res.anomalies[0].kind) + ": " + res.anomalies[0].explanation);
       }
       const LevelResult& weakest = r.results[static_cast<int>(a.weakest_failing)];
       ASSERT_FALSE(weakest.anomalies.empty()) << a.name;
@@ -188,7 +188,7 @@ TEST(DbSim, PlantedAnomaliesAmongRepeatedValues) {
         const bool forbids = static_cast<int>(l) >= static_cast<int>(a->weakest_failing);
         EXPECT_EQ(res.verdict, forbids ? Verdict::Fail : Verdict::Pass)
             << name << " at " << sessions << " sessions, " << level_name(l)
-            << (res.anomalies.empty() ? "" : ": " + res.anomalies[0].kind + ": " + res.anomalies[0].explanation);
+            << (res.anomalies.empty() ? "" : ": " + name_of(res.anomalies[0].kind) + ": " + res.anomalies[0].explanation);
       }
     }
   }
@@ -213,7 +213,7 @@ TEST(DbSim, PlantedWriteSkewInSnapshotRunsWithRepeatedValues) {
       const bool forbids = l == Level::SER || l == Level::SSER;
       EXPECT_EQ(res.verdict, forbids ? Verdict::Fail : Verdict::Pass)
           << sessions << " sessions, " << level_name(l)
-          << (res.anomalies.empty() ? "" : ": " + res.anomalies[0].kind + ": " + res.anomalies[0].explanation);
+          << (res.anomalies.empty() ? "" : ": " + name_of(res.anomalies[0].kind) + ": " + res.anomalies[0].explanation);
     }
   }
 }

@@ -696,7 +696,7 @@ TEST(Formats, ListPrefixIncompatibleOrder) {
       "{:type :ok, :f :txn, :value [[:r :x [1 2]]], :process 4}\n");
   std::vector<Anomaly> as = check_list_prefixes(h);
   ASSERT_EQ(as.size(), 1u);
-  EXPECT_EQ(as[0].kind, "IncompatibleOrder");
+  EXPECT_EQ(name_of(as[0].kind), "IncompatibleOrder");
   EXPECT_EQ(as[0].txns.size(), 2u);
   EXPECT_NE(as[0].explanation.find("[1 3]"), std::string::npos) << as[0].explanation;
   History d = ok_text(
@@ -704,7 +704,7 @@ TEST(Formats, ListPrefixIncompatibleOrder) {
       "{:type :ok, :f :txn, :value [[:r :x [1 1]]], :process 1}\n");
   as = check_list_prefixes(d);
   ASSERT_EQ(as.size(), 1u);
-  EXPECT_EQ(as[0].kind, "DuplicateElements");
+  EXPECT_EQ(name_of(as[0].kind), "DuplicateElements");
 }
 
 // ---- detection ------------------------------------------------------------------------------

@@ -68,13 +68,13 @@ TEST(MtcAnomalies, EveryTableIAnomalyIsFoundByName) {
     const LevelResult ser = check_ser_mt(h, budget);
     ASSERT_EQ(ser.verdict, Verdict::Fail);
     ASSERT_FALSE(ser.anomalies.empty());
-    EXPECT_EQ(ser.anomalies[0].kind, c.name) << ser.anomalies[0].explanation;
+    EXPECT_EQ(name_of(ser.anomalies[0].kind), c.name) << ser.anomalies[0].explanation;
     EXPECT_FALSE(ser.anomalies[0].explanation.empty());
     const LevelResult si = check_si_mt(h, budget);
     EXPECT_EQ(si.verdict, c.si_fails ? Verdict::Fail : Verdict::Pass);
     if (c.si_fails) {
       ASSERT_FALSE(si.anomalies.empty());
-      EXPECT_EQ(si.anomalies[0].kind, c.name) << si.anomalies[0].explanation;
+      EXPECT_EQ(name_of(si.anomalies[0].kind), c.name) << si.anomalies[0].explanation;
     }
   }
 }
@@ -88,7 +88,7 @@ TEST(MtcAnomalies, RealTimeViolationFailsOnlySser) {
   const LevelResult r = check_sser_mt(h, {});
   ASSERT_EQ(r.verdict, Verdict::Fail);
   // The real-time violation of two transactions: the second read misses a finished write.
-  EXPECT_EQ(r.anomalies[0].kind, "StaleRead");
+  EXPECT_EQ(name_of(r.anomalies[0].kind), "StaleRead");
   ASSERT_EQ(r.anomalies[0].edges.size(), 2u);
   EXPECT_EQ(reference_check(h, Level::SSER), Verdict::Fail);
   // Without timestamps SSER does not apply.
@@ -144,13 +144,13 @@ TEST(MtcAnomalies, LinThroughCheckHistory) {
   const CheckReport rep = check_history(bad, opts);
   const LevelResult& rb = rep.results[static_cast<int>(Level::LIN)];
   ASSERT_EQ(rb.verdict, Verdict::Fail);
-  EXPECT_EQ(rb.anomalies[0].kind, "RealTimeViolation");
+  EXPECT_EQ(name_of(rb.anomalies[0].kind), "RealTimeViolation");
   // Inserts: two successful inserts of one key diverge.
   History ins = parse_json(doc(R"([[{"ops": [["w","x",1]], "start": 0, "end": 1}],
                               [{"ops": [["w","x",2]], "start": 2, "end": 3}]])"));
   const LevelResult ri = check_lin(ins, {});
   ASSERT_EQ(ri.verdict, Verdict::Fail);
-  EXPECT_EQ(ri.anomalies[0].kind, "LostUpdate");
+  EXPECT_EQ(name_of(ri.anomalies[0].kind), "LostUpdate");
   // An insert then compare-and-sets: linearizable.
   History chain = parse_json(doc(R"([[{"ops": [["w","x",1]], "start": 0, "end": 1},
                                   {"ops": [["r","x",1],["w","x",2]], "start": 2, "end": 3}],

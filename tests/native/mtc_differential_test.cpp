@@ -28,15 +28,15 @@ std::string witness_problem(const LevelResult& r) {
   if (r.verdict != Verdict::Fail) return {};
   if (r.anomalies.empty()) return "fail without anomalies";
   for (const Anomaly& a : r.anomalies) {
-    if (a.kind.empty() || a.explanation.empty()) return "anomaly without kind or explanation";
+    if (a.explanation.empty()) return "anomaly without an explanation";
     static const std::set<std::string> kCycles = {
         "SessionGuaranteeViolation", "NonMonotonicRead", "FracturedRead", "CausalityViolation",
         "LongFork", "WriteSkew", "G1c", "CausalityCycle", "RealTimeViolation"};
-    if (!kCycles.count(a.kind)) continue;
-    if (a.edges.empty()) return a.kind + " without edges";
+    if (!kCycles.count(name_of(a.kind))) continue;
+    if (a.edges.empty()) return name_of(a.kind) + " without edges";
     for (size_t i = 0; i < a.edges.size(); ++i)
       if (a.edges[i].to_txn != a.edges[(i + 1) % a.edges.size()].from_txn)
-        return a.kind + ": edges do not form a cycle";
+        return name_of(a.kind) + ": edges do not form a cycle";
   }
   return {};
 }
@@ -204,7 +204,7 @@ struct MtTally {
                       << ", reference says " << verdict_name(want) << " (" << what << ")\n"
                       << dump(h);
       if (r.verdict == Verdict::Fail && !r.anomalies.empty())
-        ++kinds[std::string(level_name(kMtLevels[i])) + ":" + r.anomalies[0].kind];
+        ++kinds[std::string(level_name(kMtLevels[i])) + ":" + name_of(r.anomalies[0].kind)];
       if (r.verdict == Verdict::Pass) ++pass[i];
       else if (r.verdict == Verdict::Fail) ++fail[i];
       else ++na[i];
@@ -353,10 +353,10 @@ TEST(MtcDifferential, LinAgreesWithReference) {
     if (r.verdict == Verdict::Pass && r.commit_order.size() > 2)
       verifier_caught += !verify_linearization(h, {r.commit_order.rbegin(), r.commit_order.rend()}).empty();
     for (const Anomaly& a : r.anomalies)
-      if (a.kind == "RealTimeViolation" || a.kind == "G1c")
+      if (a.kind == AnomalyKind::RealTimeViolation || a.kind == AnomalyKind::G1c)
         for (size_t i = 0; i < a.edges.size(); ++i)
           if (a.edges[i].to_txn != a.edges[(i + 1) % a.edges.size()].from_txn && ++witness_errors <= 5)
-            ADD_FAILURE() << a.kind << " edges do not close a cycle (" << what << ")\n" << dump(h);
+            ADD_FAILURE() << name_of(a.kind) << " edges do not close a cycle (" << what << ")\n" << dump(h);
   };
   for (int i = 0, n = scaled(6000); i < n; ++i) {
     LwtGenParams p;

@@ -273,7 +273,7 @@ void differential(Model m, uint64_t seed, int runs) {
     } else {
       ++fails;
       ASSERT_FALSE(r.anomalies.empty());
-      EXPECT_EQ(r.anomalies[0].kind, "NotLinearizable");
+      EXPECT_EQ(name_of(r.anomalies[0].kind), "NotLinearizable");
     }
   }
   // Both verdicts are exercised in earnest.

@@ -46,8 +46,8 @@ void expect_names_hold(const History& h, const CheckReport& report, const std::s
     for (const Anomaly& a : r.anomalies)
       for (int j = 0; j < kNumLevels; ++j)
         if (report.requested[j] && report.results[j].verdict == Verdict::Pass && is_transactional(static_cast<Level>(j)))
-          EXPECT_FALSE(forbids(static_cast<Level>(j), a.kind))
-              << what << ": " << level_name(level) << " names " << a.kind << " though " << level_name(static_cast<Level>(j))
+          EXPECT_FALSE(forbids(static_cast<Level>(j), name_of(a.kind)))
+              << what << ": " << level_name(level) << " names " << name_of(a.kind) << " though " << level_name(static_cast<Level>(j))
               << " passes: " << a.explanation;
   }
   size_t lost = 0;
@@ -59,7 +59,7 @@ void expect_names_hold(const History& h, const CheckReport& report, const std::s
     EXPECT_EQ(r.verdict, Verdict::Fail) << what << ": " << lost << " lost updates, yet " << level_name(l) << " does not fail";
     bool named = false;
     for (const KindCount& k : r.kinds)
-      if (k.kind == "LostUpdate") {
+      if (k.kind == AnomalyKind::LostUpdate) {
         named = true;
         EXPECT_EQ(k.count, lost);
         EXPECT_FALSE(k.lower_bound);
@@ -152,7 +152,7 @@ TEST(ReportNames, AThreeTransactionAntiDependencyCycleIsG2) {
   EXPECT_EQ(r.results[static_cast<int>(Level::SI)].verdict, Verdict::Pass);
   const LevelResult& ser = r.results[static_cast<int>(Level::SER)];
   ASSERT_EQ(ser.verdict, Verdict::Fail);
-  EXPECT_EQ(ser.anomalies.at(0).kind, "G2");
+  EXPECT_EQ(name_of(ser.anomalies.at(0).kind), "G2");
 }
 
 TEST(ReportNames, TheTwoTransactionFormIsAWriteSkew) {
@@ -161,7 +161,7 @@ TEST(ReportNames, TheTwoTransactionFormIsAWriteSkew) {
   const CheckReport r = check_history(h, {});
   const LevelResult& ser = r.results[static_cast<int>(Level::SER)];
   ASSERT_EQ(ser.verdict, Verdict::Fail);
-  EXPECT_EQ(ser.anomalies.at(0).kind, "WriteSkew");
+  EXPECT_EQ(name_of(ser.anomalies.at(0).kind), "WriteSkew");
 }
 
 // The witness is the shortest cycle, not the first one met: a 60-transaction anti-dependency
@@ -180,14 +180,14 @@ TEST(ReportNames, AWriteSkewIsNamedThoughALongerCycleComesFirst) {
     ASSERT_EQ(rep.result.verdict, Verdict::Fail);
     EXPECT_EQ(verify_strong_report(h, level, rep, false), "");
     const Anomaly& a = rep.result.anomalies.at(0);
-    EXPECT_EQ(a.kind, "WriteSkew") << a.explanation;
+    EXPECT_EQ(name_of(a.kind), "WriteSkew") << a.explanation;
     EXPECT_EQ(a.edges.size(), 2u) << a.explanation;
     EXPECT_LE(a.txns.size(), 6u);
     for (uint32_t t : a.txns) EXPECT_GE(t, static_cast<uint32_t>(n + 1)) << "the write skew's own transactions";
   }
   const CheckReport r = check_history(h, {});
   EXPECT_EQ(r.results[static_cast<int>(Level::SI)].verdict, Verdict::Pass);
-  EXPECT_EQ(r.results[static_cast<int>(Level::SER)].anomalies.at(0).kind, "WriteSkew");
+  EXPECT_EQ(name_of(r.results[static_cast<int>(Level::SER)].anomalies.at(0).kind), "WriteSkew");
   expect_names_hold(h, r, "a long cycle and a write skew");
 }
 
@@ -209,7 +209,7 @@ TEST(ReportNames, AShortSICycleIsPreferredToALongerOne) {
   ASSERT_EQ(rep.result.verdict, Verdict::Fail);
   EXPECT_EQ(verify_strong_report(h, Level::SI, rep, false), "");
   const Anomaly& a = rep.result.anomalies.at(0);
-  EXPECT_EQ(a.kind, "LostUpdate") << a.explanation;
+  EXPECT_EQ(name_of(a.kind), "LostUpdate") << a.explanation;
   for (uint32_t t : a.txns) EXPECT_GT(t, static_cast<uint32_t>(2 * n)) << a.explanation;
 }
 
@@ -221,7 +221,7 @@ TEST(ReportNames, LostUpdatesAreCountedExactly) {
   const LevelResult& si = r.results[static_cast<int>(Level::SI)];
   ASSERT_EQ(si.verdict, Verdict::Fail);
   ASSERT_FALSE(si.kinds.empty());
-  EXPECT_EQ(si.kinds[0].kind, "LostUpdate");
+  EXPECT_EQ(name_of(si.kinds[0].kind), "LostUpdate");
   EXPECT_EQ(si.kinds[0].count, 2u);  // the second and the third reader each lose the first's update
   EXPECT_FALSE(si.kinds[0].lower_bound);
   expect_names_hold(h, r, "three readers of x");
@@ -238,7 +238,7 @@ TEST(ReportNames, LostUpdatesAreFoundBeforeAnyPolygraph) {
     ASSERT_EQ(rep.result.verdict, Verdict::Fail) << level_name(l);
     EXPECT_EQ(rep.stats.nodes, 0u) << level_name(l) << ": a polygraph was built";
     const Anomaly& a = rep.result.anomalies.at(0);
-    EXPECT_EQ(a.kind, "LostUpdate") << a.explanation;
+    EXPECT_EQ(name_of(a.kind), "LostUpdate") << a.explanation;
     EXPECT_EQ(a.txns.size(), 2u) << a.explanation;
     EXPECT_EQ(verify_strong_report(h, l, rep, false), "");
   }
@@ -262,8 +262,8 @@ TEST(ReportNames, LevelByLevelNamesAreTheWholeCheck) {
       if (!whole.requested[i] || whole.results[i].verdict != Verdict::Fail) continue;
       ++compared;
       std::vector<std::string> a, b;
-      for (const Anomaly& x : whole.results[i].anomalies) a.push_back(x.kind);
-      for (const Anomaly& x : one.results[i].anomalies) b.push_back(x.kind);
+      for (const Anomaly& x : whole.results[i].anomalies) a.push_back(name_of(x.kind));
+      for (const Anomaly& x : one.results[i].anomalies) b.push_back(name_of(x.kind));
       EXPECT_EQ(a, b) << what << " " << level_name(static_cast<Level>(i));
     }
     expect_names_hold(h, one, what + " (level by level)");

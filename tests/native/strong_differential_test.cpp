@@ -221,7 +221,7 @@ TEST(StrongDifferential, LargeSerialHistoriesPass) {
       StrongReport r = check_strong(*eh, l, budget);
       EXPECT_EQ(r.result.verdict, Verdict::Pass)
           << level_name(l) << " seed " << seed
-          << (r.result.anomalies.empty() ? "" : ": " + r.result.anomalies[0].kind + ": " +
+          << (r.result.anomalies.empty() ? "" : ": " + name_of(r.result.anomalies[0].kind) + ": " +
                                                     r.result.anomalies[0].explanation);
       EXPECT_EQ(verify_commit_order(*eh, l, r.result.commit_order), "") << level_name(l) << " seed " << seed;
     }

@@ -108,25 +108,25 @@ std::string verify_strong_report(const History& h, Level level, const StrongRepo
   if (res.verdict != Verdict::Fail) return "";
   if (res.anomalies.empty()) return "a violation without anomalies";
   for (const Anomaly& a : res.anomalies) {
-    if (a.kind.empty() || a.explanation.empty()) return "an anomaly without kind or explanation";
+    if (a.explanation.empty()) return "an anomaly without an explanation";
     const bool core = a.explanation.find("core of") != std::string::npos;
     if (!core && a.explanation.find("a contradiction") != std::string::npos && !a.edges.empty()) {
       for (size_t i = 0; i < a.edges.size(); ++i) {
         const AnomalyEdge& e = a.edges[i];
         const AnomalyEdge& next = a.edges[(i + 1) % a.edges.size()];
-        if (e.to_txn != next.from_txn) return a.kind + ": the cycle does not close";
+        if (e.to_txn != next.from_txn) return std::string(kind_name(a.kind)) + ": the cycle does not close";
       }
     }
     if (core && check_cores) {
       History p = project_history(h, a.txns);
-      if (reference_check(p, level) != Verdict::Fail) return a.kind + ": the core does not violate";
+      if (reference_check(p, level) != Verdict::Fail) return std::string(kind_name(a.kind)) + ": the core does not violate";
       if (a.explanation.find("a minimal core") != std::string::npos)
         for (uint32_t drop : a.txns) {
           std::vector<uint32_t> rest;
           for (uint32_t t : a.txns)
             if (t != drop) rest.push_back(t);
           History q = project_history(h, rest);
-          if (reference_check(q, level) != Verdict::Pass) return a.kind + ": the core is not minimal";
+          if (reference_check(q, level) != Verdict::Pass) return std::string(kind_name(a.kind)) + ": the core is not minimal";
         }
     }
   }

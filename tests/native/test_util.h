@@ -78,6 +78,8 @@ struct CommandResult {
 // Runs the built `isoscope` binary with the given (shell) arguments.
 CommandResult run_cli(const std::string& args);
 std::string shell_quote(const std::string& s);
+// An anomaly kind's name as the JSON reports it, as a string the tests compare and print.
+inline std::string name_of(isoscope::AnomalyKind k) { return isoscope::kind_name(k); }
 // Writes content to a fresh file in a temporary directory and returns its path.
 std::string temp_file(const std::string& name, const std::string& content);
 // A serial history without timestamps with one anomaly planted (generate --target inject=NAME).

@@ -39,7 +39,7 @@ TEST_P(WeakCorpus, ManifestExpectationsHold) {
     EXPECT_EQ(verdict_name(r.verdict), it->second)
         << e.rel << " " << wl.name
         << (r.anomalies.empty() ? std::string()
-                                : ": " + r.anomalies[0].kind + ": " + r.anomalies[0].explanation);
+                                : ": " + name_of(r.anomalies[0].kind) + ": " + r.anomalies[0].explanation);
   }
   // RR sits between RC and RA.
   LevelResult rr = check_rr(*h, budget);

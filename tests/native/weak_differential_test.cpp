@@ -214,7 +214,7 @@ TEST(WeakDifferential, LargeHistoriesWithKnownVerdicts) {
         LevelResult r = kWeakCheckers[li](*eh, budget);
         EXPECT_EQ(r.verdict, Verdict::Pass)
             << level_name(kWeak[li]) << " seed " << seed << " mode " << int(mode)
-            << (r.anomalies.empty() ? "" : ": " + r.anomalies[0].kind + ": " +
+            << (r.anomalies.empty() ? "" : ": " + name_of(r.anomalies[0].kind) + ": " +
                                                 r.anomalies[0].explanation);
       }
     }

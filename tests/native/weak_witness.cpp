@@ -86,9 +86,9 @@ bool forced(const History& h, Level l, uint32_t t2, uint32_t t1, uint32_t x) {
 std::string verify_weak_witnesses(const History& h, Level l, const LevelResult& r) {
   for (size_t ai = 0; ai < r.anomalies.size(); ++ai) {
     const Anomaly& a = r.anomalies[ai];
-    const std::string where = "anomaly " + std::to_string(ai) + " (" + a.kind + "): ";
+    const std::string where = "anomaly " + std::to_string(ai) + " (" + std::string(kind_name(a.kind)) + "): ";
     if (a.explanation.empty()) return where + "no explanation";
-    if (a.kind == "NonRepeatableRead") {
+    if (a.kind == AnomalyKind::NonRepeatableRead) {
       if (a.ops.size() != 2) return where + "expects two reads";
       const uint32_t r1 = a.ops[0], r2 = a.ops[1];
       if (h.op_txn[r1] != h.op_txn[r2] || h.ops[r1].key != h.ops[r2].key ||
@@ -96,10 +96,10 @@ std::string verify_weak_witnesses(const History& h, Level l, const LevelResult& 
         return where + "the two reads are not a non-repeatable read";
       continue;
     }
-    const bool cycle_kind = a.kind == "CausalityCycle" || a.kind == "G1c" ||
-                            a.kind == "NonMonotonicRead" || a.kind == "FracturedRead" ||
-                            a.kind == "SessionGuaranteeViolation" ||
-                            a.kind == "CausalityViolation";
+    const bool cycle_kind = a.kind == AnomalyKind::CausalityCycle || a.kind == AnomalyKind::G1c ||
+                            a.kind == AnomalyKind::NonMonotonicRead || a.kind == AnomalyKind::FracturedRead ||
+                            a.kind == AnomalyKind::SessionGuaranteeViolation ||
+                            a.kind == AnomalyKind::CausalityViolation;
     if (!cycle_kind) continue;  // read-consistency anomalies: checked by the lead's tests
     if (a.edges.empty()) return where + "a cycle without edges";
     for (size_t i = 0; i < a.edges.size(); ++i) {

@@ -296,7 +296,7 @@ val names() {
 val formats() { return ok(formats_json()); }
 
 // anomalyKinds() -> the anomaly vocabulary (model/anomaly_kinds.h)
-val anomaly_kinds() { return ok(anomaly_kinds_json()); }
+val anomaly_vocabulary() { return ok(anomaly_kinds_json()); }
 
 // memoryBytes() -> the wasm heap's current size in bytes (it only grows: the module's peak)
 val memory_bytes() { return ok(json_number(static_cast<double>(__builtin_wasm_memory_size(0)) * 65536.0)); }
@@ -321,6 +321,6 @@ EMSCRIPTEN_BINDINGS(isoscope) {
   emscripten::function("readers", &readers);
   emscripten::function("find", &find);
   emscripten::function("names", &names);
-  emscripten::function("anomalyKinds", &anomaly_kinds);
+  emscripten::function("anomalyKinds", &anomaly_vocabulary);
   emscripten::function("memoryBytes", &memory_bytes);
 }

@@ -79,11 +79,7 @@ bool generic_kind(AnomalyKind k) {
   }
 }
 
-int specificity_rank(const std::string& kind) {
-  const AnomalyKindInfo* info = find_anomaly_kind(kind);
-  if (!info) return 1000;
-  return (generic_kind(info->kind) ? 100 : 0) + static_cast<int>(info->kind);
-}
+int specificity_rank(AnomalyKind kind) { return (generic_kind(kind) ? 100 : 0) + static_cast<int>(kind); }
 
 // How many transactions an anomaly's cycle (or pattern) spans.
 size_t cycle_length(const Anomaly& a) {
@@ -95,9 +91,9 @@ size_t cycle_length(const Anomaly& a) {
 }
 
 // A level forbids a kind when it is the kind's weakest forbidding level or stronger.
-bool forbids(Level level, const std::string& kind) {
-  const AnomalyKindInfo* info = find_anomaly_kind(kind);
-  return info && (info->weakest == level || is_weaker(info->weakest, level));
+bool forbids(Level level, AnomalyKind kind) {
+  const Level weakest = kind_info(kind).weakest;
+  return weakest == level || is_weaker(weakest, level);
 }
 
 // What `failing` adds over the levels that pass, for an anomaly misnamed by a passing level's kind.
@@ -180,7 +176,7 @@ std::vector<Anomaly> lost_updates(const History& h, size_t max, size_t& total) {
       if (out.size() >= max) continue;
       const uint32_t t1 = it->second.first, a1 = it->second.second, w1 = h.last_write_of(t1, op.key);
       Anomaly x;
-      x.kind = kind_name(AnomalyKind::LostUpdate);
+      x.kind = AnomalyKind::LostUpdate;
       x.txns = {t1, t, writer};
       x.ops = {a1, w1, a, w};
       x.edges.push_back({t1, t, EdgeType::RW, op.key, a1, w,
@@ -211,14 +207,14 @@ void name_level(const History& h, CheckReport& report, Level level, size_t max_a
         misnamed = report.requested[j] && report.results[j].verdict == Verdict::Pass &&
                    is_transactional(static_cast<Level>(j)) && forbids(static_cast<Level>(j), a.kind);
       if (!misnamed) continue;
-      a.kind = kind_name(added_by(h, level, a));
+      a.kind = added_by(h, level, a);
       changed = true;
     }
   if (changed) {
     const bool exhaustive = std::all_of(r.kinds.begin(), r.kinds.end(), [](const KindCount& k) { return !k.lower_bound; });
     summarize_kinds(r, exhaustive);
   }
-  const std::string lost_name = kind_name(AnomalyKind::LostUpdate);
+  constexpr AnomalyKind lost_name = AnomalyKind::LostUpdate;
   if (!is_transactional(level) || !forbids(level, lost_name)) return;
   size_t lost_total = 0;
   std::vector<Anomaly> lost = lost_updates(h, max_anomalies, lost_total);

@@ -57,7 +57,7 @@ std::vector<Anomaly> check_list_prefixes(const History& h) {
       for (uint32_t i = 0; i < L.size; ++i)
         if (dup.insert(lv[i], i) != i) {
           Anomaly a;
-          a.kind = kind_name(AnomalyKind::DuplicateElements);
+          a.kind = AnomalyKind::DuplicateElements;
           uint32_t t = h.op_txn[longest];
           a.txns = {t};
           a.ops = {longest};
@@ -77,7 +77,7 @@ std::vector<Anomaly> check_list_prefixes(const History& h) {
       if (j == R.size) continue;
       uint32_t t1 = h.op_txn[op], t2 = h.op_txn[longest];
       Anomaly a;
-      a.kind = kind_name(AnomalyKind::IncompatibleOrder);
+      a.kind = AnomalyKind::IncompatibleOrder;
       a.txns = {t1, t2};
       a.ops = {op, longest};
       a.explanation = h.txn_name(t1) + " reads " + h.keys.display(k) + " = " + list_text(h, R) + " and " +

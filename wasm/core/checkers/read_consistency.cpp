@@ -10,7 +10,7 @@ namespace isoscope {
 
 namespace {
 
-Anomaly read_anomaly(const History& h, const char* kind, uint32_t read_op, std::string explanation) {
+Anomaly read_anomaly(const History& h, AnomalyKind kind, uint32_t read_op, std::string explanation) {
   Anomaly a;
   a.kind = kind;
   uint32_t reader = h.op_txn[read_op];
@@ -42,7 +42,7 @@ Anomaly ambiguous_read_anomaly(const History& h, ReadClass c, uint32_t t, uint32
                                           AnomalyKind::NotMyLastWrite, AnomalyKind::NotMyOwnWrite,
                                           AnomalyKind::AbortedRead, AnomalyKind::IntermediateRead};
   Anomaly a;
-  a.kind = kind_name(kinds[static_cast<int>(c) - static_cast<int>(ReadClass::ThinAir)]);
+  a.kind = kinds[static_cast<int>(c) - static_cast<int>(ReadClass::ThinAir)];
   a.ops.push_back(r);
   std::string why;
   for (uint32_t w : h.ambiguous.candidates(r)) {
@@ -99,25 +99,25 @@ std::vector<Anomaly> check_read_consistency(const History& h) {
     switch (c) {
       case ReadClass::ThinAir:
         out.push_back(read_anomaly(
-            h, kind_name(AnomalyKind::ThinAirRead), r,
+            h, AnomalyKind::ThinAirRead, r,
             h.txn_name(t) + " reads " + h.op_text(r) + ", a value no transaction wrote" +
                 (h.initial ? " and not the initial value " + h.values.display(*h.initial)
                            : std::string(" (this history has no implicit initial value)")) +
                 ": it came out of thin air"));
         break;
       case ReadClass::FutureRead:
-        out.push_back(read_anomaly(h, kind_name(AnomalyKind::FutureRead), r,
+        out.push_back(read_anomaly(h, AnomalyKind::FutureRead, r,
                                    h.txn_name(t) + " reads " + h.op_text(r) + " from its own " +
                                        h.op_text(w) + ", which comes later in the transaction"));
         break;
       case ReadClass::NotMyLastWrite:
-        out.push_back(read_anomaly(h, kind_name(AnomalyKind::NotMyLastWrite), r,
+        out.push_back(read_anomaly(h, AnomalyKind::NotMyLastWrite, r,
                                    h.txn_name(t) + " reads " + h.op_text(r) + " from its own earlier " +
                                        h.op_text(w) + ", but its last write before the read is " +
                                        h.op_text(mine)));
         break;
       case ReadClass::NotMyOwnWrite:
-        out.push_back(read_anomaly(h, kind_name(AnomalyKind::NotMyOwnWrite), r,
+        out.push_back(read_anomaly(h, AnomalyKind::NotMyOwnWrite, r,
                                    h.txn_name(t) + " writes " + h.op_text(mine) + " and later reads " +
                                        h.op_text(r) +
                                        (writer == kNone ? std::string(", the initial value,")
@@ -126,13 +126,13 @@ std::vector<Anomaly> check_read_consistency(const History& h) {
         break;
       case ReadClass::AbortedRead:
         out.push_back(read_anomaly(
-            h, kind_name(AnomalyKind::AbortedRead), r,
+            h, AnomalyKind::AbortedRead, r,
             h.txn_name(t) + " reads " + h.op_text(r) + " written by " + h.txn_name(writer) + ", which " +
                 (h.txns[writer].status == TxnStatus::Aborted ? "aborted" : "never committed") +
                 ": a dirty read of data that never existed"));
         break;
       case ReadClass::IntermediateRead:
-        out.push_back(read_anomaly(h, kind_name(AnomalyKind::IntermediateRead), r,
+        out.push_back(read_anomaly(h, AnomalyKind::IntermediateRead, r,
                                    h.txn_name(t) + " reads " + h.op_text(r) + " from " + h.txn_name(writer) +
                                        ", which overwrites that value later in the same "
                                        "transaction: an intermediate state was visible"));

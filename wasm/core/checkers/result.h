@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "model/anomaly_kinds.h"
 #include "model/history.h"
 #include "model/levels.h"
 
@@ -35,7 +36,7 @@ struct AnomalyEdge {
 };
 
 struct Anomaly {
-  std::string kind;               // "ThinAirRead", "NonMonotonicRead", "LostUpdate", ...
+  AnomalyKind kind = AnomalyKind::ReadConsistency;  // kind_name(kind) in the JSON: "LostUpdate", ...
   std::vector<uint32_t> txns;     // transaction ids, in the order the explanation uses
   std::vector<uint32_t> ops;      // op ids singled out (the offending read, ...)
   std::vector<AnomalyEdge> edges;  // for cycles: in cycle order
@@ -45,7 +46,7 @@ struct Anomaly {
 // One kind of anomaly a failing level found: how many (a lower bound when the checker stops
 // at the first counterexample or the list was cut), and which anomaly is its smallest example.
 struct KindCount {
-  std::string kind;
+  AnomalyKind kind = AnomalyKind::ReadConsistency;
   size_t count = 0;
   bool lower_bound = false;
   size_t example = kNone;  // index into LevelResult::anomalies; kNone when cut off

@@ -83,7 +83,7 @@ void write_anomaly(JsonWriter& j, const History& h, const Anomaly& a) {
     for (const RegOp& o : h.registers.ops)
       if (o.txn < op_of.size()) op_of[o.txn] = &o;
   }
-  j.begin_object().member("kind", a.kind).key("transactions").begin_array();
+  j.begin_object().member("kind", kind_name(a.kind)).key("transactions").begin_array();
   for (uint32_t t : txns) write_txn_ref(j, h, t, t < op_of.size() ? op_of[t] : nullptr);
   j.end_array().key("ops").begin_array();
   for (uint32_t op : a.ops)
@@ -167,7 +167,7 @@ void write_level_result(JsonWriter& j, const History& h, const LevelResult& r) {
     // Every kind found, most specific first, with its count and smallest example.
     j.key("kinds").begin_array();
     for (const KindCount& k : r.kinds) {
-      j.begin_object().member("kind", k.kind).member("count", k.count).member("lower_bound", k.lower_bound);
+      j.begin_object().member("kind", kind_name(k.kind)).member("count", k.count).member("lower_bound", k.lower_bound);
       if (k.example != kNone) j.member("example", k.example);
       j.end_object();
     }
@@ -285,7 +285,7 @@ std::string transactions_json(const History& h, uint32_t begin, uint32_t end) {
 
 std::string report_text(const CheckReport& report) {
   std::string s;
-  std::vector<std::string> printed;  // kinds shown by weaker levels
+  std::vector<AnomalyKind> printed;  // kinds shown by weaker levels
   for (int i = 0; i < kNumLevels; ++i) {
     if (!report.requested[i]) continue;
     const LevelResult& r = report.results[i];
@@ -300,12 +300,12 @@ std::string report_text(const CheckReport& report) {
     // kinds its weaker level did not find (a lost update under SI when RR already fails).
     for (const KindCount& k : r.kinds) {
       if (r.implied_by && std::find(printed.begin(), printed.end(), k.kind) != printed.end()) continue;
-      s += "      " + k.kind + " (" + (k.lower_bound ? "at least " : "") + std::to_string(k.count) + " found)";
+      s += std::string("      ") + kind_name(k.kind) + " (" + (k.lower_bound ? "at least " : "") + std::to_string(k.count) + " found)";
       s += k.example != kNone ? ": " + r.anomalies[k.example].explanation + "\n" : "\n";
       printed.push_back(k.kind);
     }
     if (r.kinds.empty() && !r.implied_by)  // a checker that names no kinds: its anomalies as they are
-      for (const Anomaly& a : r.anomalies) s += "      " + a.kind + ": " + a.explanation + "\n";
+      for (const Anomaly& a : r.anomalies) s += std::string("      ") + kind_name(a.kind) + ": " + a.explanation + "\n";
   }
   return s;
 }

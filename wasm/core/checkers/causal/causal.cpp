@@ -39,7 +39,7 @@ void write_co_patterns(Ctx& c, std::vector<char>& init_flagged) {
       init_flagged[r] = 1;
       if (!c.take_detail()) continue;
       Anomaly a;
-      a.kind = kind_name(AnomalyKind::WriteCOInitRead);
+      a.kind = AnomalyKind::WriteCOInitRead;
       c.add_ops(a, {w, r});
       a.edges = c.co_path(w, r);
       c.add_path_txns(a, a.edges);
@@ -57,7 +57,7 @@ void write_co_patterns(Ctx& c, std::vector<char>& init_flagged) {
       ++total;
       if (!c.take_detail()) continue;
       Anomaly a;
-      a.kind = kind_name(AnomalyKind::WriteCORead);
+      a.kind = AnomalyKind::WriteCORead;
       c.add_ops(a, {s, w2, r});
       std::vector<AnomalyEdge> p1 = c.co_path(s, w2), p2 = c.co_path(w2, r);
       a.edges.push_back(c.wr_edge(s, r));
@@ -101,7 +101,7 @@ void cyclic_cf(Ctx& c) {
   const Digraph g = b.build();
   if (!topological_order(g).empty()) return;
   c.report_cycles(
-      g, kind_name(AnomalyKind::CyclicCF),
+      g, AnomalyKind::CyclicCF,
       "cf ∪ co (causal convergence needs one arbitration order of all writes that extends the "
       "causal order co and puts every write a read could have seen before the write it read)",
       [&](uint32_t tag, uint32_t from, uint32_t to) {
@@ -302,7 +302,7 @@ void cm_patterns(Ctx& c, const std::vector<char>& init_flagged) {
       ++c.res.anomalies_total;
       if (!c.take_detail()) continue;
       Anomaly a;
-      a.kind = kind_name(AnomalyKind::WriteHBInitRead);
+      a.kind = AnomalyKind::WriteHBInitRead;
       c.add_ops(a, {hit.L, hit.r});
       std::vector<uint32_t> path = c.graph_path(g, hit.L, hit.r);
       uint32_t u = hit.L;
@@ -321,7 +321,7 @@ void cm_patterns(Ctx& c, const std::vector<char>& init_flagged) {
       c.res.anomalies.push_back(std::move(a));
     }
     if (hb.empty() || !topological_order(g).empty()) continue;
-    c.report_cycles(g, kind_name(AnomalyKind::CyclicHB),
+    c.report_cycles(g, AnomalyKind::CyclicHB,
                     view + " (causal memory: each process orders its causal past in one order "
                            "that explains all its own reads)",
                     explain);

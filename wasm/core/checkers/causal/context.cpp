@@ -120,7 +120,7 @@ bool Ctx::build_co() {
     ++thin;
     if (!take_detail()) continue;
     Anomaly a;
-    a.kind = kind_name(AnomalyKind::ThinAirRead);
+    a.kind = AnomalyKind::ThinAirRead;
     a.txns = {h.op_txn[r]};
     a.ops = {r};
     const std::string X = h.keys.display(h.ops[r].key);
@@ -144,7 +144,7 @@ bool Ctx::build_co() {
   const Digraph g = b.build();
   const std::vector<uint32_t> order = topological_order(g);
   if (order.empty() && n > 0) {
-    report_cycles(g, kind_name(AnomalyKind::CyclicCO), "the causal order co = (po ∪ wr)+, which must be a strict partial order",
+    report_cycles(g, AnomalyKind::CyclicCO, "the causal order co = (po ∪ wr)+, which must be a strict partial order",
                   [&](uint32_t, uint32_t from, uint32_t to) { return po_edge(from, to); });
     return false;
   }

@@ -98,7 +98,7 @@ class Ctx {
   // Reports the cycles of g (one short cycle per strongly connected component, all counted)
   // as anomalies of `kind`. explain(edge id, from op, to op) explains a derived edge.
   template <class Explain>
-  void report_cycles(const Digraph& g, const char* kind, const std::string& what, Explain explain);
+  void report_cycles(const Digraph& g, AnomalyKind kind, const std::string& what, Explain explain);
   // An edge of g explained: po, wr, or derived through explain.
   template <class Explain>
   AnomalyEdge graph_edge(const Digraph& g, uint32_t e, uint32_t from, Explain& explain) const {
@@ -116,7 +116,7 @@ class Ctx {
 };
 
 template <class Explain>
-void Ctx::report_cycles(const Digraph& g, const char* kind, const std::string& what, Explain explain) {
+void Ctx::report_cycles(const Digraph& g, AnomalyKind kind, const std::string& what, Explain explain) {
   uint32_t count = 0;
   std::vector<uint32_t> comp = strongly_connected_components(g, count);
   std::vector<uint32_t> size(count, 0);

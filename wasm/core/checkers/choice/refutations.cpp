@@ -109,7 +109,7 @@ bool Chooser::updates_outnumber_versions(LevelResult& out) {
       std::sort(S.begin(), S.end(), [&](uint32_t a, uint32_t b) { return read_op[a] < read_op[b]; });
       std::sort(N.begin(), N.end());
       Anomaly a;
-      a.kind = kind_name(AnomalyKind::LostUpdate);
+      a.kind = AnomalyKind::LostUpdate;
       std::vector<uint32_t> readers;
       for (uint32_t r2 : S) {
         readers.push_back(h_.op_txn[read_op[r2]]);
@@ -190,7 +190,7 @@ bool Chooser::reads_cannot_repeat(LevelResult& out) {
         std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(both));
         if (!both.empty()) continue;
         Anomaly an;
-        an.kind = kind_name(AnomalyKind::NonRepeatableRead);
+        an.kind = AnomalyKind::NonRepeatableRead;
         an.txns = {t};
         an.ops = {r1, r2};
         const std::string key = h_.keys.display(h_.ops[r1].key);

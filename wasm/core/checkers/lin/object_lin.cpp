@@ -313,7 +313,7 @@ std::string op_name(const History& h, const ObjectSpec& spec, uint32_t g) {
 
 Anomaly explain(const History& h, ObjectSpec& spec, uint32_t key, const ObjectSearchResult& r) {
   Anomaly a;
-  a.kind = kind_name(AnomalyKind::NotLinearizable);
+  a.kind = AnomalyKind::NotLinearizable;
   const std::vector<RegOp>& R = h.registers.ops;
   const bool per_key = h.registers.model != ObjectModel::MultiRegister && h.registers.model != ObjectModel::Mutex;
   const std::string obj = per_key ? "key " + h.keys.display(key) : std::string("the ") + object_model_name(h.registers.model);

@@ -117,7 +117,7 @@ struct Lin {
 
   void divergence(uint32_t src, uint32_t t1, uint32_t t2) {
     Anomaly a;
-    a.kind = kind_name(AnomalyKind::LostUpdate);
+    a.kind = AnomalyKind::LostUpdate;
     const uint32_t key = key_of(t2);
     a.txns = {src, t1, t2};
     for (uint32_t t : {t1, t2}) {
@@ -146,7 +146,7 @@ struct Lin {
     if (u == kNone || u == kInitialTxn || pos[u] != kNone) return;
     // u is on a cycle: collect it.
     Anomaly a;
-    a.kind = kind_name(AnomalyKind::G1c);
+    a.kind = AnomalyKind::G1c;
     std::vector<uint32_t> cyc{u};
     for (uint32_t v = source[u]; v != u; v = source[v]) cyc.push_back(v);
     std::string because;
@@ -166,7 +166,7 @@ struct Lin {
   // a's slot is before b's, but b ended before a started. chain: the key's writers in order.
   void realtime(uint32_t a_txn, uint32_t b_txn, const std::vector<uint32_t>& chain) {
     Anomaly an;
-    an.kind = kind_name(AnomalyKind::RealTimeViolation);
+    an.kind = AnomalyKind::RealTimeViolation;
     const uint32_t key = key_of(a_txn);
     auto cluster = [&](uint32_t t) -> int64_t {  // chain index of the version t writes / reads
       if (is_writer(t)) return pos[t];
@@ -322,7 +322,7 @@ LevelResult check_lin(const History& h, const CheckBudget& budget) {
     const Txn& x = h.txns[t];
     if (!x.committed || !x.has_time() || !(h.times[t].end < h.times[t].start)) continue;
     Anomaly a;
-    a.kind = kind_name(AnomalyKind::RealTimeViolation);
+    a.kind = AnomalyKind::RealTimeViolation;
     a.txns = {t};
     a.edges.push_back(anomaly_edge(h, {t, t, EdgeKind::RT, kNone}));
     a.explanation = h.txn_name(t) + " ends before it starts, so real time orders it before itself";

@@ -74,7 +74,7 @@ AnomalyEdge anomaly_edge(const History& h, const DepEdge& e) {
 
 Anomaly non_repeatable_reads(const History& h, uint32_t read1, uint32_t read2) {
   Anomaly a;
-  a.kind = kind_name(AnomalyKind::NonRepeatableRead);
+  a.kind = AnomalyKind::NonRepeatableRead;
   const uint32_t t = h.op_txn[read1], w1 = h.writer_txn(read1), w2 = h.writer_txn(read2);
   a.txns = {w1, w2, t};
   a.ops = {read1, read2};
@@ -90,7 +90,7 @@ Anomaly non_repeatable_reads(const History& h, uint32_t read1, uint32_t read2) {
 
 Anomaly lost_update(const History& h, uint32_t w, uint32_t r1, uint32_t r2) {
   Anomaly a;
-  a.kind = kind_name(AnomalyKind::LostUpdate);
+  a.kind = AnomalyKind::LostUpdate;
   const uint32_t t1 = h.op_txn[r1], t2 = h.op_txn[r2], x = h.ops[r1].key;
   a.txns = {w, t1, t2};
   a.ops = {r1, r2};
@@ -125,7 +125,7 @@ Anomaly cycle_anomaly(const History& h, const std::vector<DepEdge>& cycle, Level
   }
   for (uint32_t t : context)
     if (t < h.txns.size() && std::find(a.txns.begin(), a.txns.end(), t) == a.txns.end()) a.txns.push_back(t);
-  a.kind = kind_name(classify_cycle(h, a.edges));
+  a.kind = classify_cycle(h, a.edges);
   const std::string first = k ? h.txn_name(cycle[0].from) : std::string("?");
   a.explanation = because + ". Each of these orders the first transaction before the second" +
                   (level == Level::SI ? " (and no two anti-dependencies (RW) are consecutive)"

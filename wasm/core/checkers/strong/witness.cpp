@@ -418,7 +418,7 @@ Anomaly cycle_anomaly(const Instance& in, const Problem& p, Saturation& sat, Lev
     a.txns.push_back(from);
     a.edges.push_back(std::move(ed));
   }
-  a.kind = kind_name(classify_cycle(h, a.edges));
+  a.kind = classify_cycle(h, a.edges);
   for (uint32_t t : context)
     if (std::find(a.txns.begin(), a.txns.end(), t) == a.txns.end()) a.txns.push_back(t);
   a.explanation = cycle_explanation(h, a.edges, std::string(" under ") + level_name(level));
@@ -457,15 +457,15 @@ Anomaly core_anomaly(const Instance& core, Level level, const CheckBudget& budge
   }
   const uint32_t m = core.n() - 1;
   if (level == Level::SSER)
-    a.kind = kind_name(AnomalyKind::RealTimeViolation);
+    a.kind = AnomalyKind::RealTimeViolation;
   else if (level == Level::SER && m == 2)
-    a.kind = kind_name(AnomalyKind::WriteSkew);
+    a.kind = AnomalyKind::WriteSkew;
   else if (level == Level::SI && m == 2)
-    a.kind = kind_name(AnomalyKind::LostUpdate);
+    a.kind = AnomalyKind::LostUpdate;
   else if (level == Level::PC && m == 4)
-    a.kind = kind_name(AnomalyKind::LongFork);
+    a.kind = AnomalyKind::LongFork;
   else
-    a.kind = kind_name(violation_of(level));
+    a.kind = violation_of(level);
   std::string s = "These transactions form " + core_text + ": ";
   for (size_t i = 0; i < a.edges.size(); ++i) s += (i ? "; " : "") + a.edges[i].why;
   s += std::string(". No commit order of them satisfies ") + level_name(level) +

@@ -122,7 +122,7 @@ size_t report_non_repeatable(const History& h, const Reads& R, LevelResult& out,
       any = true;
       ++count;
       Anomaly a;
-      a.kind = kind_name(AnomalyKind::NonRepeatableRead);
+      a.kind = AnomalyKind::NonRepeatableRead;
       const uint32_t w1 = R.writer[f], w2 = R.writer[i];
       a.txns = {t, w1, w2};
       a.ops = {R.op[f], R.op[i]};
@@ -340,13 +340,13 @@ void report_cycles(const History& h, const Digraph& g, const std::vector<CoWhy>&
     for (uint32_t t : context)
       if (std::find(a.txns.begin(), a.txns.end(), t) == a.txns.end()) a.txns.push_back(t);
     if (!any_co)
-      a.kind = any_so ? kind_name(AnomalyKind::CausalityCycle) : kind_name(AnomalyKind::G1c);
+      a.kind = any_so ? AnomalyKind::CausalityCycle : AnomalyKind::G1c;
     else if (ax == Axiom::RC)
-      a.kind = kind_name(AnomalyKind::NonMonotonicRead);
+      a.kind = AnomalyKind::NonMonotonicRead;
     else if (ax == Axiom::RA)
-      a.kind = any_ra_wr ? kind_name(AnomalyKind::FracturedRead) : kind_name(AnomalyKind::SessionGuaranteeViolation);
+      a.kind = any_ra_wr ? AnomalyKind::FracturedRead : AnomalyKind::SessionGuaranteeViolation;
     else
-      a.kind = kind_name(AnomalyKind::CausalityViolation);
+      a.kind = AnomalyKind::CausalityViolation;
     a.explanation = cycle_explanation(h, a.edges, "");
     out.anomalies.push_back(std::move(a));
   }
