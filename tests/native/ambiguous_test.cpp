@@ -507,7 +507,7 @@ TEST(Ambiguous, TheSolverWithTheChoiceInsideAgreesWithReference) {
     for (size_t li = 0; li < kStrong.size(); ++li) {
       const Level l = kStrong[li];
       if (l == Level::SSER && !h.has_timestamps) continue;
-      const LevelResult r = check_choices_in_solver(h, l, leaf_checker(l), counted);
+      const LevelResult r = check_with_choices_by_solver(h, l, leaf_checker(l), counted);
       if (r.verdict == Verdict::NotApplicable) continue;  // a transaction of unknown status
       const Verdict want = reference_check(h, l);
       if (want == Verdict::Unknown) continue;
@@ -575,7 +575,7 @@ TEST(Ambiguous, LostUpdateWithEveryChoiceAt20To100Sessions) {
     ASSERT_EQ(sser.anomalies.size(), 1u);
     EXPECT_LE(sser.anomalies[0].txns.size(), 4u) << sser.anomalies[0].explanation;
     EXPECT_NE(sser.anomalies[0].explanation.find("may read"), std::string::npos) << sser.anomalies[0].explanation;
-    EXPECT_EQ(check_choices_in_solver(h, Level::SSER, leaf_checker(Level::SSER), {}).verdict, Verdict::Fail) << sessions;
+    EXPECT_EQ(check_with_choices_by_solver(h, Level::SSER, leaf_checker(Level::SSER), {}).verdict, Verdict::Fail) << sessions;
     for (Level l : {Level::CC, Level::PC})
       EXPECT_EQ(checker_for(l)(h, {}).verdict, Verdict::Pass) << level_name(l) << " at " << sessions << " sessions";
     // SER and SI have no real time to prune with: the chain is a pigeonhole, refuted by counting
@@ -593,7 +593,7 @@ TEST(Ambiguous, LostUpdateWithEveryChoiceAt20To100Sessions) {
     const History h = parse_json(read_modify_write_chain(sessions));
     for (Level l : {Level::SI, Level::SER, Level::SSER}) {
       EXPECT_EQ(checker_for(l)(h, {}).verdict, Verdict::Fail) << level_name(l) << " at " << sessions;
-      EXPECT_EQ(check_choices_in_solver(h, l, leaf_checker(l), {}).verdict, Verdict::Fail) << level_name(l) << " at " << sessions;
+      EXPECT_EQ(check_with_choices_by_solver(h, l, leaf_checker(l), {}).verdict, Verdict::Fail) << level_name(l) << " at " << sessions;
     }
     if (sessions == 4)
       for (Level l : {Level::CC, Level::PC, Level::SI, Level::SER, Level::SSER})

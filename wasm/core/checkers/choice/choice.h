@@ -61,10 +61,12 @@ namespace isoscope {
 // into the leaf checkers and the strong levels' solver.
 LevelResult check_with_choices(const History& h, Level level, LevelChecker leaf, const CheckBudget& budget);
 
-// Tests: PC, SI, SER or SSER decided by the solver alone (strong.h, decide_choices), without
-// the first guesses; NotApplicable when it does not apply (a transaction of unknown status),
-// Unknown when a pass it found does not verify (a bug).
-LevelResult check_choices_in_solver(const History& h, Level level, LevelChecker leaf, const CheckBudget& budget);
+// PC, SI, SER or SSER decided by the solver alone (strong.h, decide_choices), without the first
+// guesses, refutations and schedule searches: the one step that decides every history the
+// others do not, so the tests hold it to the reference on its own. NotApplicable when it does
+// not apply (a transaction of unknown status); Unknown when a pass it found does not verify
+// (a bug).
+LevelResult check_with_choices_by_solver(const History& h, Level level, LevelChecker leaf, const CheckBudget& budget);
 
 // How many reads-from choices the causal models enumerate at most.
 constexpr double kMaxCausalChoices = 4096;

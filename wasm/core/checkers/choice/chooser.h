@@ -200,7 +200,7 @@ class Chooser {
   LevelChecker leaf_;  // the level's checker for histories without ambiguous reads
   int depth_;
   CheckBudget budget_;
-  bool solver_only_;  // tests: the solver decides at once (no first guess)
+  bool solver_only_;  // the solver decides at once (check_with_choices_by_solver)
   std::vector<char> is_last_;
   History work_;                // h_ with the current choice in read_from
   std::vector<Var> vars_;

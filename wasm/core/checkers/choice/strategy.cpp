@@ -253,10 +253,9 @@ LevelResult check_with_choices(const History& h, Level level, LevelChecker leaf,
   return c.run();
 }
 
-LevelResult check_choices_in_solver(const History& h, Level level, LevelChecker leaf, const CheckBudget& budget) {
+LevelResult check_with_choices_by_solver(const History& h, Level level, LevelChecker leaf, const CheckBudget& budget) {
   Chooser c(h, level, leaf, budget, /*solver_only=*/true);
   return c.run();
 }
-
 
 }  // namespace isoscope
