@@ -34,15 +34,6 @@
 
 namespace isoscope {
 
-using jepsen_events::Collector;
-using jepsen_events::Event;
-using jepsen_events::EventType;
-using jepsen_events::kFail;
-using jepsen_events::kInfo;
-using jepsen_events::kInvoke;
-using jepsen_events::kOk;
-using jepsen_events::LineCursor;
-
 namespace {
 
 using edn::Node;

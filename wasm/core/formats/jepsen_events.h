@@ -303,3 +303,14 @@ class Collector {
 };
 
 }  // namespace isoscope::jepsen_events
+
+namespace isoscope {
+using jepsen_events::Collector;
+using jepsen_events::Event;
+using jepsen_events::EventType;
+using jepsen_events::kFail;
+using jepsen_events::kInfo;
+using jepsen_events::kInvoke;
+using jepsen_events::kOk;
+using jepsen_events::LineCursor;
+}  // namespace isoscope

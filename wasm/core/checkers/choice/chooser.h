@@ -71,6 +71,15 @@ class Chooser {
     Chooser nested(x, level_, leaf_, b, /*solver_only=*/false, depth_ + 1);
     return nested.run();
   }
+  // The level on the current choice (work_): true when it passes, with out its result (whose
+  // time the caller's check counts).
+  bool current_choice_passes(LevelResult& out) const {
+    LevelResult r = decide(work_, budget_);
+    if (r.verdict != Verdict::Pass) return false;
+    r.ms = 0;
+    out = std::move(r);
+    return true;
+  }
   // Whether candidate w of read r (of transaction t) can be chosen at all.
   bool consistent(const Var& v, uint32_t w) const {
     return is_consistent(classify_candidate(h_, is_last_, v.txn, v.op, w, v.mine));

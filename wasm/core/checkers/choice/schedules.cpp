@@ -27,11 +27,7 @@ bool Chooser::schedule_passes(LevelResult& out, SearchEffort effort) {
     out = pass_in_order(s.order);
     return true;
   }
-  LevelResult r = decide(work_, budget_);
-  if (r.verdict != Verdict::Pass) return false;
-  r.ms = 0;
-  out = std::move(r);
-  return true;
+  return current_choice_passes(out);
 }
 
 Chooser::SearchLimits Chooser::search_limits(SearchEffort effort, size_t thorough_base) const {
@@ -99,11 +95,7 @@ bool Chooser::concurrent_schedule_passes(LevelResult& out, SearchEffort effort) 
       out = pass_in_order(s.commits);
       return true;
     }
-    LevelResult r = decide(work_, budget_);
-    if (r.verdict != Verdict::Pass) continue;
-    r.ms = 0;
-    out = std::move(r);
-    return true;
+    if (current_choice_passes(out)) return true;
   }
   return false;
 }

@@ -112,11 +112,7 @@ bool Chooser::decide_in_solver(LevelResult& out, const Anomaly& best,
       out.commit_order = o.commit_order;
       return true;
     }
-    LevelResult r = decide(work_, budget_);
-    if (r.verdict != Verdict::Pass) return false;
-    r.ms = 0;
-    out = std::move(r);
-    return true;
+    return current_choice_passes(out);
   }
   Anomaly a;
   if (depth_ == 0 && core_witness(o.core, a)) {
