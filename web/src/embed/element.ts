@@ -3,7 +3,7 @@
 // Fetches src (same origin as the page, or CORS-enabled), checks it in a worker running the wasm
 // core, and shows the verdict ladder and the anomalies' explanations in a shadow root.
 import css from '../styles.css?inline';
-import { Checker } from '../check/runner';
+import { Checker } from '../check/checker';
 import type { InputStats, LevelInfo } from '../core/types';
 import { describeKind } from '../model/anomalies';
 import { finishedResults, isBusy, LEVEL_DOCS, summarize, type LevelState } from '../model/levels';

@@ -1,7 +1,7 @@
 // The isoscope page: load, check, verdict ladder, anomaly diagram, history, share, embed mode.
 import { CoreCrash, CoreFailure } from '../core/result';
 import type { Anomaly, InputStats, LevelInfo, ParseError } from '../core/types';
-import { Checker } from '../check/runner';
+import { Checker } from '../check/checker';
 import { startWarmUp } from '../worker/client';
 import { describeKind } from '../model/anomalies';
 import { finishedResults, formatCount, formatMs, LEVEL_DOCS, strongestSatisfied, summarize, type LevelState } from '../model/levels';
@@ -308,7 +308,7 @@ export class App {
       if (v.tab === 'history' || v.tab === 'timeline') this.tab = v.tab;
       this.records.preferKey(v.key);
     }
-    if (this.selected === undefined) this.selected = strongestSatisfied(this.results as any, this.known())[0] ?? levels[0];
+    if (this.selected === undefined) this.selected = strongestSatisfied(finishedResults(this.results), this.known())[0] ?? levels[0];
     this.renderLadderBox();
     this.renderDetail();
     document.body.dataset.checked = 'true';

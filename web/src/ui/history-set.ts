@@ -3,7 +3,7 @@
 // verdict per level and the time, each checked on its own in turn; a row opens that history's
 // results, and Back returns to the table (the page keeps it, checked).
 import type { HistoryPartJson } from '../core/types';
-import { Checker } from '../check/runner';
+import { Checker } from '../check/checker';
 import { CoreFailure } from '../core/result';
 import { CHAIN, CAUSAL, LINEAR, formatCount, formatMs, type LevelState } from '../model/levels';
 import { formatBytes, totalBytes } from '../load/input';

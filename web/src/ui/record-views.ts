@@ -2,7 +2,7 @@
 // Timeline (sessions on a real-time axis). Each is built once per history, from the worker's
 // data, and shows the anomaly in view; both search by number, label or key.
 import type { Anomaly, FoundTxn } from '../core/types';
-import type { Checker } from '../check/runner';
+import type { Checker } from '../check/checker';
 import { describeKind } from '../model/anomalies';
 import { txnByNumber } from '../model/names';
 import { TimelineModel } from '../model/timeline';

@@ -2,10 +2,10 @@
 import { CoreCrash, CoreFailure } from '../core/result';
 import { coreModule } from '../core/wasm-module';
 import coreWorkerUrl from './core.worker.ts?worker&url';
-import type { Envelope, InFile, Init, Progress, Reply, Request } from './protocol';
+import type { Envelope, InFile, Init, Progress, Reply, ReplyTo, Request } from './protocol';
 import { WARM_UP_ROUND_STEPS } from './warm-up';
 
-type Pending = { resolve: (v: any) => void; reject: (e: Error) => void; onProgress?: (p: Progress) => void };
+type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; onProgress?: (p: Progress) => void };
 
 /**
  * A module worker from `url`. Workers must come from the page's origin: when embed.js was
@@ -92,11 +92,12 @@ export class CoreWorker {
    * Sends a request: at once once the worker has the module (so that a check asked for before
    * the page draws runs while it draws), else right after it, in the order asked.
    */
-  call<T = unknown>(req: Request, transfer: Transferable[] = [], onProgress?: (p: Progress) => void): Promise<T> {
+  call<R extends Request>(req: R, transfer: Transferable[] = [], onProgress?: (p: Progress) => void): Promise<ReplyTo<R>> {
     if (this.dead) return Promise.reject(new Error(`the ${this.name} worker is gone`));
     const id = this.next++;
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, onProgress });
+    return new Promise<ReplyTo<R>>((resolve, reject) => {
+      // (the worker answers each op with its Replies type: core.worker.ts)
+      this.pending.set(id, { resolve: (v) => resolve(v as ReplyTo<R>), reject, onProgress });
       const post = () => { if (!this.dead) this.worker.postMessage({ id, ...req } as Envelope, transfer); };
       if (this.queued) this.queued.push(post);
       else post();

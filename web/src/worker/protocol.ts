@@ -1,5 +1,6 @@
 // Messages between the page and a core worker.
-import type { ParseError } from '../core/types';
+import type { Counterexample, FoundTxn, HistoryPartJson, InputStats, LevelInfo, LevelResult, NamesJson, ParseError, SessionRange, Txn, WriteReaders } from '../core/types';
+import type { TimelineData } from '../model/timeline';
 
 export interface InFile { name: string; data: ArrayBuffer }
 
@@ -19,6 +20,25 @@ export type Request =
   | { op: 'counterexample'; level: string; index: number; budgetMs: number }
   /** a step of the built-in warm-up (warm-up.ts: warmUpStep) */
   | { op: 'warmUp'; step: number };
+
+/** What each request's successful reply holds (client.ts's call is typed by it). */
+export interface Replies {
+  load: InputStats;
+  levels: LevelInfo[];
+  histories: HistoryPartJson[];
+  checkLevel: LevelResult;
+  levelResult: LevelResult;
+  transactions: Txn[];
+  sessions: SessionRange[];
+  timeline: TimelineData;
+  readers: WriteReaders[];
+  find: FoundTxn[];
+  names: NamesJson;
+  convert: string;
+  counterexample: Counterexample;
+  warmUp: null;
+}
+export type ReplyTo<R extends Request> = Replies[R['op']];
 
 /** The first message to a worker: the page's compiled module (null: compile your own). */
 export interface Init { init: WebAssembly.Module | null }

@@ -7,7 +7,7 @@
 // parallel on a 2-core machine, delayed the verdict more than the check took). Otherwise the
 // check worker serves the reads. A wasm heap never shrinks (a 240 MB input, 10^7 operations,
 // leaves a 2.1 GB heap behind): inputs over SHARED_WORKER_BYTES never get a data worker.
-import type { Counterexample, FoundTxn, NamesJson, HistoryPartJson, InputStats, LevelInfo, LevelResult, Txn, SessionRange, WriteReaders } from '../core/types';
+import type { Counterexample, FoundTxn, NamesJson, HistoryPartJson, InputStats, LevelInfo, Txn, SessionRange, WriteReaders } from '../core/types';
 import type { TimelineData } from '../model/timeline';
 import { CancelledError, copyFiles, releaseCoreWorker, takeCoreWorker, type CoreWorker } from '../worker/client';
 import type { InFile } from '../worker/protocol';
@@ -53,7 +53,7 @@ export class Checker {
     const probe = takeCoreWorker('probe');
     const heads = files.map((f) => ({ name: f.name, data: f.data.slice(0, Checker.HEAD_BYTES) }));
     try {
-      return await probe.call<HistoryPartJson[]>({ op: 'histories', files: heads }, heads.map((f) => f.data));
+      return await probe.call({ op: 'histories', files: heads }, heads.map((f) => f.data));
     } finally {
       releaseCoreWorker(probe, 0);  // it holds what it held before (heads are not loaded)
     }
@@ -73,7 +73,7 @@ export class Checker {
     const w = (this.check = takeCoreWorker('check'));
     const copy = copyFiles(this.files);
     this.checkReady = false;
-    this.checkLoaded = w.call<InputStats>({ op: 'load', files: copy, format: this.format }, copy.map((f) => f.data));
+    this.checkLoaded = w.call({ op: 'load', files: copy, format: this.format }, copy.map((f) => f.data));
     this.checkLoaded.then(() => { if (this.check === w) this.checkReady = true; }, () => {});
     return this.checkLoaded;
   }
@@ -85,7 +85,7 @@ export class Checker {
     this.data = takeCoreWorker('data');
     const copy = copyFiles(this.files);
     // its error, if any, is the check worker's to report (the same input): reads then fail
-    this.data.call<InputStats>({ op: 'load', files: copy, format: this.format }, copy.map((f) => f.data)).catch(() => {});
+    this.data.call({ op: 'load', files: copy, format: this.format }, copy.map((f) => f.data)).catch(() => {});
     return true;
   }
 
@@ -101,34 +101,34 @@ export class Checker {
   /** The levels of the loaded input (the core's order; those that apply to it). */
   levels(): Promise<LevelInfo[]> {
     if (!this.infos) {
-      const infos = (this.infos = this.reader.call<LevelInfo[]>({ op: 'levels' }));
+      const infos = (this.infos = this.reader.call({ op: 'levels' }));
       infos.then((v) => { if (this.infos === infos) this.levelInfos = v; }, () => { if (this.infos === infos) this.infos = null; });
     }
     return this.infos;
   }
   transactions(begin: number, end: number): Promise<Txn[]> {
-    return this.reader.call<Txn[]>({ op: 'transactions', begin, end });
+    return this.reader.call({ op: 'transactions', begin, end });
   }
   sessions(): Promise<SessionRange[]> {
-    return this.reader.call<SessionRange[]>({ op: 'sessions' });
+    return this.reader.call({ op: 'sessions' });
   }
   timeline(): Promise<TimelineData> {
-    return this.reader.call<TimelineData>({ op: 'timeline' });
+    return this.reader.call({ op: 'timeline' });
   }
   readers(txn: number): Promise<WriteReaders[]> {
-    return this.reader.call<WriteReaders[]>({ op: 'readers', txn });
+    return this.reader.call({ op: 'readers', txn });
   }
   /** Transactions by label, then by a key they touch (at most limit). */
   find(query: string, limit = 50): Promise<FoundTxn[]> {
-    return this.reader.call<FoundTxn[]>({ op: 'find', query, limit });
+    return this.reader.call({ op: 'find', query, limit });
   }
   /** The long keys, values and ids whole (each once), asked for once per history. */
   names(): Promise<NamesJson> {
-    return (this.namesWhole ??= this.reader.call<NamesJson>({ op: 'names' }));
+    return (this.namesWhole ??= this.reader.call({ op: 'names' }));
   }
   private namesWhole: Promise<NamesJson> | null = null;
   convert(to: 'isoscope' | 'plume'): Promise<string> {
-    return this.reader.call<string>({ op: 'convert', to });
+    return this.reader.call({ op: 'convert', to });
   }
   /**
    * The reproducing counterexample of a level's anomaly, from the check worker (which holds the
@@ -136,7 +136,7 @@ export class Checker {
    */
   async counterexample(level: string, index: number, budgetMs = 5000): Promise<Counterexample> {
     if (!this.check) throw new Error('the check is no longer loaded: check again first');
-    return this.check.call<Counterexample>({ op: 'counterexample', level, index, budgetMs });
+    return this.check.call({ op: 'counterexample', level, index, budgetMs });
   }
 
   get isRunning() {
@@ -176,7 +176,7 @@ export class Checker {
       let timer = 0;
       try {
         // asked for before the page shows the level running: the worker starts while it draws
-        const checked = w.call<LevelResult>({ op: 'checkLevel', level, budgetMs: o.budgetMs, maxAnomalies: o.maxAnomalies }, [],
+        const checked = w.call({ op: 'checkLevel', level, budgetMs: o.budgetMs, maxAnomalies: o.maxAnomalies }, [],
           (progress) => o.onUpdate(level, { verdict: 'running', progress }));
         o.onUpdate(level, { verdict: 'running' });
         const res = await Promise.race([
@@ -193,7 +193,7 @@ export class Checker {
           // The core names the failing levels decided before this pass again (no anomaly of a
           // kind a passing level forbids: SSER's cycle is no WriteSkew once SER passes), and
           // counterexample() reads their anomalies as they now stand.
-          for (const failed of failedHere) o.onUpdate(failed, await w.call<LevelResult>({ op: 'levelResult', level: failed }));
+          for (const failed of failedHere) o.onUpdate(failed, await w.call({ op: 'levelResult', level: failed }));
         }
       } catch (e) {
         if (e instanceof CancelledError || run.cancelled) {
