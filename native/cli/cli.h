@@ -16,11 +16,14 @@ namespace isoscope::cli {
 
 extern const char* kUsage;
 
-// Every message to standard error goes through here (printable: no control bytes).
+// Every message to standard error goes through here: it quotes paths, keys and ids from the
+// input, which are printed without the control bytes a terminal would act on.
 void complain(const std::string& msg);
+// An input error for the terminal; when no format was recognised, how to choose one.
 void print_input_error(const InputError& e);
 // A usage error: the message, the usage text, exit status 2.
 int usage_error(const std::string& msg);
+// Text for people on standard output (the check report): printable, lines kept.
 void print_text(const std::string& text);
 
 // The bytes of every file of an input; InputFile views point into `storage`.
@@ -29,19 +32,21 @@ struct LoadedInput {
   std::vector<InputFile> files;
 };
 
-// Plain input larger than this is refused (--max-input-bytes raises it).
+// Plain input larger than this is refused (--max-input-bytes raises it): a stream without end,
+// such as an endless pipe, must not grow until the machine runs out of memory.
 extern uint64_t g_max_input_bytes;
 // Reads PATH (a file, a directory, an archive) or - (stdin) into input; false with error set.
 bool load_input(const std::string& path, LoadedInput& input, std::string& error);
 
-// A count option's value (an integer or a float such as 1e6); false when it is not one.
+// A finite non-negative number (no inf, nan or trailing characters).
 bool parse_count(const char* s, double& out);
-// A whole number in [0, max]; false otherwise.
+// A whole number from 0 to max.
 bool parse_whole(const char* s, double max, double& out);
-// Peak resident set size of this program (VmHWM).
+// Peak resident set size of this program. VmHWM, unlike getrusage's ru_maxrss, starts afresh
+// at exec, so a parent's memory (a benchmark driver that forked us) is not counted.
 long long peak_rss_bytes();
-// Writes OUT (a path, or - for stdout) through fill; a format that cannot express the history or
-// a failed write is an input error (exit status 2).
+// Writes OUT (a path, or - for stdout) through fill, which streams into a TextOut; a format that
+// cannot express the history (fill's error) or a failed write is an input error.
 int write_output(const std::string& path, const std::function<std::optional<InputError>(TextOut&)>& fill);
 
 // The commands: argc and argv after the command's name; each returns the exit status.

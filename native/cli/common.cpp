@@ -17,6 +17,7 @@
 
 namespace fs = std::filesystem;
 
+// The declarations, with what each does, are in cli.h.
 namespace isoscope::cli {
 
 const char* kUsage =
@@ -58,11 +59,8 @@ const char* kUsage =
     "exit status: 0 every checked level passes, 1 some level fails, 2 input or usage error,\n"
     "             3 nothing fails but some level is unknown\n";
 
-// Every message to standard error goes through here: it quotes paths, keys and ids from the
-// input, which are printed without the control bytes a terminal would act on.
 void complain(const std::string& msg) { std::fprintf(stderr, "isoscope: %s\n", printable(msg).c_str()); }
 
-// An input error for the terminal; when no format was recognised, how to choose one.
 void print_input_error(const InputError& e) {
   std::string hint;
   if (!e.readable_as.empty()) hint = ": pass --format " + e.readable_as + " to read it so";
@@ -76,14 +74,11 @@ int usage_error(const std::string& msg) {
   return kExitInput;
 }
 
-// Text for people on standard output (the check report): printable, lines kept.
 void print_text(const std::string& text) {
   const std::string out = printable(text, /*keep_lines=*/true);
   std::fwrite(out.data(), 1, out.size(), stdout);
 }
 
-// Plain input larger than this is refused (--max-input-bytes raises it): a stream without end,
-// such as an endless pipe, must not grow until the machine runs out of memory.
 uint64_t g_max_input_bytes = uint64_t{4} << 30;
 
 namespace {
@@ -258,19 +253,15 @@ bool load_input(const std::string& path, LoadedInput& input, std::string& error)
   return true;
 }
 
-// A finite non-negative number (no inf, nan or trailing characters).
 bool parse_count(const char* s, double& out) {
   char* end = nullptr;
   out = std::strtod(s, &end);
   return end && end != s && *end == '\0' && std::isfinite(out) && out >= 0;
 }
-// A whole number from 0 to max.
 bool parse_whole(const char* s, double max, double& out) {
   return parse_count(s, out) && out <= max && out == std::floor(out);
 }
 
-// Peak resident set size of this program. VmHWM, unlike getrusage's ru_maxrss, starts afresh
-// at exec, so a parent's memory (a benchmark driver that forked us) is not counted.
 long long peak_rss_bytes() {
   if (std::FILE* f = std::fopen("/proc/self/status", "r")) {
     char line[256];
@@ -285,8 +276,6 @@ long long peak_rss_bytes() {
   return static_cast<long long>(ru.ru_maxrss) * 1024;
 }
 
-// Writes OUT (a path, or - for stdout) through fill, which streams into a TextOut; a format that
-// cannot express the history (fill's error) or a failed write is an input error.
 int write_output(const std::string& path, const std::function<std::optional<InputError>(TextOut&)>& fill) {
   std::FILE* file = path == "-" ? stdout : std::fopen(path.c_str(), "wb");
   if (!file) {

@@ -1,17 +1,14 @@
 // What the database implementations share (owner marks of a run's tables, list values as
 // text) and the factory that opens a target through the implementation of its kind, its client
 // library loaded first (client_libraries.h).
-#include <sys/random.h>
 #include <unistd.h>
 
 #include <cctype>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <ctime>
 #include <charconv>
-#include <cstdlib>
+#include <cstdio>
+#include <ctime>
 #include <string>
+#include <vector>
 
 #include "runner/backends.h"
 #include "runner/client_libraries.h"

@@ -1,15 +1,12 @@
 // What every target shares: isolation levels, the targets' URLs (and keeping their passwords out
 // of every message), the run's table names.
 #include <sys/random.h>
-#include <unistd.h>
 
 #include <cctype>
 #include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <ctime>
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "runner/database.h"

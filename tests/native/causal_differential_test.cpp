@@ -82,50 +82,51 @@ std::string verify_witnesses(const History& h, Level l, const LevelResult& res) 
     return h.ops[a].is_write() && h.ops[b].is_write() && h.ops[a].key == h.ops[b].key && a != b;
   };
   for (const Anomaly& a : res.anomalies) {
-    const std::string& k = name_of(a.kind);
-    if (k == "ThinAirRead") {
+    const AnomalyKind k = a.kind;
+    const std::string name = name_of(k);
+    if (k == AnomalyKind::ThinAirRead) {
       if (a.ops.size() != 1 || !h.ops[a.ops[0]].is_read() || co.writer[a.ops[0]] != kNone ||
           h.read_from[a.ops[0]] == kReadsInitial)
         return "bad ThinAirRead";
-    } else if (k == "WriteCOInitRead" || k == "WriteHBInitRead") {
+    } else if (k == AnomalyKind::WriteCOInitRead || k == AnomalyKind::WriteHBInitRead) {
       if (a.ops.size() != 2 || h.read_from[a.ops[1]] != kReadsInitial || !h.ops[a.ops[0]].is_write() ||
           h.ops[a.ops[0]].key != h.ops[a.ops[1]].key)
-        return "bad " + k;
-      if (k == "WriteCOInitRead" && !co.r[a.ops[0]][a.ops[1]]) return "WriteCOInitRead without co";
-      if (k == "WriteHBInitRead" && l != Level::CM) return "WriteHBInitRead outside CM";
-    } else if (k == "WriteCORead") {
+        return "bad " + name;
+      if (k == AnomalyKind::WriteCOInitRead && !co.r[a.ops[0]][a.ops[1]]) return "WriteCOInitRead without co";
+      if (k == AnomalyKind::WriteHBInitRead && l != Level::CM) return "WriteHBInitRead outside CM";
+    } else if (k == AnomalyKind::WriteCORead) {
       if (a.ops.size() != 3) return "bad WriteCORead";
       const uint32_t w1 = a.ops[0], w2 = a.ops[1], r = a.ops[2];
       if (co.writer[r] != w1 || !same_key_write(w1, w2) || !co.r[w1][w2] || !co.r[w2][r])
         return "WriteCORead is not one";
-    } else if (k == "CyclicCO" || k == "CyclicCF" || k == "CyclicHB") {
-      if ((k == "CyclicCF" && l != Level::CCv) || (k == "CyclicHB" && l != Level::CM))
-        return k + " at the wrong level";
-      if (a.edges.empty()) return k + " without edges";
+    } else if (k == AnomalyKind::CyclicCO || k == AnomalyKind::CyclicCF || k == AnomalyKind::CyclicHB) {
+      if ((k == AnomalyKind::CyclicCF && l != Level::CCv) || (k == AnomalyKind::CyclicHB && l != Level::CM))
+        return name + " at the wrong level";
+      if (a.edges.empty()) return name + " without edges";
       for (size_t i = 0; i < a.edges.size(); ++i) {
         const AnomalyEdge& e = a.edges[i];
         const AnomalyEdge& next = a.edges[(i + 1) % a.edges.size()];
-        if (e.to_op != next.from_op) return k + " edges do not form a cycle";
+        if (e.to_op != next.from_op) return name + " edges do not form a cycle";
         if (e.type == EdgeType::SO) {
           if (h.txns[h.op_txn[e.from_op]].session != h.txns[h.op_txn[e.to_op]].session ||
               e.from_op >= e.to_op)
-            return k + " bad po edge";
+            return name + " bad po edge";
         } else if (e.type == EdgeType::WR) {
-          if (co.writer[e.to_op] != e.from_op) return k + " bad wr edge";
+          if (co.writer[e.to_op] != e.from_op) return name + " bad wr edge";
         } else if (e.type == EdgeType::WW) {
-          if (!same_key_write(e.from_op, e.to_op)) return k + " bad derived edge";
-          if (k == "CyclicCF") {  // cf: from co r for some read r of to
+          if (!same_key_write(e.from_op, e.to_op)) return name + " bad derived edge";
+          if (k == AnomalyKind::CyclicCF) {  // cf: from co r for some read r of to
             bool ok = false;
             for (uint32_t r = 0; r < h.ops.size() && !ok; ++r)
               ok = co.writer[r] == e.to_op && co.r[e.from_op][r];
             if (!ok) return "cf edge without a read";
           }
         } else {
-          return k + " unexpected edge type";
+          return name + " unexpected edge type";
         }
       }
     } else {
-      return "unexpected anomaly kind " + k;
+      return "unexpected anomaly kind " + name;
     }
   }
   return "";

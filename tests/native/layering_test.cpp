@@ -14,9 +14,10 @@
 #include <fstream>
 #include <map>
 #include <regex>
-#include <set>
 #include <string>
 #include <vector>
+
+#include "graph/digraph.h"
 
 namespace {
 namespace fs = std::filesystem;
@@ -75,61 +76,27 @@ bool allowed(const std::string& from, const std::string& to) {
   return ra != kRanks.end() && rb->second < ra->second;
 }
 
-// The module-level include graph's cycles (each as its modules), by Tarjan's algorithm.
+// The module-level include graph's cycles (each as its modules): its strongly connected
+// components of more than one module (the core's Tarjan, graph/digraph.h).
 std::vector<std::vector<std::string>> include_cycles(const std::vector<Source>& srcs) {
-  std::map<std::string, std::set<std::string>> g;
-  std::set<std::string> known;
-  for (const Source& s : srcs) known.insert(s.module);
+  std::map<std::string, uint32_t> id;
+  std::vector<std::string> name;
+  for (const Source& s : srcs)
+    if (id.emplace(s.module, static_cast<uint32_t>(name.size())).second) name.push_back(s.module);
+  isoscope::DigraphBuilder b(static_cast<uint32_t>(name.size()));
   for (const Source& s : srcs) {
-    g[s.module];
-    const bool private_half = fs::path(s.path).filename() == "internal.h";
+    if (fs::path(s.path).filename() == "internal.h") continue;  // the private half of its family's header
     for (const std::string& i : s.includes) {
-      const std::string to = i.substr(0, i.rfind('.'));
-      if (to == s.module || !known.count(to) || private_half) continue;
-      g[s.module].insert(to);
+      const auto to = id.find(i.substr(0, i.rfind('.')));
+      if (to != id.end() && to->first != s.module) b.add(id.at(s.module), to->second);
     }
   }
-  std::map<std::string, int> index, low;
-  std::vector<std::string> stack;
-  std::set<std::string> on;
-  std::vector<std::vector<std::string>> cycles;
-  int next = 0;
-  // iterative Tarjan: (node, iterator position)
-  for (const auto& [root, unused] : g) {
-    if (index.count(root)) continue;
-    std::vector<std::pair<std::string, std::set<std::string>::const_iterator>> work{{root, g[root].begin()}};
-    index[root] = low[root] = next++;
-    stack.push_back(root);
-    on.insert(root);
-    while (!work.empty()) {
-      auto& [v, it] = work.back();
-      if (it != g[v].end()) {
-        const std::string w = *it++;
-        if (!index.count(w)) {
-          index[w] = low[w] = next++;
-          stack.push_back(w);
-          on.insert(w);
-          work.emplace_back(w, g[w].begin());
-        } else if (on.count(w)) {
-          low[v] = std::min(low[v], index[w]);
-        }
-        continue;
-      }
-      const std::string done = v;
-      work.pop_back();
-      if (!work.empty()) low[work.back().first] = std::min(low[work.back().first], low[done]);
-      if (low[done] == index[done]) {
-        std::vector<std::string> comp;
-        for (std::string w; w != done;) {
-          w = stack.back();
-          stack.pop_back();
-          on.erase(w);
-          comp.push_back(w);
-        }
-        if (comp.size() > 1) cycles.push_back(comp);
-      }
-    }
-  }
+  uint32_t count = 0;
+  const std::vector<uint32_t> comp = isoscope::strongly_connected_components(b.build(), count);
+  std::vector<std::vector<std::string>> members(count), cycles;
+  for (uint32_t u = 0; u < comp.size(); ++u) members[comp[u]].push_back(name[u]);
+  for (auto& m : members)
+    if (m.size() > 1) cycles.push_back(std::move(m));
   return cycles;
 }
 

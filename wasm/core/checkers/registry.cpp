@@ -12,22 +12,28 @@
 namespace isoscope {
 
 namespace {
-// Mini-transaction histories have an almost unique dependency graph, so MTC's linear-time
-// checks decide SI, SER and SSER there; other histories go to the general search.
-template <LevelChecker mt, LevelChecker general>
-LevelResult mt_or_general(const History& h, const CheckBudget& budget) {
-  return is_mini_transaction_history(h) ? mt(h, budget) : general(h, budget);
-}
 // LIN: object histories (Jepsen registers, key-value stores) by the Wing & Gong search;
 // lightweight transactions by MTC's Alg. 2.
 LevelResult lin_of(const History& h, const CheckBudget& budget) {
   return h.registers.empty() ? check_lin(h, budget) : check_object_lin(h, budget);
 }
-// A level whose leaf checker needs the reads resolved: the choice layer decides the histories
-// with ambiguous reads, with the general leaf (the MT checks rely on unique values).
-template <Level level, LevelChecker leaf, LevelChecker general = leaf>
+// Mini-transaction histories have an almost unique dependency graph, so MTC's linear-time
+// checks decide SI, SER and SSER there (they rely on unique values); nullptr for other levels.
+LevelChecker mt_checker(Level l) {
+  switch (l) {
+    case Level::SI: return check_si_mt;
+    case Level::SER: return check_ser_mt;
+    case Level::SSER: return check_sser_mt;
+    default: return nullptr;
+  }
+}
+// A level decided through its leaf checker: the choice layer decides the histories with
+// ambiguous reads, with that leaf; MTC's checks the mini-transaction ones; the leaf the rest.
+template <Level level>
 LevelResult routed(const History& h, const CheckBudget& budget) {
-  return h.ambiguous.empty() ? leaf(h, budget) : check_with_choices(h, level, general, budget);
+  if (!h.ambiguous.empty()) return check_with_choices(h, level, leaf_checker(level), budget);
+  if (const LevelChecker mt = mt_checker(level); mt && is_mini_transaction_history(h)) return mt(h, budget);
+  return leaf_checker(level)(h, budget);
 }
 }  // namespace
 
@@ -51,17 +57,17 @@ LevelChecker leaf_checker(Level l) {
 
 LevelChecker checker_for(Level l) {
   switch (l) {
-    case Level::RC: return routed<Level::RC, check_rc>;
-    case Level::RR: return routed<Level::RR, check_rr>;
-    case Level::RA: return routed<Level::RA, check_ra>;
-    case Level::CC: return routed<Level::CC, check_cc>;
-    case Level::PC: return routed<Level::PC, check_pc>;
-    case Level::SI: return routed<Level::SI, mt_or_general<check_si_mt, check_si>, check_si>;
-    case Level::SER: return routed<Level::SER, mt_or_general<check_ser_mt, check_ser>, check_ser>;
-    case Level::SSER: return routed<Level::SSER, mt_or_general<check_sser_mt, check_sser>, check_sser>;
-    case Level::WCC: return routed<Level::WCC, check_wcc>;
-    case Level::CCv: return routed<Level::CCv, check_ccv>;
-    case Level::CM: return routed<Level::CM, check_cm>;
+    case Level::RC: return routed<Level::RC>;
+    case Level::RR: return routed<Level::RR>;
+    case Level::RA: return routed<Level::RA>;
+    case Level::CC: return routed<Level::CC>;
+    case Level::PC: return routed<Level::PC>;
+    case Level::SI: return routed<Level::SI>;
+    case Level::SER: return routed<Level::SER>;
+    case Level::SSER: return routed<Level::SSER>;
+    case Level::WCC: return routed<Level::WCC>;
+    case Level::CCv: return routed<Level::CCv>;
+    case Level::CM: return routed<Level::CM>;
     case Level::LIN: return lin_of;
   }
   return nullptr;
