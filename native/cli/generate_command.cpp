@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/exit_status.h"
+#include "cli/workload_options.h"
 #include "formats/text_sink.h"
 #include "formats/writers.h"
 #include "generate/db_sim.h"
@@ -22,21 +23,16 @@ namespace isoscope::cli {
 // `isoscope generate`: streams a seeded random history in the chosen format.
 int run_generate(int argc, char** argv) {
   GenParams p;
-  p.sessions = 4;
-  p.txns_per_session = 10;
+  WorkloadOptions w;  // generate's defaults: 4 sessions of 10 transactions, 1-4 operations over 8 keys
   std::string format = "isoscope", target = "serial", out_path, mt_engine, db_engine;
-  WorkloadMix mix;
   bool have_out = false, lwt = false, list_append = false, reg = false, reg_cas = true, unknown_set = false;
   double stale_ratio = -1;  // unset: each generator's own default
-  auto number = [&](const char* s, double lo, double hi, double& out) {
-    return parse_count(s, out) && out >= lo && out <= hi;
-  };
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
     const char* v = (i + 1 < argc) ? argv[i + 1] : nullptr;
     double d = 0;
     auto take = [&](double lo, double hi) {
-      if (!v || !number(v, lo, hi, d)) return false;
+      if (!v || !parse_count(v, d) || d < lo || d > hi) return false;
       ++i;
       return true;
     };
@@ -45,32 +41,12 @@ int run_generate(int argc, char** argv) {
       ++i;
       return true;
     };
-    if (a == "--sessions") {
-      if (!take_whole(1, 1e6)) return usage_error("--sessions needs a whole number from 1 to 1000000");
-      p.sessions = static_cast<uint32_t>(d);
-    } else if (a == "--txns") {
-      if (!take_whole(0, 1e8)) return usage_error("--txns needs a whole number of transactions per session");
-      p.txns_per_session = static_cast<uint32_t>(d);
-    } else if (a == "--ops") {
-      if (!v) return usage_error("--ops needs N or MIN-MAX");
-      std::string r = v;
-      ++i;
-      size_t dash = r.find('-');
-      double lo, hi;
-      if (dash == std::string::npos ? !number(r.c_str(), 1, 1e6, lo) : (!number(r.substr(0, dash).c_str(), 1, 1e6, lo) || !number(r.substr(dash + 1).c_str(), 1, 1e6, hi)))
-        return usage_error("--ops needs N or MIN-MAX with 1 <= MIN <= MAX");
-      if (dash == std::string::npos) hi = lo;
-      if (lo > hi) return usage_error("--ops needs MIN <= MAX");
-      p.min_ops = static_cast<uint32_t>(lo);
-      p.max_ops = static_cast<uint32_t>(hi);
-    } else if (a == "--single-op") {
-      p.min_ops = p.max_ops = 1;
-    } else if (a == "--keys") {
-      if (!take_whole(1, 1e9)) return usage_error("--keys needs a whole number from 1 to 1000000000");
-      p.keys = static_cast<uint32_t>(d);
-    } else if (a == "--read-ratio") {
-      if (!take(0, 1)) return usage_error("--read-ratio needs a number in [0, 1]");
-      p.read_ratio = d;
+    std::string error;
+    const OptionRead shared = read_workload_option(argc, argv, i, w, error);
+    if (shared == OptionRead::Bad) return usage_error(error);
+    if (shared == OptionRead::Read) continue;
+    if (a == "--single-op") {
+      w.min_ops = w.max_ops = 1;
     } else if (a == "--abort-ratio") {
       if (!take(0, 1)) return usage_error("--abort-ratio needs a number in [0, 1]");
       p.abort_ratio = d;
@@ -78,12 +54,6 @@ int run_generate(int argc, char** argv) {
       if (!take(0, 1)) return usage_error("--unknown-ratio needs a number in [0, 1]");
       p.unknown_ratio = d;
       unknown_set = true;
-    } else if (a == "--dist") {
-      ++i;
-      if (!v || !parse_key_dist(v, p.key_dist)) return usage_error("--dist needs uniform, zipf or hotspot");
-    } else if (a == "--seed") {
-      if (!take_whole(0, 1.8e19)) return usage_error("--seed needs a non-negative integer");
-      p.seed = static_cast<uint64_t>(d);
     } else if (a == "--timestamps") {
       p.timestamps = true;
     } else if (a == "--labels") {
@@ -101,10 +71,6 @@ int run_generate(int argc, char** argv) {
       ++i;
       if (db_engine != "ser" && db_engine != "si" && db_engine != "rc")
         return usage_error("--engine needs ser, si or rc");
-    } else if (a == "--mix") {
-      if (!v || !parse_workload_mix(v, mix))
-        return usage_error("--mix needs cobra, polysi, random or RO,WO,RMW fractions summing to at most 1");
-      ++i;
     } else if (a == "--inject") {
       if (!v) return usage_error("--inject needs an anomaly name");
       target = std::string("inject=") + v;
@@ -137,6 +103,14 @@ int run_generate(int argc, char** argv) {
     }
   }
   if (!have_out) return usage_error("generate needs OUT (a file, or - for stdout)");
+  p.sessions = w.sessions;
+  p.txns_per_session = w.txns_per_session;
+  p.min_ops = w.min_ops;
+  p.max_ops = w.max_ops;
+  p.keys = w.keys;
+  p.key_dist = w.dist;
+  p.read_ratio = w.read_ratio;
+  p.seed = w.seed;
 
   const InjectableAnomaly* inject = nullptr;
   if (target == "serial") {
@@ -179,7 +153,8 @@ int run_generate(int argc, char** argv) {
     if (unknown_set) q.info_ratio = p.unknown_ratio;
     if (stale_ratio >= 0) q.stale_ratio = stale_ratio;
     return write_output(out_path, [&](TextOut& out) {
-      generate_register_history(q, out);
+      JepsenEdnSink edn(out);
+      generate_register_history(q, edn);
       return std::optional<InputError>();
     });
   }
@@ -199,6 +174,8 @@ int run_generate(int argc, char** argv) {
     });
   }
   if (format != "isoscope" && format != "plume") return usage_error("generate writes --format isoscope or plume");
+  if (w.mix_given && db_engine.empty())
+    return usage_error("--mix chooses the transaction shapes of --engine histories (the other generators have shapes of their own)");
   if (!db_engine.empty() && (!mt_engine.empty() || lwt || list_append || (target != "serial" && !inject)))
     return usage_error("--engine runs alone (with --inject ANOMALY at most)");
   return write_output(out_path, [&](TextOut& out) {
@@ -214,7 +191,7 @@ int run_generate(int argc, char** argv) {
       q.max_ops = p.max_ops;
       q.key = p.key_params();
       q.read_ratio = p.read_ratio;
-      q.mix = mix;
+      q.mix = w.mix;
       q.abort_ratio = p.abort_ratio;
       q.inject = inject;
       q.labels = p.labels;

@@ -16,7 +16,9 @@
 #include <string>
 #include <thread>
 
+#include "cli/cli.h"
 #include "cli/exit_status.h"
+#include "cli/workload_options.h"
 #include "checkers/check.h"
 #include "formats/formats.h"
 #include "generate/workload.h"
@@ -58,13 +60,13 @@ int usage(const std::string& msg) {
   return kExitInput;
 }
 
-bool number(const char* s, double lo, double hi, double& out) {
-  if (!s) return false;
-  char* end = nullptr;
-  out = std::strtod(s, &end);
-  return end && end != s && *end == '\0' && std::isfinite(out) && out >= lo && out <= hi;
-}
-bool whole(const char* s, double lo, double hi, double& out) { return number(s, lo, hi, out) && out == std::floor(out); }
+bool number(const char* s, double lo, double hi, double& out) { return s && cli::parse_count(s, out) && out >= lo && out <= hi; }
+bool whole(const char* s, double lo, double hi, double& out) { return s && cli::parse_whole(s, hi, out) && out >= lo; }
+
+// run's own limits, from what a run holds open: a connection per session and a row per key,
+// inserted before the sessions start.
+constexpr uint32_t kMaxRunSessions = 1000;
+constexpr uint32_t kMaxRunKeys = 10000000;
 
 std::string file_part(std::string s) {
   for (char& c : s)
@@ -97,12 +99,12 @@ bool read_file(const std::string& path, std::string& out) {
 
 int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
   RunParams p;
-  p.workload.min_ops = 1;
-  p.workload.max_ops = 4;
-  p.workload.key.keys = 8;
-  std::string target_text, out_path, mix_text = "polysi", nemesis;
+  cli::WorkloadOptions w;  // run's defaults: 10 sessions of 100 transactions, 1-4 operations over 8 keys
+  w.sessions = p.sessions;
+  w.txns_per_session = p.txns_per_session;
+  std::string target_text, out_path, nemesis;
   Isolation iso = Isolation::Serializable;
-  bool have_target = false, json = false, txns_given = false, cleanup = false;
+  bool have_target = false, json = false, cleanup = false;
   std::string password_file;
   int target_arg = -1;
   CheckOptions opts;
@@ -116,6 +118,10 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
       ++i;
       return true;
     };
+    std::string shared_error;
+    const cli::OptionRead shared = cli::read_workload_option(argc, argv, i, w, shared_error);
+    if (shared == cli::OptionRead::Bad) return usage(shared_error);
+    if (shared == cli::OptionRead::Read) continue;
     if (a == "--help" || a == "-h") {
       std::fputs(kRunUsage, stdout);
       return kExitPass;
@@ -129,42 +135,6 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
       p.workload.kind = WorkloadKind::MiniTxn;
     } else if (a == "--lwt") {
       p.workload.kind = WorkloadKind::Lightweight;
-    } else if (a == "--mix") {
-      if (!v || !parse_workload_mix(v, p.workload.mix))
-        return usage("--mix needs cobra, polysi, random or RO,WO,RMW fractions summing to at most 1");
-      mix_text = v;
-      ++i;
-    } else if (a == "--read-ratio") {
-      if (!take(0, 1, false)) return usage("--read-ratio needs a number in [0, 1]");
-      p.workload.read_ratio = d;
-    } else if (a == "--sessions") {
-      if (!take(1, 1000, true)) return usage("--sessions needs a whole number from 1 to 1000 (one connection each)");
-      p.sessions = static_cast<uint32_t>(d);
-    } else if (a == "--txns") {
-      if (!take(0, 1e8, true)) return usage("--txns needs a whole number of transactions per session");
-      p.txns_per_session = static_cast<uint32_t>(d);
-      txns_given = true;
-    } else if (a == "--ops") {
-      const std::string r = v ? v : "";
-      const size_t dash = r.find('-');
-      double lo = 0, hi = 0;
-      const bool ok = dash == std::string::npos ? whole(r.c_str(), 1, 1000, lo)
-                                                : whole(r.substr(0, dash).c_str(), 1, 1000, lo) &&
-                                                      whole(r.substr(dash + 1).c_str(), 1, 1000, hi);
-      if (dash == std::string::npos) hi = lo;
-      if (!ok || lo > hi) return usage("--ops needs N or MIN-MAX with 1 <= MIN <= MAX <= 1000");
-      p.workload.min_ops = static_cast<uint32_t>(lo);
-      p.workload.max_ops = static_cast<uint32_t>(hi);
-      ++i;
-    } else if (a == "--keys") {
-      if (!take(1, 1e7, true)) return usage("--keys needs a whole number from 1 to 10000000");
-      p.workload.key.keys = static_cast<uint32_t>(d);
-    } else if (a == "--dist") {
-      if (!v || !parse_key_dist(v, p.workload.key.dist)) return usage("--dist needs uniform, zipf or hotspot");
-      ++i;
-    } else if (a == "--seed") {
-      if (!take(0, 1.8e19, true)) return usage("--seed needs a non-negative integer");
-      p.seed = static_cast<uint64_t>(d);
     } else if (a == "--nemesis") {
       nemesis = v ? v : "";
       if (nemesis != "kill" && nemesis != "none") return usage("--nemesis needs kill or none");
@@ -173,7 +143,6 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
     } else if (a == "--duration") {
       if (!take(0.001, 1e7, false)) return usage("--duration needs a number of seconds");
       p.duration_s = d;
-      if (!txns_given) p.txns_per_session = 4000000000u;
     } else if (a == "--nemesis-interval") {
       if (!take(1, 1e6, true)) return usage("--nemesis-interval needs milliseconds");
       p.nemesis_interval_ms = static_cast<uint32_t>(d);
@@ -212,8 +181,22 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
       return usage("more than one TARGET given ('" + target_text + "' and '" + a + "')");
     }
   }
-  if (p.workload.kind != WorkloadKind::Registers && p.workload.kind != WorkloadKind::ListAppend && mix_text != "polysi")
+  if (p.workload.kind != WorkloadKind::Registers && p.workload.kind != WorkloadKind::ListAppend && w.mix_given)
     return usage("--mix chooses register or list-append shapes; --mt and --lwt have their own");
+  if (w.sessions > kMaxRunSessions)
+    return usage("--sessions: a run opens a connection per session, at most " + std::to_string(kMaxRunSessions));
+  if (w.keys > kMaxRunKeys)
+    return usage("--keys: a run inserts a row per key before it starts, at most " + std::to_string(kMaxRunKeys));
+  p.sessions = w.sessions;
+  // --duration without --txns: the sessions run until the time is up.
+  p.txns_per_session = p.duration_s > 0 && !w.txns_given ? 4000000000u : w.txns_per_session;
+  p.workload.min_ops = w.min_ops;
+  p.workload.max_ops = w.max_ops;
+  p.workload.key.keys = w.keys;
+  p.workload.key.dist = w.dist;
+  p.workload.read_ratio = w.read_ratio;
+  p.workload.mix = w.mix;
+  p.seed = w.seed;
 
   // The target; none: a fresh SQLite file in a folder of its own (mkdtemp: a name no one can
   // foresee, made by this run, private), removed afterwards with the folder.
@@ -350,7 +333,7 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
     meta += (i ? ", " : "") + json_quote(facts.variables[i].first) + ": " + json_quote(facts.variables[i].second);
   meta += "}, \"workload\": " + json_quote(workload_name(p.workload.kind));
   if (p.workload.kind == WorkloadKind::Registers || p.workload.kind == WorkloadKind::ListAppend)
-    meta += ", \"mix\": " + json_quote(mix_text);
+    meta += ", \"mix\": " + json_quote(w.mix_text);
   meta += ", \"sessions\": " + std::to_string(p.sessions) + ", \"txns_per_session\": " + std::to_string(p.txns_per_session) +
           ", \"keys\": " + std::to_string(p.workload.key.keys) + ", \"seed\": " + std::to_string(p.seed) +
           ", \"nemesis\": " + json_quote(p.nemesis_kill ? "kill" : "none") + ", \"time_unit\": \"ns\"" +

@@ -724,10 +724,10 @@ TEST(Formats, DetectionKeepsFormatsApart) {
   for (const FormatInfo& f : all_formats()) {
     InputFile empty{"empty", ""};
     EXPECT_FALSE(f.detect(std::span<const InputFile>(&empty, 1)) && std::string(f.name) != "cobra") << f.name;
-    Expected<History> h = f.read(std::span<const InputFile>(&empty, 1));
+    Expected<History> h = f.read(std::span<const InputFile>(&empty, 1), nullptr);
     EXPECT_FALSE(h.ok()) << f.name << " accepted an empty file";
     std::vector<InputFile> no_files;
-    EXPECT_FALSE(f.read(no_files).ok()) << f.name;
+    EXPECT_FALSE(f.read(no_files, nullptr).ok()) << f.name;
   }
 }
 

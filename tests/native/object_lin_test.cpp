@@ -552,9 +552,7 @@ TEST(ObjectLin, TheReaderSaysWhereEachOperationComesFrom) {
   // Sessions in process order: op 0 is process 0's write (line 4), op 2 process 2's (line 1).
   ASSERT_EQ(h->num_ops(), 3u);
   OpLocator locator{{0, 2}};
-  set_op_locator(&locator);
-  Expected<History> again = read_history(std::span<const InputFile>(&f, 1));
-  set_op_locator(nullptr);
+  Expected<History> again = read_jepsen(std::span<const InputFile>(&f, 1), &locator);
   ASSERT_TRUE(again.ok());
   int lines[2];
   for (int k = 0; k < 2; ++k) {

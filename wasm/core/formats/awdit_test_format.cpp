@@ -106,7 +106,7 @@ bool detect_awdit_test(std::span<const InputFile> files) {
   return ops > 0;
 }
 
-Expected<History> read_awdit_test(std::span<const InputFile> files) {
+Expected<History> read_awdit_test(std::span<const InputFile> files, OpLocator* locator) {
   const InputFile* fp = fmt::single_text_file(files);
   if (!fp) return fmt::not_one_file(files, "awdit-test");
   const InputFile& f = *fp;
@@ -114,7 +114,7 @@ Expected<History> read_awdit_test(std::span<const InputFile> files) {
   const char* p = begin + fmt::bom_length(f.bytes);
   const char* end = begin + f.bytes.size();
 
-  HistoryBuilder b;
+  HistoryBuilder b(locator);
   b.set_initial(std::nullopt);
   b.reserve(f.bytes.size() / 40 + 1, f.bytes.size() / 8 + 1);
   Interner& keys = b.keys();

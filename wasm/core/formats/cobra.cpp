@@ -184,7 +184,7 @@ bool detect_cobra(std::span<const InputFile> files) {
   return recs.size() >= 2;  // 'S' and at least one more record
 }
 
-Expected<History> read_cobra(std::span<const InputFile> files) {
+Expected<History> read_cobra(std::span<const InputFile> files, OpLocator* locator) {
   std::vector<const InputFile*> logs = log_files(files);
   if (logs.empty()) {
     if (files.size() == 1 && !files[0].name_ends_with(".log")) {
@@ -239,7 +239,7 @@ Expected<History> read_cobra(std::span<const InputFile> files) {
   std::sort(writes.begin(), writes.end());
 
   // Pass 2: build.
-  HistoryBuilder b;
+  HistoryBuilder b(locator);
   Interner& keys = b.keys();
   Interner& values = b.values();
   const uint32_t init_value = values.intern_int(static_cast<int64_t>(kInitTxn));

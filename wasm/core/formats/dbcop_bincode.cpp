@@ -69,7 +69,7 @@ bool detect_dbcop_bincode(std::span<const InputFile> files) {
   return header_plausible(files[0].bytes);
 }
 
-Expected<History> read_dbcop_bincode(std::span<const InputFile> files) {
+Expected<History> read_dbcop_bincode(std::span<const InputFile> files, OpLocator* locator) {
   InputError pick_err;
   const InputFile* fp = pick_file(files, pick_err);
   if (!fp) return pick_err;
@@ -100,7 +100,7 @@ Expected<History> read_dbcop_bincode(std::span<const InputFile> files) {
     r.pos += len;
   }
 
-  HistoryBuilder b;
+  HistoryBuilder b(locator);
   b.locate_with([&r] { return static_cast<int64_t>(r.pos); });
   b.set_initial(b.values().intern_int(0));
   Interner& keys = b.keys();

@@ -29,7 +29,7 @@ struct JsonReader {
   bool doc_ok = false;  // current_location() is only defined once iterate() succeeded
   std::string path;  // "session 1, transaction 3, event 0"
 
-  explicit JsonReader(const InputFile& file) : f(file), json(file) {}
+  JsonReader(const InputFile& file, OpLocator* locator) : f(file), json(file), b(locator) {}
 
   size_t location() {
     const char* p = nullptr;
@@ -314,10 +314,10 @@ bool detect_dbcop_json(std::span<const InputFile> files) {
           head.find("\"Read\"") != std::string_view::npos);
 }
 
-Expected<History> read_dbcop_json(std::span<const InputFile> files) {
+Expected<History> read_dbcop_json(std::span<const InputFile> files, OpLocator* locator) {
   const InputFile* f = fmt::single_text_file(files);
   if (!f) return fmt::not_one_file(files, "dbcop-json");
-  JsonReader r(*f);
+  JsonReader r(*f, locator);
   return r.run();
 }
 

@@ -73,7 +73,7 @@ bool detect_dbcop_text(std::span<const InputFile> files) {
   return (q[0] == ':' && q[1] == '=') || (q[0] == '=' && q[1] == '=');
 }
 
-Expected<History> read_dbcop_text(std::span<const InputFile> files) {
+Expected<History> read_dbcop_text(std::span<const InputFile> files, OpLocator* locator) {
   const InputFile* fp = fmt::single_text_file(files);
   if (!fp) return fmt::not_one_file(files, "dbcop-text");
   const InputFile& f = *fp;
@@ -82,7 +82,7 @@ Expected<History> read_dbcop_text(std::span<const InputFile> files) {
     return fmt::text_error(f, static_cast<size_t>(at - sc.begin),
                            std::move(what) + ", found " + fmt::found_at(at, sc.end));
   };
-  HistoryBuilder b;
+  HistoryBuilder b(locator);
   b.locate_with([&sc] { return static_cast<int64_t>(sc.p - sc.begin); });
   const uint32_t initial = b.values().intern_null();
   b.set_initial(initial);

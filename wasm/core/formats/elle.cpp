@@ -60,7 +60,7 @@ struct PendingTxn {
 
 class Converter {
  public:
-  explicit Converter(const InputFile& f) : f_(f), json_(edn::looks_like_json(f.bytes.substr(fmt::bom_length(f.bytes)))) {
+  Converter(const InputFile& f, OpLocator* locator) : b(locator), f_(f), json_(edn::looks_like_json(f.bytes.substr(fmt::bom_length(f.bytes)))) {
     b.locate_with([this] { return static_cast<int64_t>(txn_offset_); });  // a transaction's form
     null_ = b.values().intern_null();
     b.set_initial(null_);
@@ -378,11 +378,11 @@ bool detect_elle(std::span<const InputFile> files) {
 }
 
 
-Expected<History> read_elle(std::span<const InputFile> files) {
+Expected<History> read_elle(std::span<const InputFile> files, OpLocator* locator) {
   const InputFile* fp = fmt::single_text_file(files);
   if (!fp) return fmt::not_one_file(files, "elle");
   const InputFile& f = *fp;
-  Converter conv(f);
+  Converter conv(f, locator);
   if (std::optional<InputError> err = edn::for_each_form(
           f, [&](const std::vector<Node>& nodes, uint32_t root, InputError& e) { return conv.op(nodes, root, e); }))
     return std::move(*err);

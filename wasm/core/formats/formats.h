@@ -58,7 +58,8 @@ struct FormatInfo {
   unsigned load_factor;
   // True when the content looks like this format (cheap: looks at a prefix / file names).
   bool (*detect)(std::span<const InputFile> files);
-  Expected<History> (*read)(std::span<const InputFile> files);
+  // locator: nullptr, but for the second read that locates a duplicate write (model/history.h).
+  Expected<History> (*read)(std::span<const InputFile> files, OpLocator* locator);
   // Memory while reading, when a factor per byte misjudges it: formats with one short line per
   // operation cost per line, not per byte (see plume.cpp). Overrides load_factor when set.
   uint64_t (*memory_estimate)(std::span<const InputFile> files) = nullptr;
@@ -98,7 +99,7 @@ std::optional<InputError> apply_input_options(History& h, std::span<const InputF
 // Writers: formats/writers.h.
 
 // Individual readers (registered in formats/registry.cpp).
-Expected<History> read_isoscope_json(std::span<const InputFile> files);
+Expected<History> read_isoscope_json(std::span<const InputFile> files, OpLocator* locator = nullptr);
 bool detect_isoscope_json(std::span<const InputFile> files);
 
 // Importers of the other formats (formats/<name>.cpp; see docs/formats.md).
@@ -106,26 +107,26 @@ bool detect_isoscope_json(std::span<const InputFile> files);
 // Text formats read exactly one file (hidden files such as .DS_Store are ignored); cobra reads the *.log files of a directory (one session
 // per file, in natural name order); dbcop-bincode reads one file or the history.bincode of a
 // directory.
-Expected<History> read_plume(std::span<const InputFile> files);
+Expected<History> read_plume(std::span<const InputFile> files, OpLocator* locator = nullptr);
 uint64_t plume_memory_estimate(std::span<const InputFile> files);
 bool detect_plume(std::span<const InputFile> files);
-Expected<History> read_awdit_test(std::span<const InputFile> files);
+Expected<History> read_awdit_test(std::span<const InputFile> files, OpLocator* locator = nullptr);
 bool detect_awdit_test(std::span<const InputFile> files);
-Expected<History> read_dbcop_bincode(std::span<const InputFile> files);
+Expected<History> read_dbcop_bincode(std::span<const InputFile> files, OpLocator* locator = nullptr);
 bool detect_dbcop_bincode(std::span<const InputFile> files);
-Expected<History> read_dbcop_json(std::span<const InputFile> files);
+Expected<History> read_dbcop_json(std::span<const InputFile> files, OpLocator* locator = nullptr);
 bool detect_dbcop_json(std::span<const InputFile> files);
-Expected<History> read_dbcop_text(std::span<const InputFile> files);
+Expected<History> read_dbcop_text(std::span<const InputFile> files, OpLocator* locator = nullptr);
 bool detect_dbcop_text(std::span<const InputFile> files);
-Expected<History> read_cobra(std::span<const InputFile> files);
+Expected<History> read_cobra(std::span<const InputFile> files, OpLocator* locator = nullptr);
 bool detect_cobra(std::span<const InputFile> files);
-Expected<History> read_elle(std::span<const InputFile> files);
+Expected<History> read_elle(std::span<const InputFile> files, OpLocator* locator = nullptr);
 bool detect_elle(std::span<const InputFile> files);
 // Non-transactional object histories (register, cas-register, key-value, multi-register, mutex;
 // model/registers.h): Jepsen/Knossos/Porcupine EDN or JSON maps, and Jepsen's log lines.
-Expected<History> read_jepsen(std::span<const InputFile> files);
+Expected<History> read_jepsen(std::span<const InputFile> files, OpLocator* locator = nullptr);
 bool detect_jepsen(std::span<const InputFile> files);
-Expected<History> read_jepsen_log(std::span<const InputFile> files);
+Expected<History> read_jepsen_log(std::span<const InputFile> files, OpLocator* locator = nullptr);
 bool detect_jepsen_log(std::span<const InputFile> files);
 
 }  // namespace isoscope

@@ -16,7 +16,7 @@ namespace {
 
 class JsonHistoryReader {
  public:
-  JsonHistoryReader(const InputFile& file) : file_(file) {}
+  JsonHistoryReader(const InputFile& file, OpLocator* locator) : file_(file), builder_(locator) {}
 
   Expected<History> read() {
     // simdjson needs SIMDJSON_PADDING readable bytes past the end.
@@ -414,13 +414,13 @@ bool detect_isoscope_json(std::span<const InputFile> files) {
          head.find("\"sessions\"") != std::string_view::npos;
 }
 
-Expected<History> read_isoscope_json(std::span<const InputFile> files) {
+Expected<History> read_isoscope_json(std::span<const InputFile> files, OpLocator* locator) {
   if (files.size() != 1) {
     InputError e;
     e.message = "the isoscope format is one JSON file, got " + std::to_string(files.size()) + " files";
     return e;
   }
-  return JsonHistoryReader(files[0]).read();
+  return JsonHistoryReader(files[0], locator).read();
 }
 
 }  // namespace isoscope

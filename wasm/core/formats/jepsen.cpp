@@ -63,8 +63,8 @@ bool object_fn(const Node* f, ObjFn& fn, bool& kv) {
 
 class MapReader {
  public:
-  explicit MapReader(const InputFile& f)
-      : f_(f), c_(f), json_(edn::looks_like_json(f.bytes.substr(fmt::bom_length(f.bytes)))) {}
+  MapReader(const InputFile& f, OpLocator* locator)
+      : f_(f), c_(f, locator), json_(edn::looks_like_json(f.bytes.substr(fmt::bom_length(f.bytes)))) {}
   Collector& collector() { return c_; }
 
   size_t forms = 0;
@@ -293,10 +293,10 @@ bool detect_jepsen(std::span<const InputFile> files) {
          head.find("[ [") == std::string_view::npos;
 }
 
-Expected<History> read_jepsen(std::span<const InputFile> files) {
+Expected<History> read_jepsen(std::span<const InputFile> files, OpLocator* locator) {
   const InputFile* fp = fmt::single_text_file(files);
   if (!fp) return fmt::not_one_file(files, "jepsen");
-  MapReader reader(*fp);
+  MapReader reader(*fp, locator);
   if (std::optional<InputError> err = edn::for_each_form(
           *fp, [&](const std::vector<Node>& nodes, uint32_t root, InputError& e) { return reader.form(nodes, root, e); }))
     return std::move(*err);

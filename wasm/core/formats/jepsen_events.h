@@ -68,7 +68,7 @@ class LineCursor {
 // Pairs invocations with completions and builds the History with its Registers.
 class Collector {
  public:
-  explicit Collector(const InputFile& f) : f_(f), lines_(f.bytes) {
+  Collector(const InputFile& f, OpLocator* locator) : f_(f), lines_(f.bytes), b_(locator) {
     null_ = b_.values().intern_null();
     // Operations are built per process in finish(): each from its invocation's record.
     b_.locate_with([this] { return static_cast<int64_t>(building_offset_); });

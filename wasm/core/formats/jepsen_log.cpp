@@ -107,11 +107,11 @@ bool detect_jepsen_log(std::span<const InputFile> files) {
          s.substr(i).starts_with(":info");
 }
 
-Expected<History> read_jepsen_log(std::span<const InputFile> files) {
+Expected<History> read_jepsen_log(std::span<const InputFile> files, OpLocator* locator) {
   const InputFile* fp = fmt::single_text_file(files);
   if (!fp) return fmt::not_one_file(files, "jepsen-log");
   const InputFile& f = *fp;
-  Collector c(f);
+  Collector c(f, locator);
   std::string_view s = f.bytes;
   size_t pos = fmt::bom_length(s);
   bool any = false;

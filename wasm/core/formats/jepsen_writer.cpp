@@ -21,6 +21,72 @@
 
 namespace isoscope {
 
+void JepsenEdnSink::record(const ObjectRecord& r) {
+  record_opening();
+  static constexpr const char* kTypes[] = {":invoke", ":ok", ":fail", ":info"};
+  const bool kv = r.key_field;
+  const char* f = "";
+  switch (r.fn) {
+    case ObjFn::Read: f = kv ? ":get" : ":read"; break;
+    case ObjFn::Write: f = kv ? ":put" : ":write"; break;
+    case ObjFn::Cas: f = ":cas"; break;
+    case ObjFn::Append: f = ":append"; break;
+    case ObjFn::Acquire: f = ":acquire"; break;
+    case ObjFn::Release: f = ":release"; break;
+    case ObjFn::Txn: f = ":txn"; break;
+  }
+  line_ = "{:type ";
+  line_ += kTypes[r.type];
+  line_ += ", :f ";
+  line_ += f;
+  line_ += ", :process " + std::to_string(r.process);
+  if (kv && !r.key.empty()) {
+    line_ += ", :key ";
+    line_ += r.key;
+  }
+  if (!r.value.empty()) {
+    line_ += ", :value ";
+    if (!kv && !r.key.empty()) {
+      line_ += '[';
+      line_ += r.key;
+      line_ += ' ';
+      line_ += r.value;
+      line_ += ']';
+    } else {
+      line_ += r.value;
+    }
+  }
+  if (r.timed) line_ += ", :time " + std::to_string(r.time);
+  if (!r.index.empty()) {
+    line_ += ", :index ";
+    line_ += r.index;
+  }
+  line_ += "}\n";
+  out_.put(line_);
+}
+
+void JepsenEdnSink::comment(std::string_view text) {
+  out_.put("; ");
+  out_.put(text);
+  out_.put('\n');
+}
+
+void JepsenEdnSink::record_opening() {
+  if (open_) return;
+  out_.put("[\n");
+  open_ = true;
+}
+
+void JepsenEdnSink::nemesis_record() {
+  record_opening();
+  out_.put("{:type :info, :f :nemesis, :process :nemesis}\n");
+}
+
+void JepsenEdnSink::finish() {
+  record_opening();
+  out_.put("]\n");
+}
+
 std::string write_jepsen_edn(const History& h) {
   const Registers& regs = h.registers;
   const uint32_t n = static_cast<uint32_t>(regs.ops.size());
@@ -95,27 +161,21 @@ std::string write_jepsen_edn(const History& h) {
     return h.keys.kind(k) == Interner::Kind::Str ? json_quote(h.keys.as_str(k)) : h.keys.display(k);
   };
   const bool kv = regs.model == ObjectModel::KeyValue;
-  std::string out = "[\n";
+  TextOut out;
+  out.text().reserve(static_cast<size_t>(n) * 140 + 8);
+  JepsenEdnSink edn(out);
+  std::string key_text, v;
   for (const Rec& r : recs) {
     const RegOp& o = regs.ops[r.op];
-    const char* type = !r.done ? ":invoke" : o.ok() ? ":ok" : o.failed() ? ":fail" : ":info";
-    const char* f = "";
-    switch (o.fn) {
-      case ObjFn::Read: f = kv ? ":get" : ":read"; break;
-      case ObjFn::Write: f = kv ? ":put" : ":write"; break;
-      case ObjFn::Cas: f = ":cas"; break;
-      case ObjFn::Append: f = ":append"; break;
-      case ObjFn::Acquire: f = ":acquire"; break;
-      case ObjFn::Release: f = ":release"; break;
-      case ObjFn::Txn: f = ":txn"; break;
-    }
-    out += "{:type ";
-    out += type;
-    out += ", :f ";
-    out += f;
-    out += ", :process " + std::to_string(o.process);
-    if (kv) out += ", :key " + key(o.key);
-    std::string v;
+    ObjectRecord rec;
+    rec.type = !r.done ? ObjectRecord::Invoke : o.ok() ? ObjectRecord::Ok : o.failed() ? ObjectRecord::Fail : ObjectRecord::Info;
+    rec.fn = o.fn;
+    rec.process = o.process;
+    key_text.clear();
+    if (kv || (regs.keyed && o.fn != ObjFn::Txn)) key_text = key(o.key);
+    rec.key = key_text;
+    rec.key_field = kv;
+    v.clear();
     switch (o.fn) {
       case ObjFn::Read: v = r.done && o.ok() ? val(o.a) : "nil"; break;
       case ObjFn::Write:
@@ -132,21 +192,19 @@ std::string write_jepsen_edn(const History& h) {
         break;
       default: break;
     }
-    if (!v.empty()) {
-      if (regs.keyed && !kv && o.fn != ObjFn::Txn) v = "[" + key(o.key) + " " + v + "]";
-      out += ", :value " + v;
-    }
-    if (regs.timed) out += ", :time " + std::to_string(!r.done ? o.call : o.indeterminate() ? last : o.ret);
-    if (h.txns[o.txn].label != kNone) out += ", :index " + std::string(h.labels[h.txns[o.txn].label]);
-    out += "}\n";
+    rec.value = v;
+    rec.timed = regs.timed;
+    rec.time = !r.done ? o.call : o.indeterminate() ? last : o.ret;
+    if (h.txns[o.txn].label != kNone) rec.index = h.labels[h.txns[o.txn].label];
+    edn.record(rec);
   }
   // What the reader left out as no client's (its count: History::dropped).
   size_t nemesis = 0;
   for (const History::Dropped& d : h.dropped)
     if (d.reason == History::kNotClients) nemesis += d.count;
-  for (size_t i = 0; i < nemesis; ++i) out += "{:type :info, :f :nemesis, :process :nemesis}\n";
-  out += "]\n";
-  return out;
+  for (size_t i = 0; i < nemesis; ++i) edn.nemesis_record();
+  edn.finish();
+  return std::move(out.text());
 }
 
 }  // namespace isoscope

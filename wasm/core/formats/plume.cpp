@@ -267,7 +267,7 @@ uint64_t plume_memory_estimate(std::span<const InputFile> files) {
   return need;
 }
 
-Expected<History> read_plume(std::span<const InputFile> files) {
+Expected<History> read_plume(std::span<const InputFile> files, OpLocator* locator) {
   const InputFile* fp = fmt::single_text_file(files);
   if (!fp) return fmt::not_one_file(files, "plume");
   const InputFile& f = *fp;
@@ -277,7 +277,7 @@ Expected<History> read_plume(std::span<const InputFile> files) {
   const char* p = begin + bom;
   const char* end = begin + s.size();
 
-  HistoryBuilder b;
+  HistoryBuilder b(locator);
   b.set_initial(b.values().intern_int(0));
   KeyCache keys(b.keys());
   Interner& values = b.values();

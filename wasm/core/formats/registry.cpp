@@ -66,9 +66,7 @@ std::optional<InputError> memory_refusal(const FormatInfo& f, std::span<const In
 InputError locate_duplicate(const FormatInfo& f, std::span<const InputFile> files, InputError e) {
   if (files.size() != 1) return e;
   OpLocator locator{{static_cast<uint32_t>(e.duplicate_ops[0]), static_cast<uint32_t>(e.duplicate_ops[1])}};
-  set_op_locator(&locator);
-  (void)f.read(files);
-  set_op_locator(nullptr);
+  (void)f.read(files, &locator);
   if (locator.offset[0] < 0 || locator.offset[1] < 0) return e;
   const bool binary = std::string_view(f.name) == "cobra" || std::string_view(f.name) == "dbcop-bincode";
   e.file = files[0].name;
@@ -89,7 +87,7 @@ InputError locate_duplicate(const FormatInfo& f, std::span<const InputFile> file
 // diagnosis of an unrecognised input's included.
 Expected<History> read_within_memory(const FormatInfo& f, std::span<const InputFile> files) {
   if (std::optional<InputError> e = memory_refusal(f, files)) return std::move(*e);
-  Expected<History> h = f.read(files);
+  Expected<History> h = f.read(files, nullptr);
   if (!h && h.error().duplicate_ops[0] >= 0) return locate_duplicate(f, files, h.error());
   // One rule for every format: a history without transactions is an error, not a pass. An
   // empty recording almost always means the run or its export failed, and a "pass" on nothing
@@ -150,7 +148,7 @@ InputError explain_unrecognised(std::span<const InputFile> files) {
       ++refused;
       continue;
     }
-    Expected<History> h = f.read(files);
+    Expected<History> h = f.read(files, nullptr);
     attempts.push_back({&f, h.ok() ? InputError{} : h.error(), h.ok()});
   }
   if (refused == attempts.size()) {

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "model/errors.h"
+#include "model/gen_sink.h"
 #include "model/history.h"
 #include "util/text_out.h"
 
@@ -54,6 +55,24 @@ std::optional<InputError> plume_cannot_express(const History& h);
 // Conveniences over the above: the whole text in memory.
 std::string write_isoscope_json(const History& h);
 Expected<std::string> write_plume(const History& h);
+// Jepsen EDN, a record a line, in a vector: the one place EDN records are written, for
+// write_jepsen_edn and for `generate --register` (model/gen_sink.h's ObjectSink).
+class JepsenEdnSink final : public ObjectSink {
+ public:
+  explicit JepsenEdnSink(TextOut& out) : out_(out) {}
+  void comment(std::string_view text) override;  // before the first record
+  void record(const ObjectRecord& r) override;
+  // A record of the nemesis (a process that is not a client), as the reader counts and drops.
+  void nemesis_record();
+  void finish() override;
+
+ private:
+  void record_opening();
+  TextOut& out_;
+  std::string line_;
+  bool open_ = false;
+};
+
 // An object history (h.registers non-empty) as Jepsen EDN, which the `jepsen` reader reads back
 // to the same operations (formats/jepsen_writer.cpp): its lossless form (isoscope JSON has no
 // objects).

@@ -22,7 +22,7 @@ struct GenOp {
 };
 }  // namespace
 
-RegisterGenResult generate_register_history(const RegisterGenParams& p, TextOut& out) {
+RegisterGenResult generate_register_history(const RegisterGenParams& p, ObjectSink& sink) {
   std::mt19937_64 rng(p.seed);
   auto uniform = [&](uint64_t n) { return n ? rng() % n : 0; };
   auto chance = [&](double r) { return static_cast<double>(rng() >> 11) * 0x1.0p-53 < r; };
@@ -107,29 +107,33 @@ RegisterGenResult generate_register_history(const RegisterGenParams& p, TextOut&
     recs.push_back({ops[i].ret, i, true});
   }
   std::sort(recs.begin(), recs.end(), [](const Rec& x, const Rec& y) { return x.t != y.t ? x.t < y.t : x.done < y.done; });
-  out.put(res.stale_reads ? "; isoscope generate --register: NOT linearizable (" + std::to_string(res.stale_reads) +
-                                " stale reads of nil planted)\n"
-                          : std::string("; isoscope generate --register: linearizable by construction\n"));
-  out.put("[\n");
-  std::string line;
-  uint64_t index = 0;
+  sink.comment(res.stale_reads ? "isoscope generate --register: NOT linearizable (" + std::to_string(res.stale_reads) +
+                                     " stale reads of nil planted)"
+                               : std::string("isoscope generate --register: linearizable by construction"));
+  auto val = [](int64_t x) { return x == kNil ? std::string("nil") : std::to_string(x); };
+  std::string key, value_text, index;
+  uint64_t next_index = 0;
   for (const Rec& r : recs) {
     const GenOp& o = ops[r.op];
-    auto val = [](int64_t x) { return x == kNil ? std::string("nil") : std::to_string(x); };
-    std::string v;
+    ObjectRecord rec;
+    rec.type = !r.done ? ObjectRecord::Invoke : o.status == 0 ? ObjectRecord::Ok : o.status == 1 ? ObjectRecord::Fail : ObjectRecord::Info;
+    rec.fn = o.fn == kRead ? ObjFn::Read : o.fn == kWrite ? ObjFn::Write : ObjFn::Cas;
+    rec.process = o.process;
+    key = p.keys > 1 ? std::to_string(o.key) : std::string();
+    rec.key = key;
     switch (o.fn) {
-      case kRead: v = r.done && o.status == 0 ? val(o.a) : "nil"; break;
-      case kWrite: v = val(o.a); break;
-      case kCas: v = "[" + val(o.a) + " " + val(o.b) + "]"; break;
+      case kRead: value_text = r.done && o.status == 0 ? val(o.a) : "nil"; break;
+      case kWrite: value_text = val(o.a); break;
+      case kCas: value_text = "[" + val(o.a) + " " + val(o.b) + "]"; break;
     }
-    if (p.keys > 1) v = "[" + std::to_string(o.key) + " " + v + "]";
-    const char* type = !r.done ? ":invoke" : o.status == 0 ? ":ok" : o.status == 1 ? ":fail" : ":info";
-    const char* f = o.fn == kRead ? ":read" : o.fn == kWrite ? ":write" : ":cas";
-    line = "{:type " + std::string(type) + ", :f " + f + ", :value " + v + ", :process " + std::to_string(o.process) +
-           ", :time " + std::to_string(r.t) + ", :index " + std::to_string(index++) + "}\n";
-    out.put(line);
+    rec.value = value_text;
+    rec.timed = true;
+    rec.time = r.t;
+    index = std::to_string(next_index++);
+    rec.index = index;
+    sink.record(rec);
   }
-  out.put("]\n");
+  sink.finish();
   return res;
 }
 

@@ -1,11 +1,12 @@
-// Jepsen register and cas-register histories (EDN, the `jepsen` format) with verdicts known by
+// Jepsen register and cas-register histories (records of an object history, which
+// formats/writers.h's JepsenEdnSink writes as EDN, the `jepsen` format) with verdicts known by
 // construction: each operation takes effect at a random instant inside its interval, so the
 // history is linearizable; :info operations took effect there or never. Planted stale reads
 // (a read of nil, the absent value, after a write of its key had completed) make it not.
 #pragma once
 #include <cstdint>
 
-#include "util/text_out.h"
+#include "model/gen_sink.h"
 
 namespace isoscope {
 
@@ -24,6 +25,7 @@ struct RegisterGenResult {
   uint64_t stale_reads = 0;  // planted: the history is linearizable iff this is 0
 };
 
-RegisterGenResult generate_register_history(const RegisterGenParams& p, TextOut& out);
+// Streams the records, after a comment line that says whether the history is linearizable.
+RegisterGenResult generate_register_history(const RegisterGenParams& p, ObjectSink& sink);
 
 }  // namespace isoscope

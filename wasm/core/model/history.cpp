@@ -145,13 +145,7 @@ size_t History::memory_bytes() const {
 
 // ---- builder --------------------------------------------------------------------------------
 
-namespace {
-thread_local OpLocator* g_op_locator = nullptr;
-}  // namespace
-
-void set_op_locator(OpLocator* locator) { g_op_locator = locator; }
-
-HistoryBuilder::HistoryBuilder() : locator_(g_op_locator) {
+HistoryBuilder::HistoryBuilder(OpLocator* locator) : locator_(locator) {
   h_.txns.emplace_back();  // the initial transaction
 }
 

@@ -214,14 +214,14 @@ struct History {
   size_t memory_bytes() const;
 };
 
-// Finding where two operations come from in a file (the places of a duplicate write): while a
-// locator is installed (for one read of the input, on this thread), every HistoryBuilder asks
-// its reader where op[0] and op[1] are. Normal reads never ask.
+// Finding where two operations come from in a file (the places of a duplicate write): a reader
+// given a locator (formats/formats.h, a second read of the input made only on that error)
+// passes it to its HistoryBuilder, which asks the reader where op[0] and op[1] are. Normal
+// reads have none and never ask.
 struct OpLocator {
   uint32_t op[2];
   int64_t offset[2] = {-1, -1};
 };
-void set_op_locator(OpLocator* locator);
 
 // --unique-values: the error of a history that writes some (key, value) more than once, naming
 // both places, or nullopt.
@@ -235,7 +235,7 @@ void compute_effective_status(History& h);
 // semantics (initial transaction, unique writes, unknown status) live in one place.
 class HistoryBuilder {
  public:
-  HistoryBuilder();
+  explicit HistoryBuilder(OpLocator* locator = nullptr);
 
   Interner& keys() { return h_.keys; }
   Interner& values() { return h_.values; }
@@ -256,7 +256,7 @@ class HistoryBuilder {
   void set_label(std::string_view label);
   void end_txn();
   // How the reader says where the operation being added comes from (a byte offset in its
-  // file); called once before the first operation, used only while an OpLocator is installed.
+  // file); called once before the first operation, used only when the builder has a locator.
   void locate_with(std::function<int64_t()> where) {
     if (locator_) where_ = std::move(where);
   }
