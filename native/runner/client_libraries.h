@@ -1,7 +1,7 @@
 // The database client libraries (libpq, MariaDB Connector/C, SQLite) are loaded when `isoscope
 // run` first opens a database of their kind, not when the program starts: linked as usual they
-// brought 27 shared libraries (OpenSSL, GnuTLS, Kerberos, LDAP, ...) whose loading and
-// relocation took 3 ms of every start, most of the CPU time of `check` on a small history.
+// brought dozens of shared libraries (OpenSSL, GnuTLS, Kerberos, LDAP, ...) whose loading and
+// relocation were most of the CPU time of `check` on a small history.
 #pragma once
 #include <string>
 

@@ -36,18 +36,17 @@ CheckBudget CheckBudget::share(double fraction) const {
   return b;
 }
 
-LevelResult CheckBudget::ran_out() {
+LevelResult unknown_result(std::string reason) {
   LevelResult r;
   r.verdict = Verdict::Unknown;
-  r.reason = "budget ran out";
+  r.reason = std::move(reason);
   return r;
 }
 
+LevelResult CheckBudget::ran_out() { return unknown_result("budget ran out"); }
+
 LevelResult unresolved_reads() {
-  LevelResult r;
-  r.verdict = Verdict::Unknown;
-  r.reason = "reads with several candidate writers, which this checker does not choose between (checker_for decides them)";
-  return r;
+  return unknown_result("reads with several candidate writers, which this checker does not choose between (checker_for decides them)");
 }
 
 }  // namespace isoscope

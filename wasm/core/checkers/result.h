@@ -112,8 +112,8 @@ struct CheckBudget {
   // strong levels, which imply CC, then skip running it again.
   bool cc_holds = false;
   // Set by check_history when CC ran out of its budget on this history: the strong levels,
-  // which need CC to hold first, would only run it again to the same end (at 10^6
-  // transactions, 30 s each), so they are unknown at once.
+  // which need CC to hold first, would only run it again to the same end (each as long as
+  // the first), so they are unknown at once.
   bool cc_unknown = false;
   // Set when SER already failed on this history: PC and SI then skip their SER attempt.
   bool ser_fails = false;
@@ -137,6 +137,8 @@ double now_ms();
 // A leaf checker's answer for a history with ambiguous reads (History::ambiguous), which only
 // the choice layer decides (checker_for routes such histories there): unknown, saying so.
 LevelResult unresolved_reads();
+// A level left undecided, and why (for people: "budget ran out", "needs more memory than ...").
+LevelResult unknown_result(std::string reason);
 
 // The levels asked for and each one's result (check.h: check_history, decide_level).
 struct CheckReport {

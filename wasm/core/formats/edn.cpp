@@ -439,6 +439,17 @@ std::optional<InputError> for_each_form(const InputFile& f, const FormFn& on_for
   return std::nullopt;
 }
 
+bool intern_scalar(const Node& n, Interner& in, uint32_t& out) {
+  switch (n.type) {
+    case NT::Int: out = in.intern_int(n.i); return true;
+    case NT::Keyword:
+    case NT::Symbol: out = in.intern_str(n.text); return true;
+    case NT::Str: out = n.escaped ? in.intern_str(unescape_string(n.text)) : in.intern_str(n.text); return true;
+    default: return false;
+  }
+}
+
 }  // namespace edn
+
 
 }  // namespace isoscope

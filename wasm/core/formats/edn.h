@@ -40,6 +40,9 @@ std::string describe(const Node& n);
 
 // A string body as the tokenizer validated it (\n \t \" \\ \/ \uXXXX) unescaped to UTF-8.
 std::string unescape_string(std::string_view s);
+// A scalar as an interned id: an integer as an integer; a keyword, a symbol or a string as a
+// string (:x, x and "x" alike). False for any other node.
+bool intern_scalar(const Node& n, Interner& in, uint32_t& out);
 
 // Reads a history: a sequence of top-level forms, or one vector or list of them, each parsed
 // into `nodes` (cleared per form) and handed to on_form with its root. on_form returns false

@@ -104,13 +104,7 @@ class Converter {
   }
 
   bool scalar(const Node& n, Interner& in, uint32_t& out, const char* what) {
-    switch (n.type) {
-      case NT::Int: out = in.intern_int(n.i); return true;
-      case NT::Keyword:
-      case NT::Symbol: out = in.intern_str(n.text); return true;
-      case NT::Str: out = n.escaped ? in.intern_str(edn::unescape_string(n.text)) : in.intern_str(n.text); return true;
-      default: return fail(n, std::string("expected ") + what + " (an integer, a string or a keyword)");
-    }
+    return edn::intern_scalar(n, in, out) || fail(n, std::string("expected ") + what + " (an integer, a string or a keyword)");
   }
 
   // Converts an op's :value into micro-ops appended to ops_. status: of the op carrying them.

@@ -217,13 +217,7 @@ class MapReader {
   const Node* dup_second_ = nullptr;
   std::string_view dup_name_;
   bool scalar(const Node& n, Interner& in, uint32_t& out, const char* what) {
-    switch (n.type) {
-      case NT::Int: out = in.intern_int(n.i); return true;
-      case NT::Keyword:
-      case NT::Symbol: out = in.intern_str(n.text); return true;
-      case NT::Str: out = n.escaped ? in.intern_str(edn::unescape_string(n.text)) : in.intern_str(n.text); return true;
-      default: return fail(n, std::string("expected ") + what + " (an integer, a string or a keyword)");
-    }
+    return edn::intern_scalar(n, in, out) || fail(n, std::string("expected ") + what + " (an integer, a string or a keyword)");
   }
   // A register's value: a scalar, or nil (the absent value) where nil_ok.
   bool value_of(const Node& n, uint32_t& out, bool nil_ok) {

@@ -209,11 +209,8 @@ class Simulator {
 void simulate_database(const DbSimParams& p, GenSink& sink) { Simulator(p).run(sink); }
 
 Expected<History> simulate_database(const DbSimParams& p) {
-  HistorySink sink(p.labels);
   const size_t n = static_cast<size_t>(p.sessions) * p.txns_per_session;
-  sink.builder().reserve(n, n * (p.min_ops + p.max_ops) / 2);
-  simulate_database(p, sink);
-  return sink.builder().finish("generated");
+  return collect_history(p, n, n * (p.min_ops + p.max_ops) / 2, [](const DbSimParams& q, GenSink& s) { simulate_database(q, s); });
 }
 
 }  // namespace isoscope

@@ -128,11 +128,8 @@ void generate_mt_history(const MtGenParams& p, GenSink& sink) {
 }
 
 Expected<History> generate_mt_history(const MtGenParams& p) {
-  HistorySink sink(p.labels);
   const size_t n = static_cast<size_t>(p.sessions) * p.txns_per_session;
-  sink.builder().reserve(n, n * 3);
-  generate_mt_history(p, sink);
-  return sink.builder().finish("generated");
+  return collect_history(p, n, n * 3, [](const MtGenParams& q, GenSink& s) { generate_mt_history(q, s); });
 }
 
 void generate_lwt_history(const LwtGenParams& p, GenSink& sink) {
@@ -208,11 +205,8 @@ void generate_lwt_history(const LwtGenParams& p, GenSink& sink) {
 }
 
 Expected<History> generate_lwt_history(const LwtGenParams& p) {
-  HistorySink sink(p.labels);
   const size_t n = static_cast<size_t>(p.sessions) * p.ops_per_session;
-  sink.builder().reserve(n, n * 2);
-  generate_lwt_history(p, sink);
-  return sink.builder().finish("generated");
+  return collect_history(p, n, n * 2, [](const LwtGenParams& q, GenSink& s) { generate_lwt_history(q, s); });
 }
 
 }  // namespace isoscope

@@ -230,12 +230,9 @@ void HistorySink::end_txn(TxnStatus status, bool timed, Time start, Time end) {
 }
 
 Expected<History> generate_history(const GenParams& p) {
-  HistorySink sink(p.labels);
-  sink.builder().reserve(static_cast<size_t>(p.sessions) * p.txns_per_session,
-                         static_cast<size_t>(p.sessions) * p.txns_per_session *
-                             (std::min(p.min_ops, p.max_ops) + p.max_ops) / 2);
-  generate_history(p, sink);
-  return sink.builder().finish("generated");
+  const size_t n = static_cast<size_t>(p.sessions) * p.txns_per_session;
+  return collect_history(p, n, n * (std::min(p.min_ops, p.max_ops) + p.max_ops) / 2,
+                         [](const GenParams& q, GenSink& s) { generate_history(q, s); });
 }
 
 }  // namespace isoscope

@@ -90,6 +90,15 @@ class HistorySink final : public GenSink {
   bool labels_;
 };
 
+// Runs a generator into a History (format "generated"), its arrays sized for txns and ops.
+template <class Params, class Generate>
+Expected<History> collect_history(const Params& p, size_t txns, size_t ops, Generate generate) {
+  HistorySink sink(p.labels);
+  sink.builder().reserve(txns, ops);
+  generate(p, sink);
+  return sink.builder().finish("generated");
+}
+
 // Generates into a sink (text writers can stream from here).
 void generate_history(const GenParams& p, GenSink& sink);
 // Generates into a History (format name "generated").

@@ -106,13 +106,7 @@ void cyclic_cf(Ctx& c) {
       "causal order co and puts every write a read could have seen before the write it read)",
       [&](uint32_t tag, uint32_t from, uint32_t to) {
         const Cf& f = cf[tag];
-        AnomalyEdge e;
-        e.from_txn = h.op_txn[from];
-        e.to_txn = h.op_txn[to];
-        e.type = EdgeType::WW;
-        e.key = h.ops[f.r].key;
-        e.from_op = from;
-        e.to_op = to;
+        AnomalyEdge e = c.write_order_edge(from, to, h.ops[f.r].key);
         e.why = c.short_name(from) + " causally precedes " + c.short_name(f.r) + " (" +
                 Ctx::path_text(c.co_path(from, f.r)) + "), which reads " +
                 h.keys.display(e.key) + " from " + c.short_name(to) +
@@ -269,13 +263,7 @@ void cm_patterns(Ctx& c, const std::vector<char>& init_flagged) {
                              c.short_name(o_p) + ", its last operation)";
     auto explain = [&](uint32_t tag, uint32_t from, uint32_t to) {
       const Hb& e0 = hb[tag];
-      AnomalyEdge e;
-      e.from_txn = h.op_txn[from];
-      e.to_txn = h.op_txn[to];
-      e.type = EdgeType::WW;
-      e.key = h.ops[e0.r].key;
-      e.from_op = from;
-      e.to_op = to;
+      AnomalyEdge e = c.write_order_edge(from, to, h.ops[e0.r].key);
       std::string via;
       if (c.detailed <= 16) {
         std::vector<uint32_t> path = c.graph_path(g, from, e0.r);

@@ -200,6 +200,17 @@ AnomalyEdge Ctx::po_edge(uint32_t a, uint32_t b) const {
   return e;
 }
 
+AnomalyEdge Ctx::write_order_edge(uint32_t from, uint32_t to, uint32_t key) const {
+  AnomalyEdge e;
+  e.from_txn = h.op_txn[from];
+  e.to_txn = h.op_txn[to];
+  e.type = EdgeType::WW;
+  e.key = key;
+  e.from_op = from;
+  e.to_op = to;
+  return e;
+}
+
 AnomalyEdge Ctx::wr_edge(uint32_t w, uint32_t r) const {
   AnomalyEdge e;
   e.from_txn = h.op_txn[w];

@@ -198,21 +198,14 @@ std::vector<DepEdge> to_dep_edges(const Digraph& g, const std::vector<uint32_t>&
   return out;
 }
 
-LevelResult unknown(std::string reason) {
-  LevelResult r;
-  r.verdict = Verdict::Unknown;
-  r.reason = std::move(reason);
-  return r;
-}
-
 // Read consistency and the forced version order: a failure result, or nullopt to go on.
 bool prechecks(const History& h, MtIndex& ix, LevelResult& r) {
   if (!is_mini_transaction_history(h)) {
-    r = unknown("not a mini-transaction history");
+    r = unknown_result("not a mini-transaction history");
     return false;
   }
   if (h.ops.size() > kOpMask) {
-    r = unknown("history too large for the mini-transaction checker");
+    r = unknown_result("history too large for the mini-transaction checker");
     return false;
   }
   r.anomalies = check_read_consistency(h);
@@ -235,10 +228,10 @@ LevelResult check_acyclic(const History& h, const CheckBudget& budget, bool rt, 
   LevelResult r;
   MtIndex ix(h);
   if (!prechecks(h, ix, r)) return r;
-  if (budget.expired()) return unknown("budget ran out");
+  if (budget.expired()) return unknown_result("budget ran out");
   const uint32_t n = static_cast<uint32_t>(h.txns.size());
   const Digraph g = build_graph(ix, rt);
-  if (budget.expired()) return unknown("budget ran out");
+  if (budget.expired()) return unknown_result("budget ran out");
   const std::vector<std::vector<uint32_t>> cycles = cycles_per_component(g, kMaxReported);
   if (cycles.empty()) {
     r.verdict = Verdict::Pass;
@@ -272,7 +265,7 @@ LevelResult check_si_mt(const History& h, const CheckBudget& budget) {
   LevelResult r;
   MtIndex ix(h);
   if (!prechecks(h, ix, r)) return r;  // includes the Divergence pattern (CheckSI line 2)
-  if (budget.expired()) return unknown("budget ran out");
+  if (budget.expired()) return unknown_result("budget ran out");
   const uint32_t n = static_cast<uint32_t>(h.txns.size());
   const Digraph g = build_graph(ix, false);
   // The induced graph (SO ∪ WR ∪ WW) ; RW? : for every non-RW edge u -> m, u -> m itself and
@@ -288,7 +281,7 @@ LevelResult check_si_mt(const History& h, const CheckBudget& budget) {
         if (kind_of(g.tags[f]) == EdgeKind::RW) ib.add(u, g.targets[f], e);
     }
   const Digraph gi = ib.build();
-  if (budget.expired()) return unknown("budget ran out");
+  if (budget.expired()) return unknown_result("budget ran out");
   const std::vector<std::vector<uint32_t>> cycles = cycles_per_component(gi, kMaxReported);
   if (cycles.empty()) {
     r.verdict = Verdict::Pass;

@@ -39,8 +39,8 @@ bool try_candidate(const Instance& in, Decision& d, const CheckBudget& budget) {
     // order most of them (Elle's dependency graph): a topological order, in linear time.
     if (in.h->has_lists && !(order = known_order(p)).empty() && verify_order(p, {}, order)) return true;
     // Without timestamps, a replay. (With them, a commit order that does not verify is most
-    // often a violation, and the replay would search in vain: 30 s on the si engine's 10^5
-    // transactions, whose write skew the lazy polygraph finds in one.)
+    // often a violation, and the replay would search in vain for long on a large history whose
+    // write skew the lazy polygraph finds at once.)
     if (p.level == Level::SER) {
       // Forced: an order that breaks a few reads is where the lazy polygraph starts (decide).
       order = forced_ser_replay(in, p, &budget);

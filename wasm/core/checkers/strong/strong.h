@@ -64,8 +64,8 @@ struct StrongOptions {
   double minimize_ms = 2000;  // time cap for shrinking (within the budget); the core found by
                              // then is reported (it still violates the level). Shrinking may
                              // start from the whole history, whose first halvings take the most
-                             // time: at 300 ms a loaded machine reported 100-1,600 transactions
-                             // where 15 suffice (si engine, 10^5 transactions)
+                             // time: a cap of a fraction of a second left cores of hundreds of
+                             // transactions on a loaded machine where a dozen suffice
 };
 
 struct StrongStats {

@@ -80,17 +80,21 @@ uint32_t latest_at_most(Group& gr, const int32_t* idx, int32_t bound) {
 }
 
 LevelResult out_of_clock_memory() {
-  LevelResult u;
-  u.verdict = Verdict::Unknown;
-  u.reason = "causal consistency needs more than 1.5 GB of vector clocks for this history";
-  return u;
+  return unknown_result("causal consistency needs more than 1.5 GB of vector clocks for this history");
 }
 
 LevelResult out_of_edge_memory() {
-  LevelResult u;
-  u.verdict = Verdict::Unknown;
-  u.reason = "causal consistency needs more memory than is available for the orderings this history forces";
-  return u;
+  return unknown_result("causal consistency needs more memory than is available for the orderings this history forces");
+}
+
+// Every 4,096 transactions of the visit: whether to stop it, for the budget or for memory.
+template <class Pool>
+std::optional<LevelResult> visit_limits(size_t& visited, const CheckBudget& budget, const Pool& pool, const CoEdges& co) {
+  if ((++visited & 4095) != 0) return std::nullopt;
+  if (budget.expired()) return CheckBudget::ran_out();
+  if (pool.bytes() > kMaxClockBytes) return out_of_clock_memory();
+  if (co.too_many()) return out_of_edge_memory();
+  return std::nullopt;
 }
 
 // The end of check_cc: the kept co edges join so ∪ wr in g, whose cycles are the anomalies.
@@ -130,11 +134,7 @@ std::optional<LevelResult> visit_sparse(const History& h, const weak::Reads& R, 
   size_t visited = 0;
   for (uint32_t t3 : order) {
     if (t3 == kInitialTxn || !h.txns[t3].committed) continue;
-    if ((++visited & 4095) == 0) {
-      if (budget.expired()) return CheckBudget::ran_out();
-      if (pool.bytes() > kMaxClockBytes) return out_of_clock_memory();
-      if (co.too_many()) return out_of_edge_memory();
-    }
+    if (std::optional<LevelResult> stop = visit_limits(visited, budget, pool, co)) return stop;
     const Txn& x3 = h.txns[t3];
     const uint32_t s = x3.session;
     if (run_slot[s] == kNone) run_slot[s] = pool.alloc();
@@ -358,11 +358,7 @@ LevelResult run_cc(const History& h, const CheckBudget& budget, CcClocks clocks,
   }
   for (uint32_t t3 : order) {
     if (t3 == kInitialTxn || !h.txns[t3].committed) continue;
-    if ((++visited & 4095) == 0) {
-      if (budget.expired()) return CheckBudget::ran_out();
-      if (pool.bytes() > kMaxClockBytes) return out_of_clock_memory();
-      if (co.too_many()) return out_of_edge_memory();
-    }
+    if (std::optional<LevelResult> stop = visit_limits(visited, budget, pool, co)) return *stop;
     const Txn& x3 = h.txns[t3];
     const uint32_t s = x3.session;
     if (run_slot[s] == kNone) {

@@ -107,6 +107,9 @@ void set_verdict(LevelResult& out);
 // RC saturation (AWDIT Alg. 1): adds the orderings the Read Committed axiom forces. RR uses it.
 // False when the budget ran out first.
 bool saturate_rc(const History& h, const Reads& reads, CoGraph& g, const CheckBudget& budget);
+// Read Committed's cycles on top of `res` (what the level has found so far: RR's non-repeatable
+// reads), and its verdict: the end both RC and RR share.
+LevelResult decide_rc(const History& h, const Reads& reads, LevelResult res, const CheckBudget& budget);
 
 // Polled once per this many transactions by the near-linear checkers: a budget check costs a
 // clock read, far less than 4096 transactions' work.

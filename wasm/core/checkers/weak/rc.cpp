@@ -83,17 +83,20 @@ bool saturate_rc(const History& h, const Reads& R, CoGraph& g, const CheckBudget
   return true;
 }
 
+LevelResult decide_rc(const History& h, const Reads& reads, LevelResult res, const CheckBudget& budget) {
+  CoGraph g(h, reads);
+  if (!saturate_rc(h, reads, g, budget)) return CheckBudget::ran_out();
+  report_cycles(h, g.build(), g.co, Axiom::RC, res);
+  set_verdict(res);
+  return res;
+}
+
 }  // namespace weak
 
 LevelResult check_rc(const History& h, const CheckBudget& budget) {
   if (!h.ambiguous.empty()) return unresolved_reads();  // checker_for routes them
-  weak::Reads reads = weak::collect_reads(h);
-  LevelResult res = weak::begin_result(h);
-  weak::CoGraph g(h, reads);
-  if (!weak::saturate_rc(h, reads, g, budget)) return CheckBudget::ran_out();
-  weak::report_cycles(h, g.build(), g.co, weak::Axiom::RC, res);
-  weak::set_verdict(res);
-  return res;
+  const weak::Reads reads = weak::collect_reads(h);
+  return weak::decide_rc(h, reads, weak::begin_result(h), budget);
 }
 
 }  // namespace isoscope

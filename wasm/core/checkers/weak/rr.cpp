@@ -9,14 +9,10 @@ namespace isoscope {
 
 LevelResult check_rr(const History& h, const CheckBudget& budget) {
   if (!h.ambiguous.empty()) return unresolved_reads();  // checker_for routes them
-  weak::Reads reads = weak::collect_reads(h);
+  const weak::Reads reads = weak::collect_reads(h);
   LevelResult res = weak::begin_result(h);
   weak::report_non_repeatable(h, reads, res, nullptr);
-  weak::CoGraph g(h, reads);
-  if (!weak::saturate_rc(h, reads, g, budget)) return CheckBudget::ran_out();
-  weak::report_cycles(h, g.build(), g.co, weak::Axiom::RC, res);
-  weak::set_verdict(res);
-  return res;
+  return weak::decide_rc(h, reads, std::move(res), budget);
 }
 
 }  // namespace isoscope
