@@ -189,36 +189,31 @@ std::string Ctx::short_name(uint32_t op) const {
 }
 
 AnomalyEdge Ctx::po_edge(uint32_t a, uint32_t b) const {
-  AnomalyEdge e;
-  e.from_txn = h.op_txn[a];
-  e.to_txn = h.op_txn[b];
-  e.type = EdgeType::SO;
-  e.from_op = a;
-  e.to_op = b;
+  AnomalyEdge e = op_edge(a, b, EdgeType::SO);
   e.why = short_name(a) + " precedes " + short_name(b) + " in process (session) " +
           std::to_string(proc[b]) + " (program order)";
   return e;
 }
 
-AnomalyEdge Ctx::write_order_edge(uint32_t from, uint32_t to, uint32_t key) const {
+AnomalyEdge Ctx::op_edge(uint32_t from, uint32_t to, EdgeType type) const {
   AnomalyEdge e;
   e.from_txn = h.op_txn[from];
   e.to_txn = h.op_txn[to];
-  e.type = EdgeType::WW;
-  e.key = key;
+  e.type = type;
   e.from_op = from;
   e.to_op = to;
   return e;
 }
 
+AnomalyEdge Ctx::write_order_edge(uint32_t from, uint32_t to, uint32_t key) const {
+  AnomalyEdge e = op_edge(from, to, EdgeType::WW);
+  e.key = key;
+  return e;
+}
+
 AnomalyEdge Ctx::wr_edge(uint32_t w, uint32_t r) const {
-  AnomalyEdge e;
-  e.from_txn = h.op_txn[w];
-  e.to_txn = h.op_txn[r];
-  e.type = EdgeType::WR;
+  AnomalyEdge e = op_edge(w, r, EdgeType::WR);
   e.key = h.ops[r].key;
-  e.from_op = w;
-  e.to_op = r;
   e.why = short_name(r) + " reads the value " + short_name(w) + " writes (write-read)";
   return e;
 }

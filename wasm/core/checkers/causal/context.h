@@ -89,6 +89,8 @@ class Ctx {
   std::string short_name(uint32_t op) const;  // "w(x, 1)@T3"
   AnomalyEdge po_edge(uint32_t a, uint32_t b) const;
   AnomalyEdge wr_edge(uint32_t w, uint32_t r) const;
+  // An edge between two operations, of their transactions; its why is the caller's.
+  AnomalyEdge op_edge(uint32_t from, uint32_t to, EdgeType type) const;
   // A derived order of two writes of `key` (arbitration, a view): its why is the caller's.
   AnomalyEdge write_order_edge(uint32_t from, uint32_t to, uint32_t key) const;
   // A po ∪ wr path a -> b (a co+ b), consecutive program-order steps merged into one edge.

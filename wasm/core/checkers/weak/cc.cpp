@@ -87,6 +87,23 @@ LevelResult out_of_edge_memory() {
   return unknown_result("causal consistency needs more memory than is available for the orderings this history forces");
 }
 
+// Each committed transaction's written keys, each once per transaction, in transaction order:
+// f(transaction, key). stamp: a scratch array of a slot per key.
+template <class F>
+void for_each_written_key(const History& h, std::vector<uint32_t>& stamp, F f) {
+  std::fill(stamp.begin(), stamp.end(), kNone);
+  for (uint32_t t = 1; t < h.txns.size(); ++t) {
+    const Txn& x = h.txns[t];
+    if (!x.committed) continue;
+    for (uint32_t o = x.op_begin; o < x.op_end; ++o) {
+      const Op& op = h.ops[o];
+      if (!op.is_write() || stamp[op.key] == t) continue;
+      stamp[op.key] = t;
+      f(t, op.key);
+    }
+  }
+}
+
 // Every 4,096 transactions of the visit: whether to stop it, for the budget or for memory.
 template <class Pool>
 std::optional<LevelResult> visit_limits(size_t& visited, const CheckBudget& budget, const Pool& pool, const CoEdges& co) {
@@ -95,6 +112,29 @@ std::optional<LevelResult> visit_limits(size_t& visited, const CheckBudget& budg
   if (pool.bytes() > kMaxClockBytes) return out_of_clock_memory();
   if (co.too_many()) return out_of_edge_memory();
   return std::nullopt;
+}
+
+// After t3's visit (its reads are R's entries b..e): the clocks no one reads again go back to
+// the pool: a writer's own clock once its last reader in another session was visited (each
+// writer counted once per reader), t3's session's running clock at the session's end.
+template <class Pool>
+void release_after_visit(Pool& pool, const History& h, const weak::Reads& R, uint32_t b, uint32_t e, uint32_t t3,
+                         std::vector<uint32_t>& seen, std::vector<uint32_t>& pending, std::vector<uint32_t>& own_slot,
+                         std::vector<uint32_t>& run_slot, const std::vector<uint32_t>& last_in_session) {
+  const uint32_t s = h.txns[t3].session;
+  for (uint32_t i = b; i < e; ++i) {
+    const uint32_t w = R.writer[i];
+    if (w == kInitialTxn || seen[w] != t3 || h.txns[w].session == s) continue;
+    seen[w] = kNone;
+    if (--pending[w] == 0) {
+      pool.release(own_slot[w]);
+      own_slot[w] = kNone;
+    }
+  }
+  if (last_in_session[s] == t3) {
+    pool.release(run_slot[s]);
+    run_slot[s] = kNone;
+  }
 }
 
 // The end of check_cc: the kept co edges join so ∪ wr in g, whose cycles are the anomalies.
@@ -190,19 +230,7 @@ std::optional<LevelResult> visit_sparse(const History& h, const weak::Reads& R, 
       own_slot[t3] = pool.alloc();
       pool.copy(own_slot[t3], C);
     }
-    for (uint32_t i = b; i < e; ++i) {
-      const uint32_t w = R.writer[i];
-      if (w == kInitialTxn || seen[w] != t3 || h.txns[w].session == s) continue;
-      seen[w] = kNone;
-      if (--pending[w] == 0) {
-        pool.release(own_slot[w]);
-        own_slot[w] = kNone;
-      }
-    }
-    if (last_in_session[s] == t3) {
-      pool.release(run_slot[s]);
-      run_slot[s] = kNone;
-    }
+    release_after_visit(pool, h, R, b, e, t3, seen, pending, own_slot, run_slot, last_in_session);
   }
   return std::nullopt;
 }
@@ -265,36 +293,21 @@ LevelResult run_cc(const History& h, const CheckBudget& budget, CcClocks clocks,
   // Writers of each key in transaction order (= grouped by session, in session order), one
   // entry per (transaction, key); then per key the groups of entries of one session.
   std::vector<uint32_t> kbeg(nk + 1, 0);
-  std::vector<uint32_t> kstamp(nk, kNone);
+  std::vector<uint32_t> kstamp(nk);
   std::vector<char> writes_any(ns, 0);
-  for (uint32_t t = 1; t < n; ++t) {
-    const Txn& x = h.txns[t];
-    if (!x.committed) continue;
-    for (uint32_t o = x.op_begin; o < x.op_end; ++o) {
-      const Op& op = h.ops[o];
-      if (!op.is_write() || kstamp[op.key] == t) continue;
-      kstamp[op.key] = t;
-      ++kbeg[op.key + 1];
-      writes_any[x.session] = 1;
-    }
-  }
+  for_each_written_key(h, kstamp, [&](uint32_t t, uint32_t key) {
+    ++kbeg[key + 1];
+    writes_any[h.txns[t].session] = 1;
+  });
   for (size_t k = 0; k < nk; ++k) kbeg[k + 1] += kbeg[k];
   std::vector<uint32_t> entry_txn(kbeg[nk]);
   std::vector<int32_t> entry_idx(kbeg[nk]);
   {
     std::vector<uint32_t> pos(kbeg.begin(), kbeg.end() - 1);
-    std::fill(kstamp.begin(), kstamp.end(), kNone);
-    for (uint32_t t = 1; t < n; ++t) {
-      const Txn& x = h.txns[t];
-      if (!x.committed) continue;
-      for (uint32_t o = x.op_begin; o < x.op_end; ++o) {
-        const Op& op = h.ops[o];
-        if (!op.is_write() || kstamp[op.key] == t) continue;
-        kstamp[op.key] = t;
-        entry_txn[pos[op.key]] = t;
-        entry_idx[pos[op.key]++] = static_cast<int32_t>(x.index);
-      }
-    }
+    for_each_written_key(h, kstamp, [&](uint32_t t, uint32_t key) {
+      entry_txn[pos[key]] = t;
+      entry_idx[pos[key]++] = static_cast<int32_t>(h.txns[t].index);
+    });
   }
   // Clock dimensions: sessions that write.
   std::vector<uint32_t> dim(ns, kNone);
@@ -432,19 +445,7 @@ LevelResult run_cc(const History& h, const CheckBudget& budget, CcClocks clocks,
       own_slot[t3] = pool.alloc();
       std::copy_n(pool.at(run_slot[s]), width, pool.at(own_slot[t3]));
     }
-    for (uint32_t i = b; i < e; ++i) {
-      const uint32_t w = R.writer[i];
-      if (w == kInitialTxn || seen[w] != t3 || h.txns[w].session == s) continue;
-      seen[w] = kNone;  // count each writer once
-      if (--pending[w] == 0) {
-        pool.release(own_slot[w]);
-        own_slot[w] = kNone;
-      }
-    }
-    if (last_in_session[s] == t3) {
-      pool.release(run_slot[s]);
-      run_slot[s] = kNone;
-    }
+    release_after_visit(pool, h, R, b, e, t3, seen, pending, own_slot, run_slot, last_in_session);
   }
   return finish(h, g, co, res, kept_out);
 }
