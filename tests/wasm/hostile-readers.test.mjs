@@ -1,7 +1,7 @@
 // The Jepsen readers against hostile records through the wasm module (issue 35, classes 1, 2, 12
-// and 13; tests/native/hostile_readers_test.cpp holds the variants): the module gives the same
-// located errors and verdicts as the command line, and its result JSON names the lines of the
-// operations LIN's counterexample names.
+// and 13; tests/native/formats/hostile_readers_test.cpp holds the variants): the module gives the
+// same located errors and verdicts as the command line, and its result JSON names the lines of
+// the operations LIN's counterexample names.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadIsoscope, value } from './load-module.mjs';

@@ -1,6 +1,6 @@
-// The layers of the app, asserted from the sources (as tests/native/layering_test.cpp does for
-// the core): core/ and model/ know no DOM, no worker and no view; dom/ is below every view;
-// the checking and worker layers never reach into the views.
+// The layers of the app, asserted from the sources (as tests/native/architecture/layering_test.cpp
+// does for the core): core/ and model/ know no DOM, no worker and no view; dom/ is below every
+// view; the checking and worker layers never reach into the views.
 import { describe, expect, it } from 'vitest';
 
 const sources = import.meta.glob(['./**/*.ts', '!./**/*.test.ts'], { query: '?raw', import: 'default', eager: true }) as Record<string, string>;

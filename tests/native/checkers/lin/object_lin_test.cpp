@@ -404,20 +404,6 @@ TEST(ObjectLin, AnInitialValueIsForObjectHistoriesOtherThanAMutex) {
   EXPECT_NE(e->message.find("history of transactions"), std::string::npos) << e->message;
 }
 
-TEST(ObjectLin, TheCommandLineGivesObjectsAnInitialValue) {
-  const std::string file = std::string(ISOSCOPE_FIXTURES) + "/jepsen/knossos-multi-register.edn";
-  EXPECT_EQ(run_cli("check --level LIN " + file).status, 1);
-  const CommandResult r = run_cli("check --level LIN --initial 0 " + file);
-  EXPECT_EQ(r.status, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("every object starts as 0 (--initial)"), std::string::npos) << r.out;
-  const CommandResult json = run_cli("check --level LIN --initial 0 --json " + file);
-  EXPECT_EQ(json.status, 0);
-  EXPECT_NE(json.out.find("\"initial\": 0,"), std::string::npos) << json.out;  // the report says so
-  const CommandResult missing = run_cli("check --initial");
-  EXPECT_EQ(missing.status, 2);
-  EXPECT_NE(missing.err.find("--initial needs"), std::string::npos) << missing.err;
-}
-
 TEST(ObjectLin, TheFailureNamesTheKeyThePrefixAndTheOperation) {
   // Process 1 reads 0 after process 0's write of 1 completed; key 7 of two independent keys.
   const std::string text =
@@ -564,26 +550,4 @@ TEST(ObjectLin, TheReaderSaysWhereEachOperationComesFrom) {
   }
   EXPECT_EQ(lines[0], 4);
   EXPECT_EQ(lines[1], 1);
-}
-
-TEST(ObjectLin, ConvertWritesOnlyWhatCheckReadsBack) {
-  const std::string file = std::string(ISOSCOPE_FIXTURES) + "/jepsen/knossos-bad-analysis.edn";
-  const std::string out = temp_file("isoscope-convert-objects.out", "");
-  for (const char* to : {"isoscope", "plume"}) {
-    SCOPED_TRACE(to);
-    const CommandResult r = run_cli(std::string("convert --to ") + to + " " + file + " " + out);
-    EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.err.find("--to jepsen"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("(a register)"), std::string::npos) << r.err;
-  }
-  CommandResult r = run_cli("convert --to jepsen " + file + " " + out);
-  ASSERT_EQ(r.status, 0) << r.err;
-  r = run_cli("check --level LIN " + out);
-  EXPECT_EQ(r.status, 1) << r.out << r.err;  // Knossos's verdict: invalid
-  EXPECT_NE(r.out.find("jepsen"), std::string::npos) << r.out;
-  // Jepsen EDN holds no transactions.
-  const std::string txns = temp_file("isoscope-convert-txns.json", "{\"sessions\": [[[[\"w\", 1, 1]]]]}");
-  r = run_cli("convert --to jepsen " + txns + " " + out);
-  EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("--to isoscope"), std::string::npos) << r.err;
 }

@@ -1,5 +1,5 @@
 // Differential tests of the causal checkers (WCC, CCv, CM) against the brute-force reference
-// (tests/native/causal_reference.h) on many small random single-operation histories, the
+// (tests/native/helpers/causal_reference.h) on many small random single-operation histories, the
 // reference's own claim that the minimal causal order suffices, the lattice, witness validity,
 // and large histories whose verdict is known by construction.
 #include <gtest/gtest.h>

@@ -3,8 +3,6 @@
 // planted anomaly is reported under its own name at the weakest level the vocabulary gives.
 #include <gtest/gtest.h>
 
-#include <simdjson.h>
-
 #include <regex>
 #include <set>
 #include <string>
@@ -119,38 +117,4 @@ TEST(AnomalyKinds, EveryReportedKindIsInTheVocabulary) {
     return s;
   }();
   EXPECT_GE(seen.size(), 15u);
-}
-
-// `isoscope levels --json` (the web app's level names, texts and lattice) lists every level in
-// the enum's order with its texts, and what each implies is the core's lattice.
-TEST(LevelVocabulary, ListsEveryLevelWithItsTextsAndTheLattice) {
-  const CommandResult r = run_cli("levels --json");
-  ASSERT_EQ(r.status, 0) << r.err;
-  simdjson::dom::parser parser;
-  simdjson::dom::array levels;
-  ASSERT_EQ(parser.parse(r.out).get(levels), simdjson::SUCCESS) << r.out;
-  ASSERT_EQ(levels.size(), static_cast<size_t>(kNumLevels));
-  auto text = [](simdjson::simdjson_result<simdjson::dom::element> e) {
-    std::string_view v;
-    return e.get(v) == simdjson::SUCCESS ? std::string(v) : std::string("<not a string>");
-  };
-  int i = 0;
-  for (simdjson::dom::element e : levels) {
-    const Level l = static_cast<Level>(i++);
-    EXPECT_EQ(text(e["name"]), level_name(l));
-    EXPECT_EQ(text(e["title"]), level_title(l));
-    EXPECT_GT(text(e["summary"]).size(), 20u) << level_name(l);
-    EXPECT_EQ(text(e["group"]), is_transactional(l) ? "transactional" : is_causal_model(l) ? "causal" : "linearizability");
-    std::set<std::string> implied, weaker;
-    simdjson::dom::array implies;
-    ASSERT_EQ(e["implies"].get(implies), simdjson::SUCCESS) << level_name(l);
-    for (simdjson::dom::element w : implies) { std::string_view v; implied.insert(w.get(v) == simdjson::SUCCESS ? std::string(v) : "<not a string>"); }
-    for (int k = 0; k < kNumLevels; ++k)
-      if (is_weaker(static_cast<Level>(k), l)) weaker.insert(level_name(static_cast<Level>(k)));
-    EXPECT_EQ(implied, weaker) << level_name(l);
-  }
-  const CommandResult table = run_cli("levels");
-  EXPECT_EQ(table.status, 0);
-  EXPECT_TRUE(contains(table.out, "SI    Snapshot isolation")) << table.out;
-  EXPECT_EQ(run_cli("levels --xml").status, 2);
 }

@@ -1,9 +1,8 @@
-// Sets of histories (formats/history_set.h): folders of runs, several history files; and
-// `isoscope check DIR` on them (a table, --json one result per history, the worst exit status).
+// Sets of histories (formats/history_set.h): folders of runs, several history files (`isoscope
+// check DIR` on them: cli/commands_test.cpp).
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "formats/history_set.h"
@@ -75,28 +74,4 @@ TEST(HistorySet, CobraRunsAndOneHistory) {
   mixed.add("a.json", slurp(kFormatFixtures / "lost-update.json"));
   mixed.add("b.txt", slurp(kFormatFixtures / "lost-update.plume.txt"));
   EXPECT_TRUE(mixed.split().empty());
-}
-
-TEST(HistorySet, CheckDirPrintsATableAndTheWorstStatus) {
-  const fs::path dir = fs::temp_directory_path() / "isoscope-history-set";
-  fs::remove_all(dir);
-  fs::create_directories(dir / "hist-00000");
-  fs::create_directories(dir / "hist-00001");
-  fs::copy_file(kFormatFixtures / "lost-update.json", dir / "hist-00000" / "h.json");
-  std::ofstream(dir / "hist-00001" / "h.json") << R"({"sessions": [[ [["w","x",1]] ], [ [["r","x",1]] ]]})";
-  CommandResult r = run_cli("check --level RC,SER " + shell_quote(dir.string()));
-  EXPECT_EQ(r.status, 1) << r.out << r.err;  // the worst: one history fails SER
-  EXPECT_NE(r.out.find("2 histories"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("hist-00000"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("hist-00001"), std::string::npos) << r.out;
-  r = run_cli("check --json --level SER " + shell_quote(dir.string()));
-  EXPECT_NE(r.out.find("{\"histories\": ["), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("{\"history\": \"hist-00001\", \"input\""), std::string::npos) << r.out;
-  // a history that cannot be read makes the set an input error
-  std::ofstream(dir / "hist-00001" / "h.json") << R"({"sessions": [[ [["w","x",1]] ], [ [["r","x",)";
-  fs::create_directories(dir / "hist-00002");
-  fs::copy_file(kFormatFixtures / "lost-update.json", dir / "hist-00002" / "h.json");
-  r = run_cli("check --level SER " + shell_quote(dir.string()));
-  EXPECT_EQ(r.status, 2) << r.out << r.err;
-  fs::remove_all(dir);
 }

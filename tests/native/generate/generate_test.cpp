@@ -118,24 +118,6 @@ TEST(Generate, EachInjectedAnomalyFailsExactlyTheLevelsThatForbidIt) {
   EXPECT_GE(histories, 100u);
 }
 
-TEST(Generate, CliMiniTransactionAndLightweightWorkloads) {
-  const std::string mt = temp_file("mt.json", "");
-  ASSERT_EQ(run_cli("generate --mt serial --sessions 4 --txns 200 --keys 20 --seed 7 " + shell_quote(mt)).status, 0);
-  CommandResult r = run_cli("check --json --level SI,SER,SSER " + shell_quote(mt));
-  EXPECT_EQ(r.status, 0) << r.out;
-  EXPECT_NE(r.out.find("\"mini_transactions\": true"), std::string::npos);
-
-  const std::string lwt = temp_file("lwt.json", "");
-  ASSERT_EQ(run_cli("generate --lwt --sessions 4 --txns 300 --keys 10 " + shell_quote(lwt)).status, 0);
-  EXPECT_EQ(run_cli("check --level LIN " + shell_quote(lwt)).status, 0);
-  ASSERT_EQ(run_cli("generate --lwt --stale-ratio 0.3 --sessions 4 --txns 300 --keys 10 " + shell_quote(lwt)).status, 0);
-  EXPECT_EQ(run_cli("check --level LIN " + shell_quote(lwt)).status, 1);
-
-  EXPECT_EQ(run_cli("generate --mt bogus -").status, 2);
-  EXPECT_EQ(run_cli("generate --target inject=Nope -").status, 2);
-  EXPECT_EQ(run_cli("generate --sessions 1 --target inject=LongFork -").status, 2);
-}
-
 TEST(Generate, ListAppendHistoriesReplayASerialExecution) {
   for (uint64_t seed = 1; seed <= 15; ++seed) {
     GenParams p;

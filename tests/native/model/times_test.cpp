@@ -2,7 +2,8 @@
 // input wrote, over the whole int64 range. Epoch nanoseconds (~1.7e18) lie beyond a double's
 // 2^53: as doubles, 1700000000000000200 and ...300 are the same number, the real-time edge
 // between two transactions vanishes, and SSER passes a stale read. Every format that carries
-// times is tested with such a history, and `convert` keeps the times exactly.
+// times is tested with such a history (helpers/stale_read.h); that `convert` keeps the times
+// exactly is the command line's test (cli/commands_test.cpp).
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -14,39 +15,12 @@
 #include "formats/formats.h"
 #include "formats/writers.h"
 #include "model/time.h"
+#include "stale_read.h"
 #include "test_util.h"
 
 using namespace isoscope;
 
 namespace {
-
-// T1 writes x = 1 in [B, B + 200]; T2 starts 100 ns after T1 ends, in [B + 300, B + 400], and
-// reads the initial value: a stale read under real time (SSER fails; SER holds, T2 first).
-// B = 1.7e18 is a multiple of 256, a double's spacing there: B + 200 and B + 300 both round to
-// B + 256 as doubles.
-constexpr int64_t kB = 1'700'000'000'000'000'000;
-const std::string kT1Start = std::to_string(kB), kT1End = std::to_string(kB + 200),
-                  kT2Start = std::to_string(kB + 300), kT2End = std::to_string(kB + 400);
-
-std::string stale_isoscope_json() {
-  return R"({"initial": 0, "sessions": [
-    [{"ops": [["w", "x", 1]], "start": )" + kT1Start + R"(, "end": )" + kT1End + R"(}],
-    [{"ops": [["r", "x", 0]], "start": )" + kT2Start + R"(, "end": )" + kT2End + R"(}]]})";
-}
-
-std::string stale_elle_edn() {
-  return "{:type :invoke, :f :txn, :value [[:w :x 1]], :process 0, :time " + kT1Start + "}\n" +
-         "{:type :ok, :f :txn, :value [[:w :x 1]], :process 0, :time " + kT1End + "}\n" +
-         "{:type :invoke, :f :txn, :value [[:r :x nil]], :process 1, :time " + kT2Start + "}\n" +
-         "{:type :ok, :f :txn, :value [[:r :x nil]], :process 1, :time " + kT2End + "}\n";
-}
-
-std::string stale_elle_json() {
-  return R"([{"type": "invoke", "f": "txn", "value": [["w", "x", 1]], "process": 0, "time": )" + kT1Start + "},\n" +
-         R"( {"type": "ok", "f": "txn", "value": [["w", "x", 1]], "process": 0, "time": )" + kT1End + "},\n" +
-         R"( {"type": "invoke", "f": "txn", "value": [["r", "x", null]], "process": 1, "time": )" + kT2Start + "},\n" +
-         R"( {"type": "ok", "f": "txn", "value": [["r", "x", null]], "process": 1, "time": )" + kT2End + "}]\n";
-}
 
 void be64(std::string& s, uint64_t v) {
   for (int i = 7; i >= 0; --i) s += static_cast<char>((v >> (i * 8)) & 0xFF);
@@ -257,18 +231,6 @@ TEST(Times, ConvertRoundTripKeepsTimesExactly) {
   EXPECT_NE(write_isoscope_json(*inputs[4]).find("\"start\": -1.000000000000000001, \"end\": 0.5"), std::string::npos);
 }
 
-// The CLI's convert, end to end: the output file's times are the input's digits.
-TEST(Times, CliConvertKeepsTimesExactly) {
-  const std::string in = temp_file("epoch-ns.edn", stale_elle_edn());
-  CommandResult r = run_cli("convert --to isoscope " + shell_quote(in) + " -");
-  ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("\"start\": " + kT2Start + ", \"end\": " + kT2End), std::string::npos) << r.out;
-  const std::string back = temp_file("epoch-ns.json", r.out);
-  CommandResult c = run_cli("check --level SER,SSER " + shell_quote(back));
-  EXPECT_NE(c.status, 0) << c.out;
-  EXPECT_NE(c.out.find("SSER  fail"), std::string::npos) << c.out;
-}
-
 // LIN (MTC's lightweight transactions) orders by the same exact times: an insert that ends
 // 100 ns before a read of the absent state starts makes the read stale.
 TEST(Times, StaleReadAtEpochNanosecondsFailsLin) {
@@ -395,14 +357,4 @@ TEST(Times, ConvertNeverWritesWhatCheckRefuses) {
   write_history(*bad, *w);
   ASSERT_TRUE(w->error().has_value());
   EXPECT_NE(w->error()->message.find("before it starts"), std::string::npos);
-}
-
-TEST(Times, CliConvertRefusesAnEndBeforeItsStart) {
-  const std::string in = temp_file("backwards.edn",
-                                   "{:type :invoke, :f :txn, :value [[:w :x 1]], :process 0, :time 20}\n"
-                                   "{:type :ok, :f :txn, :value [[:w :x 1]], :process 0, :time 10}\n");
-  CommandResult r = run_cli("convert --to isoscope " + shell_quote(in) + " -");
-  EXPECT_EQ(r.status, 2);
-  EXPECT_TRUE(r.out.empty()) << r.out;
-  EXPECT_NE(r.err.find("line 2"), std::string::npos) << r.err;
 }

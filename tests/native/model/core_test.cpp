@@ -1,5 +1,5 @@
 // The foundation: model semantics, the canonical JSON reader/writer, read consistency,
-// causality cycles, the result JSON and the CLI contract.
+// causality cycles and the result JSON (the command line's contract: tests/native/cli/).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -252,51 +252,6 @@ TEST(Corpus, EveryIsoscopeEntryParses) {
 }
 
 // ---- the command line contract ----------------------------------------------------------------
-
-TEST(Cli, ThinAirReadExitsOneAndNamesTheRead) {
-  SKIP_WITHOUT_CORPUS();
-  CommandResult r = run_cli("check --json " + shell_quote(corpus_dir() + "/textbook/thin-air-read.json"));
-  EXPECT_EQ(r.status, 1) << r.err;
-  EXPECT_NE(r.out.find("\"ThinAirRead\""), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("r(x, 5)"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("\"levels\""), std::string::npos);
-}
-
-TEST(Cli, MalformedJsonExitsTwoWithOffset) {
-  std::string path = temp_file("malformed.json", "{\"sessions\": [[ [[\"r\",\"x\",0]] ]\n");
-  CommandResult r = run_cli("check --json " + shell_quote(path));
-  EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("malformed.json"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("byte"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("expected"), std::string::npos) << r.err;
-}
-
-TEST(Cli, UsageErrorsExitTwo) {
-  EXPECT_EQ(run_cli("check --level XYZ x.json").status, 2);
-  EXPECT_EQ(run_cli("check").status, 2);
-  EXPECT_EQ(run_cli("frobnicate").status, 2);
-  EXPECT_EQ(run_cli("check /nonexistent/file.json").status, 2);
-  EXPECT_EQ(run_cli("check --format nope x.json").status, 2);
-}
-
-TEST(Cli, StdinAndLevelSelection) {
-  SKIP_WITHOUT_CORPUS();
-  CommandResult r = run_cli("check --json --level RC,SER - < " +
-                            shell_quote(corpus_dir() + "/textbook/thin-air-read.json"));
-  EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.out.find("\"RC\""), std::string::npos);
-  EXPECT_NE(r.out.find("\"SER\""), std::string::npos);
-  EXPECT_EQ(r.out.find("\"RA\""), std::string::npos);
-}
-
-TEST(Cli, ConvertToIsoscopeAndBack) {
-  SKIP_WITHOUT_CORPUS();
-  std::string out = temp_file("converted.json", "");
-  CommandResult r = run_cli("convert --to isoscope " + shell_quote(corpus_dir() + "/textbook/long-fork.json") + " " + shell_quote(out));
-  EXPECT_EQ(r.status, 0) << r.err;
-  CommandResult again = run_cli("check --json " + shell_quote(out));
-  EXPECT_NE(again.out.find("\"transactions\": 4"), std::string::npos) << again.out;
-}
 
 // "initial" is optional and defaults to null: leaving it out and writing null mean the same.
 TEST(Model, CanonicalInitialDefaultsToNull) {

@@ -1,14 +1,12 @@
 // Repeated values: a (key, value) written more than once makes its reads ambiguous, and a level
 // holds when SOME choice of reads-from satisfies it (checkers/choice/choice.h). The model's candidate
-// table, --unique-values, and every level against the brute-force reference (which finds the
+// table, --unique-values (on the command line: cli/commands_test.cpp), and every level against the brute-force reference (which finds the
 // candidates itself and enumerates every choice) on many small random histories whose writes
 // draw values from a tiny range.
 #include <gtest/gtest.h>
 
 #include <array>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "checkers/check.h"
@@ -694,44 +692,6 @@ TEST(Ambiguous, RefutationsByValuesAgreeWithReferenceOnReadModifyWriteHistories)
     EXPECT_GT(pass[li], scaled_threshold(1500 / 50)) << level_name(kStrong[li]);
     EXPECT_GT(fail[li], scaled_threshold(1500 / 50)) << level_name(kStrong[li]);
   }
-}
-
-TEST(Ambiguous, CliSummaryUniqueValuesAndValueRange) {
-  const std::string path = temp_file("repeated.json", R"({"initial": 0, "sessions": [[[["w","x",5]]], [[["w","x",5]]],
-                                                          [[["r","x",5]]]]})");
-  CommandResult r = run_cli("check " + shell_quote(path));
-  EXPECT_EQ(r.status, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("repeated values: 1 (key, value) pairs written more than once; 1 reads may read from more than one write"),
-            std::string::npos) << r.out;
-  r = run_cli("check --json " + shell_quote(path));
-  EXPECT_NE(r.out.find("\"ambiguous_reads\": 1"), std::string::npos) << r.out.substr(0, 800);
-  r = run_cli("check --unique-values " + shell_quote(path));
-  EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("written with value 5 twice"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("repeated.json"), std::string::npos) << r.err;
-  // A folder of several histories: each is refused on its own, and a register history (LIN
-  // reads no reads-from) is not.
-  const std::filesystem::path set = std::filesystem::path(path).parent_path() / "repeated-set";
-  std::filesystem::create_directories(set);
-  std::filesystem::copy_file(path, set / "a.json", std::filesystem::copy_options::overwrite_existing);
-  std::ofstream(set / "b.json") << R"({"initial": 0, "sessions": [[[["w","x",5]]], [[["r","x",5]]]]})";
-  r = run_cli("check --json --unique-values " + shell_quote(set.string()));
-  EXPECT_EQ(r.status, 2) << r.out;
-  EXPECT_NE(r.out.find("written with value 5 twice"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find(R"("history": "b.json", "input")"), std::string::npos) << r.out;
-  const std::string reg = temp_file("register.edn", "{:process 0, :type :invoke, :f :write, :value 1}\n{:process 0, :type :ok, :f :write, :value 1}\n"
-                                                    "{:process 1, :type :invoke, :f :write, :value 1}\n{:process 1, :type :ok, :f :write, :value 1}\n");
-  r = run_cli("check --unique-values " + shell_quote(reg));
-  EXPECT_EQ(r.status, 0) << r.out << r.err;
-  // generate --value-range: a concurrent run whose reads are ambiguous, still serializable.
-  const std::string gen = temp_file("gen.json", "");
-  r = run_cli("generate --engine ser --sessions 20 --txns 20 --value-range 4 " + shell_quote(gen));
-  ASSERT_EQ(r.status, 0) << r.err;
-  r = run_cli("check --level SER,SSER " + shell_quote(gen));
-  EXPECT_EQ(r.status, 0) << r.out;
-  EXPECT_NE(r.out.find("reads may read from more than one write"), std::string::npos) << r.out;
-  r = run_cli("generate --mt serial --value-range 4 -");
-  EXPECT_EQ(r.status, 2);
 }
 
 // The concurrent schedule search (checkers/choice/concurrent_schedule.h) against the reference: a

@@ -7,7 +7,6 @@
 #include <string>
 
 #include "test_util.h"
-#include "util/printable.h"
 
 namespace {
 namespace fs = std::filesystem;
@@ -23,21 +22,6 @@ bool has_terminal_controls(const std::string& s) {
 }
 
 }  // namespace
-
-TEST(Printable, EscapesWhatATerminalActsOnAndKeepsTheRest) {
-  using isoscope::printable;
-  EXPECT_EQ(printable("plain k\xc3\xa9y"), "plain k\xc3\xa9y");  // UTF-8 stays
-  EXPECT_EQ(printable("a\x1b[31mb"), "a\\x1b[31mb");
-  EXPECT_EQ(printable("\x1b]0;title\x07"), "\\x1b]0;title\\x07");
-  EXPECT_EQ(printable("x\xc2\x9b" "2Jy"), "x\\xc2\\x9b2Jy");   // U+009B, CSI
-  EXPECT_EQ(printable("x\x9b" "2Jy"), "x\\x9b2Jy");            // a raw C1 byte, not UTF-8
-  EXPECT_EQ(printable("\xe2\x80\xae" "evil"), "\\xe2\\x80\\xaeevil");  // right-to-left override
-  EXPECT_EQ(printable("a\r\nb\tc"), "a\\x0d\\x0ab\\x09c");
-  EXPECT_EQ(printable("a\r\nb\tc", /*keep_lines=*/true), "a\\x0d\nb\tc");
-  EXPECT_EQ(printable(std::string("n\0l", 3)), "n\\x00l");
-  const std::string once = printable("\x1b\xff\xc2\x85");
-  EXPECT_EQ(printable(once), once);
-}
 
 // Keys, values and transaction ids with escape sequences, in a failing history: the text
 // report and the messages quote them escaped; the JSON report keeps them exact (escaped as JSON).
@@ -92,4 +76,28 @@ TEST(CliMessages, AnUnreadableFileSaysWhy) {
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(contains(r.err, "clear_refs: cannot read the file: ")) << r.err;
   EXPECT_TRUE(contains(r.err, "Permission denied") || contains(r.err, "Invalid argument")) << r.err;
+}
+
+TEST(CliMessages, MalformedJsonExitsTwoWithOffset) {
+  std::string path = temp_file("malformed.json", "{\"sessions\": [[ [[\"r\",\"x\",0]] ]\n");
+  CommandResult r = run_cli("check --json " + shell_quote(path));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("malformed.json"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("byte"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("expected"), std::string::npos) << r.err;
+}
+
+// Detection that explains: an unrecognised input gets the located error of the reader that got
+// furthest; white space alone says so; a byte-order mark is detected as the reader accepts it.
+TEST(CliMessages, DetectionExplainsWhatItCouldNotRead) {
+  CommandResult r = run_cli("check " + shell_quote(temp_file("bad.txt", "r(1,1,0,0)\nw(1,2,0,1)\nr(1,x,0,2)\n")));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "line 3")) << r.err;
+  EXPECT_TRUE(contains(r.err, "read as plume")) << r.err;
+  EXPECT_TRUE(contains(r.err, "expected an integer")) << r.err;
+  r = run_cli("check " + shell_quote(temp_file("blank.json", " \n\t\n")));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "only white space")) << r.err;
+  r = run_cli("check " + shell_quote(temp_file("bom.json", "\xef\xbb\xbf{\"format\": \"isoscope/1\", \"sessions\": [[[[\"w\", \"x\", 1]]]]}")));
+  EXPECT_EQ(r.status, 0) << r.err;
 }
