@@ -13,8 +13,9 @@
 using namespace isoscope;
 using namespace isoscope::cli;
 
-// `isoscope run` (run_command.cpp).
+// `isoscope run` (run_command.cpp) and `isoscope hermitage` (hermitage_command.cpp).
 int run_database_command(int argc, char** argv, long long (*peak_rss)());
+int run_hermitage_command(int argc, char** argv);
 
 int run(int argc, char** argv) {
   if (argc < 2) return usage_error("missing command");
@@ -28,6 +29,7 @@ int run(int argc, char** argv) {
     return kExitPass;
   }
   if (cmd == "run") return run_database_command(argc - 2, argv + 2, peak_rss_bytes);  // its own --help
+  if (cmd == "hermitage") return run_hermitage_command(argc - 2, argv + 2);         // its own --help
   // --help anywhere after a command: that command's usage (the one usage text), exit 0.
   for (int i = 2; i < argc; ++i)
     if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {

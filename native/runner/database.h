@@ -149,6 +149,13 @@ class Database {
   virtual int64_t commit_counter(std::string& name) = 0;
   // Ends another connection from the server side (the nemesis); false when it cannot.
   virtual bool kill(int64_t server_id) = 0;
+  // The database's lock view: whether the connection server_id waits for a lock, and the
+  // server ids of the connections it waits for (PostgreSQL's pg_blocking_pids, InnoDB's lock
+  // waits). False when the database cannot tell (SQLite).
+  virtual bool lock_waits(int64_t server_id, bool& waiting, std::vector<int64_t>& blockers) {
+    (void)server_id, (void)waiting, (void)blockers;
+    return false;
+  }
 
  protected:
   // DROP TABLE IF EXISTS `name`, on the database's own connection.

@@ -6,10 +6,12 @@
 #include <mysql.h>
 
 #include <cctype>
+#include <chrono>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "runner/backends.h"
@@ -321,6 +323,36 @@ class MariaDatabase final : public Database {
     return parse_int(v, n) ? n : -1;
   }
   bool kill(int64_t id) override { return run(admin_, "KILL CONNECTION " + std::to_string(id)).ok(); }
+  bool lock_waits(int64_t id, bool& waiting, std::vector<int64_t>& blockers) override {
+    // InnoDB fills its INNODB_TRX view afresh only when nobody read it for 100 ms: a closer poll
+    // reads the same stale view for ever.
+    const auto since = std::chrono::steady_clock::now() - last_lock_query_;
+    if (since < std::chrono::milliseconds(120)) std::this_thread::sleep_for(std::chrono::milliseconds(120) - since);
+    last_lock_query_ = std::chrono::steady_clock::now();
+    const std::string me = std::to_string(id);
+    std::string state, list;
+    bool found = false;
+    if (!query_value(admin_, "SELECT trx_state FROM information_schema.INNODB_TRX WHERE trx_mysql_thread_id = " + me, state, found)
+             .ok())
+      return false;
+    waiting = found && state == "LOCK WAIT";
+    blockers.clear();
+    if (!waiting) return true;
+    if (!query_value(admin_,
+                     "SELECT GROUP_CONCAT(b.trx_mysql_thread_id) FROM information_schema.INNODB_LOCK_WAITS w "
+                     "JOIN information_schema.INNODB_TRX r ON r.trx_id = w.requesting_trx_id "
+                     "JOIN information_schema.INNODB_TRX b ON b.trx_id = w.blocking_trx_id WHERE r.trx_mysql_thread_id = " + me,
+                     list, found)
+             .ok())
+      return true;
+    for (size_t at = 0; at < list.size();) {
+      const size_t comma = std::min(list.find(',', at), list.size());
+      int64_t b = 0;
+      if (parse_int(list.substr(at, comma - at), b)) blockers.push_back(b);
+      at = comma + 1;
+    }
+    return true;
+  }
 
  private:
   std::string value(const std::string& sql) {
@@ -333,6 +365,7 @@ class MariaDatabase final : public Database {
   Target t_;
   Isolation iso_;
   MYSQL* admin_;
+  std::chrono::steady_clock::time_point last_lock_query_;
   Schema schema_;
   std::vector<std::string> created_;  // the tables this run made, to drop
   std::vector<std::string> notes_;    // what the first connection found (ServerFacts::notes)

@@ -278,6 +278,17 @@ class PgDatabase final : public Database {
   bool kill(int64_t pid) override {
     return value(("SELECT pg_terminate_backend(" + std::to_string(pid) + ")").c_str()) == "t";
   }
+  bool lock_waits(int64_t pid, bool& waiting, std::vector<int64_t>& blockers) override {
+    Result r(PQexec(admin_, ("SELECT unnest(pg_blocking_pids(" + std::to_string(pid) + "))").c_str()));
+    if (PQresultStatus(r.r) != PGRES_TUPLES_OK) return false;
+    blockers.clear();
+    for (int i = 0; i < PQntuples(r.r); ++i) {
+      int64_t b = 0;
+      if (parse_int(PQgetvalue(r.r, i, 0), b)) blockers.push_back(b);
+    }
+    waiting = !blockers.empty();
+    return true;
+  }
 
  private:
   Status exec(const std::string& sql) {

@@ -1,0 +1,312 @@
+// `isoscope hermitage TARGET`: Hermitage's table for a database, each cell decided by isoscope's
+// verdict on the history its case recorded (native/runner/hermitage.h; docs/hermitage.md).
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cli/cli.h"
+#include "cli/exit_status.h"
+#include "checkers/check.h"
+#include "formats/formats.h"
+#include "report/result_json.h"
+#include "runner/database.h"
+#include "runner/hermitage.h"
+#include "util/json.h"
+
+using namespace isoscope;
+using namespace isoscope::runner;
+
+namespace {
+
+const char* kHermitageUsage =
+    "usage: isoscope hermitage TARGET [--isolation LEVEL|all] [--json | --markdown] [--lock-pause-ms N]\n"
+    "  TARGET: postgresql://..., mariadb://..., mysql://... or sqlite:PATH, as for isoscope run (the\n"
+    "          password in PGPASSWORD or MYSQL_PWD, or the client library's own files)\n"
+    "  --isolation: one level, or all (default): every level the database offers\n"
+    "  --lock-pause-ms: how long a step runs before it counts as blocked where the database has no\n"
+    "          lock view (SQLite); default 300\n"
+    "  Runs Hermitage's cases (G0 G1a G1b G1c OTV P4 G-single G2-item) at each level, each on its own\n"
+    "  tables, and prints the table: ✓ prevented, — occurs, R/O prevented for read-only transactions\n"
+    "  only, n/a not tested (PMP and G2 need predicate reads, which isoscope's model lacks as yet).\n"
+    "  Each cell is isoscope's verdict on the history its case recorded.\n";
+
+int usage(const std::string& msg) {
+  std::fprintf(stderr, "isoscope hermitage: %s\n\n%s", redact_password(msg).c_str(), kHermitageUsage);
+  return kExitInput;
+}
+
+// One case as run and checked.
+struct CaseOutcome {
+  HermitageRun run;
+  History history;
+  CheckReport report;
+  bool checked = false;
+  bool occurs = false;
+  std::string how;  // prevented: "blocked", "aborted: ...", "nothing anomalous read"; occurs: the anomaly
+};
+
+struct Row {
+  Isolation iso;
+  std::vector<CaseOutcome> cases;
+  CellResult cells[kHermitageAnomalies];
+  std::string provides;  // the strongest level every history of the row passes
+  std::string error;
+};
+
+const Level kChain[] = {Level::SSER, Level::SER, Level::SI, Level::PC, Level::CC, Level::RA, Level::RR, Level::RC};
+
+CaseOutcome check_case(HermitageRun run) {
+  CaseOutcome o;
+  o.run = std::move(run);
+  if (!o.run.error.empty()) return o;
+  InputFile f{"hermitage.json", o.run.history_json};
+  Expected<History> h = read_history(std::span<const InputFile>(&f, 1), "isoscope");
+  if (!h) {
+    o.run.error = "its history does not read back: " + h.error().to_string();
+    return o;
+  }
+  o.history = std::move(*h);
+  CheckOptions opts;
+  opts.levels.assign(std::begin(kChain), std::end(kChain));
+  o.report = check_history(o.history, opts);
+  o.checked = true;
+  const LevelResult& r = o.report.results[static_cast<int>(o.run.c->level)];
+  o.occurs = r.verdict == Verdict::Fail;
+  if (o.occurs) {
+    o.how = std::string(level_name(o.run.c->level)) + " fails";
+    if (!r.anomalies.empty()) o.how += ": " + std::string(kind_name(r.anomalies[0].kind)) + ": " + r.anomalies[0].explanation;
+  } else if (r.verdict != Verdict::Pass) {
+    o.run.error = std::string(level_name(o.run.c->level)) + " is " + verdict_name(r.verdict) + ": " + r.reason;
+  } else if (!o.run.refusals.empty()) {
+    o.how = "aborted: " + o.run.refusals[0].substr(0, o.run.refusals[0].find('\n'));
+  } else if (!o.run.waits.empty()) {
+    o.how = "blocked";
+  } else {
+    o.how = "nothing anomalous read";
+  }
+  return o;
+}
+
+Row run_row(const Target& target, Isolation iso, uint32_t lock_pause_ms, ServerFacts& facts) {
+  Row row;
+  row.iso = iso;
+  for (CellResult& c : row.cells) c = CellResult::NotTested;
+  std::string error;
+  std::unique_ptr<Database> db = open_database(target, iso, error);
+  if (!db) {
+    row.error = error;
+    return row;
+  }
+  if (facts.product.empty()) facts = db->facts();
+  for (const HermitageCase& c : hermitage_cases()) {
+    // Each case on tables of its own: x = y = 0 at its start.
+    const std::string id = new_run_id(error);
+    if (id.empty()) {
+      row.error = error;
+      return row;
+    }
+    const Schema schema = run_schema(id, false, 2);
+    if (Status st = db->create_schema(schema); !st.ok()) {
+      row.error = "cannot create the case's tables: " + st.message;
+      return row;
+    }
+    row.cases.push_back(check_case(run_hermitage_case(*db, c, lock_pause_ms)));
+    db->drop_schema(schema);
+  }
+  // A cell: prevented when every case of its anomaly was; R/O when only the read-only ones were.
+  for (int a = 0; a < kHermitageAnomalies; ++a) {
+    bool any = false, all_prevented = true, has_read_only = false, read_only_prevented = true, others_occur = false;
+    for (const CaseOutcome& o : row.cases) {
+      if (static_cast<int>(o.run.c->anomaly) != a || !o.checked) continue;
+      any = true;
+      const bool read_only = std::string(o.run.c->variant) == "read-only";
+      has_read_only = has_read_only || read_only;
+      if (o.occurs) {
+        all_prevented = false;
+        if (read_only) read_only_prevented = false;
+        else others_occur = true;
+      }
+    }
+    if (!any) continue;
+    row.cells[a] = all_prevented                          ? CellResult::Prevented
+                   : has_read_only && read_only_prevented && others_occur ? CellResult::ReadOnlyPrevented
+                                                         : CellResult::Occurs;
+  }
+  for (Level l : kChain) {
+    bool all = !row.cases.empty();
+    for (const CaseOutcome& o : row.cases)
+      all = all && o.checked && o.report.results[static_cast<int>(l)].verdict == Verdict::Pass;
+    if (all) {
+      row.provides = level_name(l);
+      break;
+    }
+  }
+  if (row.provides.empty()) row.provides = "below RC";
+  for (const CaseOutcome& o : row.cases)
+    if (!o.run.error.empty() && row.error.empty())
+      row.error = std::string(hermitage_anomaly_name(o.run.c->anomaly)) + ": " + o.run.error;
+  return row;
+}
+
+std::string case_name(const HermitageCase& c) {
+  return std::string(hermitage_anomaly_name(c.anomaly)) + (*c.variant ? std::string(" (") + c.variant + ")" : "");
+}
+
+void print_table(const std::vector<Row>& rows, const ServerFacts& facts, const Target& target, bool markdown) {
+  std::string out;
+  if (markdown) {
+    out += "| " + facts.product + " " + facts.version + " | isoscope finds |";
+    for (int a = 0; a < kHermitageAnomalies; ++a) out += std::string(" ") + hermitage_anomaly_name(static_cast<HermitageAnomaly>(a)) + " |";
+    out += "\n|:--|:--|";
+    for (int a = 0; a < kHermitageAnomalies; ++a) out += ":-:|";
+    out += "\n";
+    for (const Row& r : rows) {
+      out += std::string("| \"") + isolation_name(r.iso) + "\" | " + r.provides + " |";
+      for (CellResult c : r.cells) out += std::string(" ") + cell_result_mark(c) + " |";
+      out += "\n";
+    }
+  } else {
+    char line[256];
+    out += "isoscope hermitage: " + facts.product + " " + facts.version + " at " + target.display + "\n\n";
+    std::snprintf(line, sizeof line, "%-18s %-9s", "level", "provides");
+    out += line;
+    for (int a = 0; a < kHermitageAnomalies; ++a) {
+      std::snprintf(line, sizeof line, " %-8s", hermitage_anomaly_name(static_cast<HermitageAnomaly>(a)));
+      out += line;
+    }
+    out += "\n";
+    for (const Row& r : rows) {
+      std::snprintf(line, sizeof line, "%-18s %-9s", isolation_name(r.iso), r.provides.c_str());
+      out += line;
+      for (CellResult c : r.cells) {
+        // "✓" and "—" are three bytes and one column: pad by columns.
+        const std::string mark = cell_result_mark(c);
+        const size_t cols = (c == CellResult::Prevented || c == CellResult::Occurs) ? 1 : mark.size();
+        out += " " + mark + std::string(8 - cols, ' ');
+      }
+      out += "\n";
+    }
+  }
+  out += "\n";
+  for (const Row& r : rows) {
+    if (!r.error.empty()) out += std::string(isolation_name(r.iso)) + ": could not run every case: " + r.error + "\n";
+    for (const CaseOutcome& o : r.cases)
+      if (o.checked)
+        out += std::string(markdown ? "- " : "") + isolation_name(r.iso) + ", " + case_name(*o.run.c) + ": " +
+               (o.occurs ? "occurs (" : "prevented (") + o.how + ")\n";
+  }
+  cli::print_text(out);
+}
+
+std::string row_json(const Row& r) {
+  std::string out = std::string("{\"isolation\": ") + json_quote(isolation_name(r.iso)) + ", \"provides\": " + json_quote(r.provides);
+  if (!r.error.empty()) out += ", \"error\": " + json_quote(r.error);
+  out += ", \"cells\": {";
+  for (int a = 0; a < kHermitageAnomalies; ++a)
+    out += std::string(a ? ", " : "") + json_quote(hermitage_anomaly_name(static_cast<HermitageAnomaly>(a))) + ": " +
+           json_quote(cell_result_mark(r.cells[a]));
+  out += "}, \"cases\": [";
+  for (size_t i = 0; i < r.cases.size(); ++i) {
+    const CaseOutcome& o = r.cases[i];
+    out += std::string(i ? ", " : "") + "{\"anomaly\": " + json_quote(hermitage_anomaly_name(o.run.c->anomaly)) +
+           ", \"variant\": " + json_quote(o.run.c->variant) + ", \"level\": " + json_quote(level_name(o.run.c->level)) +
+           ", \"script\": " + json_quote(o.run.c->script) + ", \"what\": " + json_quote(o.run.c->what);
+    if (!o.run.error.empty()) out += ", \"error\": " + json_quote(o.run.error);
+    if (o.checked) {
+      out += std::string(", \"result\": ") + (o.occurs ? "\"occurs\"" : "\"prevented\"") + ", \"how\": " + json_quote(o.how);
+      out += ", \"waits\": [";
+      for (size_t w = 0; w < o.run.waits.size(); ++w) {
+        out += std::string(w ? ", " : "") + "{\"step\": " + std::to_string(o.run.waits[w].step + 1) + ", \"session\": \"T" +
+               std::to_string(o.run.waits[w].session + 1) + "\", \"waited_for\": [";
+        for (size_t b = 0; b < o.run.waits[w].waited_for.size(); ++b)
+          out += std::string(b ? ", " : "") + "\"T" + std::to_string(o.run.waits[w].waited_for[b] + 1) + "\"";
+        out += "]}";
+      }
+      out += "], \"refusals\": [";
+      for (size_t k = 0; k < o.run.refusals.size(); ++k) out += std::string(k ? ", " : "") + json_quote(o.run.refusals[k]);
+      out += "], \"history\": " + o.run.history_json + ", \"check\": " + report_json(o.history, o.report, 0);
+    }
+    out += "}";
+  }
+  return out + "]}";
+}
+
+}  // namespace
+
+int run_hermitage_command(int argc, char** argv) {
+  std::string target_text, isolation = "all";
+  bool have_target = false, json = false, markdown = false;
+  uint32_t lock_pause_ms = 300;
+  for (int i = 0; i < argc; ++i) {
+    const std::string a = argv[i];
+    const char* v = i + 1 < argc ? argv[i + 1] : nullptr;
+    if (a == "--help" || a == "-h") {
+      std::fputs(kHermitageUsage, stdout);
+      return kExitPass;
+    } else if (a == "--isolation") {
+      if (!v) return usage("--isolation needs a level or all");
+      isolation = v;
+      ++i;
+    } else if (a == "--json") {
+      json = true;
+    } else if (a == "--markdown") {
+      markdown = true;
+    } else if (a == "--lock-pause-ms") {
+      double d = 0;
+      if (!v || !cli::parse_whole(v, 60000, d) || d < 10) return usage("--lock-pause-ms needs a whole number from 10 to 60000");
+      lock_pause_ms = static_cast<uint32_t>(d);
+      ++i;
+    } else if (a.size() > 1 && a[0] == '-') {
+      return usage("unknown option '" + a + "'");
+    } else if (!have_target) {
+      target_text = a;
+      have_target = true;
+      mask_password_in_place(argv[i]);
+    } else {
+      return usage("more than one TARGET given");
+    }
+  }
+  if (!have_target) return usage("hermitage needs a TARGET");
+  if (json && markdown) return usage("--json and --markdown: choose one");
+  Target target;
+  std::string error;
+  if (!parse_target(target_text, target, error)) return usage(error);
+  std::vector<Isolation> levels;
+  if (isolation == "all") {
+    // The levels the database offers: PostgreSQL's read uncommitted is its read committed.
+    if (target.kind == DbKind::SQLite) levels = {Isolation::Serializable};
+    else if (target.kind == DbKind::PostgreSQL) levels = {Isolation::ReadCommitted, Isolation::RepeatableRead, Isolation::Serializable};
+    else levels = {Isolation::ReadUncommitted, Isolation::ReadCommitted, Isolation::RepeatableRead, Isolation::Serializable};
+  } else {
+    Isolation iso;
+    if (!parse_isolation(isolation, iso))
+      return usage("--isolation needs read-uncommitted, read-committed, repeatable-read, serializable or all");
+    levels = {iso};
+  }
+  ServerFacts facts;
+  std::vector<Row> rows;
+  for (Isolation iso : levels) {
+    rows.push_back(run_row(target, iso, lock_pause_ms, facts));
+    if (rows.back().cases.empty()) {
+      std::fprintf(stderr, "isoscope hermitage: %s at %s: %s\n", target.display.c_str(), isolation_name(iso),
+                   redact_password(rows.back().error).c_str());
+      return kExitInput;
+    }
+  }
+  if (json) {
+    std::string out = "{\"database\": " + json_quote(facts.product) + ", \"version\": " + json_quote(facts.version) +
+                      ", \"target\": " + json_quote(target.display) + ", \"anomalies\": [";
+    for (int a = 0; a < kHermitageAnomalies; ++a)
+      out += std::string(a ? ", " : "") + "{\"name\": " + json_quote(hermitage_anomaly_name(static_cast<HermitageAnomaly>(a))) +
+             ", \"title\": " + json_quote(hermitage_anomaly_title(static_cast<HermitageAnomaly>(a))) + "}";
+    out += "], \"rows\": [";
+    for (size_t r = 0; r < rows.size(); ++r) out += (r ? ", " : "") + row_json(rows[r]);
+    out += "]}\n";
+    std::fputs(out.c_str(), stdout);
+  } else {
+    print_table(rows, facts, target, markdown);
+  }
+  for (const Row& r : rows)
+    if (!r.error.empty()) return kExitInput;
+  return kExitPass;
+}

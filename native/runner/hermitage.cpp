@@ -1,0 +1,303 @@
+// The driver of a Hermitage case (hermitage.h): a thread and a connection per session, steps
+// handed out in the script's order, a step that blocks left waiting while the others go on.
+#include "runner/hermitage.h"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "util/json.h"
+
+namespace isoscope::runner {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// "T1" for session 0.
+std::string session_name(uint32_t s) {
+  std::string name(1, 'T');
+  name += std::to_string(s + 1);
+  return name;
+}
+
+
+// One session: its connection, its thread, the steps handed to it and not yet done.
+class SessionWorker {
+ public:
+  SessionWorker(uint8_t index, std::unique_ptr<Connection> conn, Clock::time_point t0)
+      : index_(index), conn_(std::move(conn)), t0_(t0), thread_([this] { loop(); }) {}
+  ~SessionWorker() {
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      quit_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+  // Hands a step (its index in the script; writes: the step's transaction writes).
+  void give(uint32_t index, const HermitageStep& s, bool writes) {
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      queue_.push_back({index, s, writes});
+      busy_since_ = queue_.size() == 1 && !running_ ? Clock::now() : busy_since_;
+    }
+    cv_.notify_all();
+  }
+  // Whether every step handed to it is done; else since when its current step runs.
+  bool idle(Clock::time_point& since, uint32_t& step) {
+    std::lock_guard<std::mutex> l(mu_);
+    since = busy_since_;
+    step = current_;
+    return queue_.empty() && !running_;
+  }
+  int64_t server_id() const { return server_id_; }
+  uint8_t index() const { return index_; }
+  // After the worker is idle: what it recorded.
+  std::vector<HermitageTxn>& txns() { return txns_; }
+  bool open() const { return !txns_.empty() && open_; }
+  std::vector<std::string>& refusals() { return refusals_; }
+  std::vector<uint32_t>& skipped() { return skipped_; }
+  const std::string& error() const { return error_; }
+
+ private:
+  struct Job {
+    uint32_t index;
+    HermitageStep step;
+    bool writes;
+  };
+  int64_t now() const { return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0_).count(); }
+
+  void loop() {
+    server_id_ = conn_->server_id();
+    for (;;) {
+      Job job;
+      {
+        std::unique_lock<std::mutex> l(mu_);
+        cv_.wait(l, [&] { return quit_ || !queue_.empty(); });
+        if (quit_) return;
+        job = queue_.front();
+        queue_.pop_front();
+        running_ = true;
+        current_ = job.index;
+        busy_since_ = Clock::now();
+      }
+      run(job);
+      {
+        std::lock_guard<std::mutex> l(mu_);
+        running_ = false;
+      }
+    }
+  }
+
+  void refused(const Status& st) {
+    HermitageTxn& t = txns_.back();
+    refusals_.push_back(session_name(index_) + ": " + st.message);
+    conn_->rollback();
+    t.status = TxnStatus::Aborted;
+    t.end_ns = now();
+    open_ = false;
+  }
+  // The outcome of a statement: refused (its transaction ends, aborted), or an error.
+  bool outcome(const Status& st) {
+    if (st.ok()) return true;
+    if (st.outcome == Outcome::Aborted) refused(st);
+    else if (error_.empty()) error_ = session_name(index_) + ": " + st.message;
+    return false;
+  }
+
+  void run(const Job& job) {
+    const HermitageStep& s = job.step;
+    if (!error_.empty()) return;
+    if (s.kind == HermitageStep::Begin) {
+      txns_.push_back({});
+      txns_.back().start_ns = now();
+      open_ = true;
+      outcome(conn_->begin(job.writes));
+      return;
+    }
+    if (!open()) {  // refused earlier: the rest of it is skipped
+      skipped_.push_back(job.index);
+      return;
+    }
+    HermitageTxn& t = txns_.back();
+    int64_t v = 0;
+    switch (s.kind) {
+      case HermitageStep::Read:
+      case HermitageStep::ReadForUpdate:
+        if (outcome(s.kind == HermitageStep::Read ? conn_->read(s.key, v) : conn_->read_for_update(s.key, v)))
+          t.ops.push_back({false, s.key, v});
+        break;
+      case HermitageStep::Write:
+        if (outcome(conn_->write(s.key, s.value))) t.ops.push_back({true, s.key, s.value});
+        break;
+      case HermitageStep::Commit:
+        if (outcome(conn_->commit())) {
+          t.status = TxnStatus::Committed;
+          t.end_ns = now();
+          open_ = false;
+        }
+        break;
+      case HermitageStep::Abort:
+        conn_->rollback();
+        t.status = TxnStatus::Aborted;
+        t.end_ns = now();
+        open_ = false;
+        break;
+      case HermitageStep::Begin: break;
+    }
+  }
+
+  const uint8_t index_;
+  std::unique_ptr<Connection> conn_;
+  const Clock::time_point t0_;
+  int64_t server_id_ = -1;
+  std::vector<HermitageTxn> txns_;
+  bool open_ = false;  // the last transaction has not ended
+  std::vector<std::string> refusals_;
+  std::vector<uint32_t> skipped_;
+  std::string error_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<Job> queue_;
+  bool running_ = false, quit_ = false;
+  uint32_t current_ = 0;
+  Clock::time_point busy_since_;
+  std::thread thread_;  // last: starts once the members above exist
+};
+
+// Whether the transaction that `begin` (a Begin step) opens writes.
+bool txn_writes(const std::vector<HermitageStep>& steps, size_t begin) {
+  for (size_t i = begin + 1; i < steps.size(); ++i) {
+    if (steps[i].session != steps[begin].session) continue;
+    if (steps[i].kind == HermitageStep::Commit || steps[i].kind == HermitageStep::Abort) return false;
+    if (steps[i].kind == HermitageStep::Write || steps[i].kind == HermitageStep::ReadForUpdate) return true;
+  }
+  return false;
+}
+
+
+}  // namespace
+
+std::string hermitage_history_json(const HermitageCase& c, const std::vector<std::vector<HermitageTxn>>& sessions) {
+  const std::string name = std::string(hermitage_anomaly_name(c.anomaly)) + (*c.variant ? std::string(" (") + c.variant + ")" : "");
+  std::string out = "{\"format\": \"isoscope/1\", \"initial\": 0, \"recorded_by\": {\"tool\": \"isoscope hermitage\", \"case\": " +
+                    json_quote(name) + "}, \"sessions\": [";
+  for (size_t s = 0; s < sessions.size(); ++s) {
+    out += s ? ", [" : "[";
+    const std::vector<HermitageTxn>& txns = sessions[s];
+    for (size_t i = 0; i < txns.size(); ++i) {
+      const HermitageTxn& t = txns[i];
+      out += i ? ", " : "";
+      out += "{\"id\": " + json_quote(session_name(static_cast<uint32_t>(s)) + (txns.size() > 1 ? "." + std::to_string(i + 1) : "")) +
+             ", \"ops\": [";
+      for (size_t o = 0; o < t.ops.size(); ++o)
+        out += std::string(o ? ", " : "") + "[\"" + (t.ops[o].write ? "w" : "r") + "\", \"" + (t.ops[o].key ? "y" : "x") +
+               "\", " + std::to_string(t.ops[o].value) + "]";
+      const char* status = t.status == TxnStatus::Committed ? "committed" : t.status == TxnStatus::Aborted ? "aborted" : "unknown";
+      out += std::string("], \"status\": \"") + status + "\", \"start\": " + std::to_string(t.start_ns) +
+             ", \"end\": " + std::to_string(std::max(t.end_ns, t.start_ns)) + "}";
+    }
+    out += "]";
+  }
+  return out + "]}";
+}
+
+HermitageRun run_hermitage_case(Database& db, const HermitageCase& c, uint32_t lock_pause_ms) {
+  HermitageRun run;
+  run.c = &c;
+  std::vector<HermitageStep> steps;
+  if (!parse_hermitage_script(c.script, steps, run.error)) return run;
+  uint8_t sessions = 0;
+  for (const HermitageStep& s : steps) sessions = std::max<uint8_t>(sessions, s.session + 1);
+  const Clock::time_point t0 = Clock::now();
+  std::vector<std::unique_ptr<SessionWorker>> workers;
+  for (uint8_t i = 0; i < sessions; ++i) {
+    std::string error;
+    std::unique_ptr<Connection> conn = db.connect(error);
+    if (!conn) {
+      run.error = session_name(i) + " cannot connect: " + error;
+      return run;
+    }
+    workers.push_back(std::make_unique<SessionWorker>(i, std::move(conn), t0));
+  }
+  auto session_of_server = [&](int64_t id) -> int {
+    for (const auto& w : workers)
+      if (w->server_id() == id && id >= 0) return w->index();
+    return -1;
+  };
+  // After a step: wait until every session is idle or waits for a lock. Where the database has
+  // no lock view, a step counts as waiting once it made no progress for lock_pause_ms since this
+  // step was handed out (which may have released it: a waiting SQLite statement notices a
+  // released lock only at its next retry). A session that neither finishes nor waits for a
+  // minute ends the case.
+  std::vector<uint32_t> noted(sessions, UINT32_MAX);  // the step each session was last seen waiting in
+  auto settle = [&]() -> bool {
+    const Clock::time_point begun = Clock::now();
+    for (;;) {
+      bool settled = true;
+      for (const auto& w : workers) {
+        Clock::time_point since;
+        uint32_t step = 0;
+        if (w->idle(since, step)) continue;
+        bool waiting = false;
+        std::vector<int64_t> blockers;
+        const bool known = w->server_id() >= 0 && db.lock_waits(w->server_id(), waiting, blockers);
+        if (!known) waiting = Clock::now() - std::max(since, begun) >= std::chrono::milliseconds(lock_pause_ms);
+        if (!waiting) {
+          settled = false;
+          continue;
+        }
+        if (noted[w->index()] != step) {
+          noted[w->index()] = step;
+          HermitageWait hw{step, w->index(), {}};
+          for (int64_t b : blockers)
+            if (const int s = session_of_server(b); s >= 0) hw.waited_for.push_back(static_cast<uint8_t>(s));
+          run.waits.push_back(std::move(hw));
+        }
+      }
+      if (settled) return true;
+      if (Clock::now() - begun > std::chrono::seconds(60)) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  };
+  for (uint32_t i = 0; i < steps.size(); ++i) {
+    workers[steps[i].session]->give(i, steps[i], steps[i].kind == HermitageStep::Begin && txn_writes(steps, i));
+    if (!settle()) {
+      run.error = "step " + std::to_string(i + 1) + ": a session neither finished nor waited for a lock for a minute";
+      break;
+    }
+  }
+  // The end of the script: every session finishes what it was given (a waiting step ends when
+  // the database lets it go or refuses it).
+  for (const Clock::time_point end = Clock::now() + std::chrono::seconds(60);;) {
+    bool all = true;
+    for (const auto& w : workers) {
+      Clock::time_point since;
+      uint32_t step;
+      all = all && w->idle(since, step);
+    }
+    if (all) break;
+    if (Clock::now() > end) {
+      if (run.error.empty()) run.error = "a session was still waiting a minute after the script's end";
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  for (const auto& w : workers) {
+    if (run.error.empty() && !w->error().empty()) run.error = w->error();
+    run.refusals.insert(run.refusals.end(), w->refusals().begin(), w->refusals().end());
+    run.skipped.insert(run.skipped.end(), w->skipped().begin(), w->skipped().end());
+  }
+  std::sort(run.skipped.begin(), run.skipped.end());
+  std::vector<std::vector<HermitageTxn>> sessions_txns;
+  for (const auto& w : workers) sessions_txns.push_back(w->txns());
+  run.history_json = hermitage_history_json(c, sessions_txns);
+  return run;
+}
+
+}  // namespace isoscope::runner
