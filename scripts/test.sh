@@ -141,16 +141,17 @@ finish apt
 
 # isoscope run against throwaway PostgreSQL and MariaDB servers (scripts/db.sh) and SQLite.
 # A hung test fails after --test-timeout (ms) instead of holding the run for ever; no test is near it.
-background db "database tests (isoscope run)" node --test --test-timeout=600000 --test-concurrency=1 tests/db/
+background db "database tests (isoscope run, isoscope hermitage)" node --test --test-timeout=600000 --test-concurrency=1 tests/db/
 phase "build: wasm" bash scripts/build.sh wasm
 phase "build: web" bash scripts/build.sh web
 phase "wasm tests (node)" node --test --test-timeout=600000 tests/wasm/
 phase "web type check (tsc)" npx tsc -p web/tsconfig.json
 phase "web unit tests (vitest)" npx vitest run --config web/vitest.config.ts
-finish db
 # one test file at a time: Chromium keeps both cores busy on its own (two files at a time took
 # as long and 9 % more CPU, which the sanitizer chain beside it then lacks)
 phase "browser tests (chromium)" node --test --test-timeout=600000 --test-concurrency=1 tests/browser/
+# The database tests mostly wait (for locks, for the servers): they go on beside the browser tests.
+finish db
 finish asan
 
 echo
