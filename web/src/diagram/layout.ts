@@ -1,5 +1,10 @@
 // Client of the ELK layout worker, with a plain fallback when the worker fails or is slow.
+import type { ElkNode } from 'elkjs/lib/elk-api';
 import { placeInLanes, toElkGraph, type Diagram } from './model';
+
+/** A message to the layout worker (layout.worker.ts), and its reply: each node's x, by ELK id. */
+export interface LayoutRequest { id: number; graph: ElkNode }
+export type LayoutReply = { id: number; ok: true; xs: Record<string, number> } | { id: number; ok: false; error: string };
 
 let worker: Worker | null = null;
 let next = 1;
@@ -8,7 +13,7 @@ const pending = new Map<number, (xs: Record<string, number> | null) => void>();
 function getWorker(): Worker {
   if (worker) return worker;
   worker = new Worker(new URL('./layout.worker.ts', import.meta.url), { type: 'module', name: 'layout' });
-  worker.onmessage = (ev) => {
+  worker.onmessage = (ev: MessageEvent<LayoutReply>) => {
     const r = ev.data;
     const p = pending.get(r.id);
     pending.delete(r.id);
@@ -30,7 +35,8 @@ export async function layout(d: Diagram, timeoutMs = 8000): Promise<Diagram> {
     const timer = setTimeout(() => { pending.delete(id); resolve(null); }, timeoutMs);
     pending.set(id, (v) => { clearTimeout(timer); resolve(v); });
     try {
-      getWorker().postMessage({ id, graph: toElkGraph(d) });
+      const request: LayoutRequest = { id, graph: toElkGraph(d) };
+      getWorker().postMessage(request);
     } catch {
       resolve(null);
     }

@@ -1,17 +1,19 @@
 /// <reference lib="webworker" />
 // Runs elkjs off the main thread: receives an ELK graph, returns node x positions.
 import ELK from 'elkjs/lib/elk.bundled.js';
+import type { LayoutReply, LayoutRequest } from './layout';
 
 const elk = new ELK();
 
-self.onmessage = async (ev: MessageEvent<{ id: number; graph: any }>) => {
+self.onmessage = async (ev: MessageEvent<LayoutRequest>) => {
   const { id, graph } = ev.data;
+  const reply = (r: LayoutReply) => (self as unknown as Worker).postMessage(r);
   try {
     const out = await elk.layout(graph);
     const xs: Record<string, number> = {};
     for (const c of out.children ?? []) xs[c.id] = c.x ?? 0;
-    (self as unknown as Worker).postMessage({ id, ok: true, xs });
+    reply({ id, ok: true, xs });
   } catch (e) {
-    (self as unknown as Worker).postMessage({ id, ok: false, error: String(e) });
+    reply({ id, ok: false, error: String(e) });
   }
 };

@@ -1,8 +1,9 @@
 // The anomaly diagram's model (pure): witness transactions with the operations to draw, the
 // edges anchored at operations, the lane layout after ELK, and DOT export.
+import type { ElkNode } from 'elkjs/lib/elk-api';
 import type { Anomaly, Key, Op, Txn, Value } from '../core/types';
 import { fmtOp, keyId, keyText } from '../model/ops';
-import { positionOf, sessionNumber, txnName } from '../model/names';
+import type { Names } from '../model/names';
 
 export const EDGE_TYPES = ['SO', 'WR', 'WW', 'RW', 'RT', 'CO'] as const;
 
@@ -81,7 +82,8 @@ function normalize(a: Anomaly): Anomaly {
   };
 }
 
-export function buildDiagram(a0: Anomaly, txns: Map<number, Txn>): Diagram {
+/** names: the history's (a counterexample's transactions keep their original numbers). */
+export function buildDiagram(a0: Anomaly, txns: Map<number, Txn>, names: Names): Diagram {
   const a = normalize(a0);
   const edges: DEdge[] = (a.edges ?? [])
     .filter((e) => e.from >= 0 && e.from < a.transactions.length && e.to >= 0 && e.to < a.transactions.length)
@@ -134,9 +136,9 @@ export function buildDiagram(a0: Anomaly, txns: Map<number, Txn>): Diagram {
     const id = w.id ?? t?.id;
     return {
       i, txn: w.txn ?? -1, session: w.session, index: w.index,
-      label: w.session < 0 ? 'T0' : id !== undefined && id !== '' ? clip(String(id), 24) : w.txn !== undefined ? txnName(w.txn) : `s${sessionNumber(w.session)}#${w.index}`,
+      label: w.session < 0 ? 'T0' : id !== undefined && id !== '' ? clip(String(id), 24) : w.txn !== undefined ? names.txnName(w.txn) : `s${names.sessionNumber(w.session)}#${w.index}`,
       sub: clip(w.session < 0 ? 'initial state'
-        : [id !== undefined && id !== '' && w.txn !== undefined ? txnName(w.txn) : '', `session ${sessionNumber(w.session)}`, `#${positionOf(w.txn, w.index)}`].filter(Boolean).join(' \u00b7 '), 32),
+        : [id !== undefined && id !== '' && w.txn !== undefined ? names.txnName(w.txn) : '', `session ${names.sessionNumber(w.session)}`, `#${names.positionOf(w.txn, w.index)}`].filter(Boolean).join(' \u00b7 '), 32),
       status: t?.status ?? 'committed',
       rows, opRow,
       w: NODE_W, h: HEADER_H + Math.max(1, rows.length) * ROW_H + PAD_B, x: 0, y: 0,
@@ -146,7 +148,7 @@ export function buildDiagram(a0: Anomaly, txns: Map<number, Txn>): Diagram {
 }
 
 /** ELK input graph: one node per transaction, edges between them. */
-export function toElkGraph(d: Diagram) {
+export function toElkGraph(d: Diagram): ElkNode {
   return {
     id: 'root',
     layoutOptions: {
@@ -221,11 +223,11 @@ export const EDGE_DOT_COLOR: Record<string, string> = {
   SO: '#6b7280', WR: '#2563eb', WW: '#d97706', RW: '#dc2626', RT: '#7c3aed', CO: '#0d9488',
 };
 
-export function toDot(d: Diagram, title = 'anomaly'): string {
+export function toDot(d: Diagram, names: Names, title = 'anomaly'): string {
   const lines = [`digraph "${dotEsc(title)}" {`, '  rankdir=LR;', '  node [shape=box, fontname="Helvetica", fontsize=10];', '  edge [fontname="Helvetica", fontsize=9];'];
   const sessions = [...new Set(d.nodes.map((n) => n.session))].sort((a, b) => a - b);
   for (const s of sessions) {
-    lines.push(`  subgraph "cluster_s${s}" {`, `    label="${s < 0 ? 'initial' : `session ${sessionNumber(s)}`}"; style=rounded; color="#cbd5e1";`);
+    lines.push(`  subgraph "cluster_s${s}" {`, `    label="${s < 0 ? 'initial' : `session ${names.sessionNumber(s)}`}"; style=rounded; color="#cbd5e1";`);
     for (const n of d.nodes.filter((x) => x.session === s)) {
       const body = [n.label + (n.status !== 'committed' ? ` (${n.status})` : ''), ...n.rows.map((r) => r.text)].join('\\l') + '\\l';
       lines.push(`    n${n.i} [label="${dotEsc(body).replace(/\\\\l/g, '\\l')}"];`);

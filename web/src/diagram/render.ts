@@ -2,7 +2,7 @@
 import { keyText } from '../model/ops';
 import { anchor, EDGE_TYPES, HEADER_H, LANE_LABEL_W, placeLabels, ROW_H, type DEdge, type Diagram, type DNode, type LabelBox } from './model';
 import { s } from '../dom/dom';
-import { sessionNumber } from '../model/names';
+import type { Names } from '../model/names';
 
 export interface Palette {
   bg: string; lane: string; laneText: string; node: string; nodeBorder: string; header: string; text: string; muted: string;
@@ -73,8 +73,8 @@ function edgePath(d: Diagram, e: DEdge, k: number, off: number) {
   return { path: `M${p.x},${p.y} C${c1},${c1y} ${c2},${c2y} ${q.x},${q.y}`, lx, ly };
 }
 
-/** Builds the SVG element (self-contained colours, so exports look the same). */
-export function renderSvg(d: Diagram, pal: Palette, title: string): SVGSVGElement {
+/** Builds the SVG element (self-contained colours, so exports look the same); names: the history's. */
+export function renderSvg(d: Diagram, pal: Palette, title: string, names: Names): SVGSVGElement {
   const W = d.width + 40;
   const H = d.height + 10;
   const svg = s('svg', { xmlns: 'http://www.w3.org/2000/svg', viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img', 'aria-label': title, 'font-family': 'Inter, system-ui, -apple-system, Segoe UI, sans-serif' });
@@ -90,7 +90,7 @@ export function renderSvg(d: Diagram, pal: Palette, title: string): SVGSVGElemen
   for (const lane of d.lanes) {
     root.append(s('rect', { x: 8, y: lane.y, width: W - 16, height: lane.h, rx: 10, fill: pal.lane }));
     root.append(s('text', { x: 24, y: lane.y + lane.h / 2, 'dominant-baseline': 'middle', fill: pal.laneText, 'font-size': 12, 'font-weight': 600, 'letter-spacing': '0.04em' },
-      lane.session < 0 ? 'INITIAL' : `SESSION ${sessionNumber(lane.session)}`));
+      lane.session < 0 ? 'INITIAL' : `SESSION ${names.sessionNumber(lane.session)}`));
   }
   for (const n of d.nodes) {
     const g = s('g', { class: 'dnode', 'data-txn': n.txn });
@@ -117,7 +117,7 @@ export function renderSvg(d: Diagram, pal: Palette, title: string): SVGSVGElemen
     const { path, lx, ly } = edgePath(d, e, k, offsets[k]);
     const col = pal.edge[e.type] ?? pal.text;
     const g = s('g', { class: 'dedge', 'data-type': e.type });
-    g.append(s('path', { d: path, fill: 'none', stroke: col, 'stroke-width': e.type === 'SO' ? 1.4 : 2, 'stroke-dasharray': e.type === 'SO' ? '5 4' : null, 'marker-end': `url(#arrow-${EDGE_TYPES.includes(e.type as any) ? e.type : 'SO'})` },
+    g.append(s('path', { d: path, fill: 'none', stroke: col, 'stroke-width': e.type === 'SO' ? 1.4 : 2, 'stroke-dasharray': e.type === 'SO' ? '5 4' : null, 'marker-end': `url(#arrow-${(EDGE_TYPES as readonly string[]).includes(e.type) ? e.type : 'SO'})` },
       s('title', {}, `${e.type}${e.key !== undefined ? ` on ${keyText(e.key)}` : ''}${e.why ? `: ${e.why}` : ''}`)));
     // anchor dots at the causing operations
     const mm = /M([\d.-]+),([\d.-]+)/.exec(path);

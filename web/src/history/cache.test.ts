@@ -5,7 +5,7 @@ describe('history cache', () => {
   it('fetches pages once and evicts least recently used', async () => {
     const calls: [number, number][] = [];
     let loaded = 0;
-    const c = new TxnCache(async (b, e) => { calls.push([b, e]); return Array.from({ length: e - b }, (_, i) => ({ txn: b + i } as any)); }, () => loaded++, 2, 10 * PAGE);
+    const c = new TxnCache(async (b, e) => { calls.push([b, e]); return Array.from({ length: e - b }, (_, i) => ({ txn: b + i, session: 0, index: b + i, ops: [] })); }, () => loaded++, 2, 10 * PAGE);
     expect(c.get(5)).toBeUndefined();
     expect(c.get(6)).toBeUndefined();
     await new Promise((r) => setTimeout(r, 0));

@@ -3,8 +3,7 @@
 // pages from the data worker. Scroll extents are capped and scaled so 10^6 rows still work.
 import type { FoundTxn, NamesJson, SessionRange, Txn } from '../core/types';
 import { matchList, searchForm } from '../dom/search';
-import { positionOf, sessionNumber, txnName } from '../model/names';
-import { currentTimeUnit, formatSpan } from '../model/times';
+import type { LoadedHistory } from '../model/loaded';
 import { fmtOp, longNamesOf } from '../model/ops';
 import { wholeNameLink } from '../dom/long-name';
 import { h, clear } from '../dom/dom';
@@ -32,16 +31,17 @@ export class HistoryView {
   private raf = 0;
 
   constructor(
+    /** the history shown: its size, what its transactions and sessions are called, its times' unit */
+    private readonly history: LoadedHistory,
     private readonly ranges: SessionRange[],
     fetchRange: (b: number, e: number) => Promise<Txn[]>,
-    totalTxns: number,
     /** a search: by number (T12), label or key */
     private readonly find: (query: string) => Promise<FoundTxn[]>,
     /** the long names whole (asked for only when a "whole" link is followed) */
     private readonly names?: () => Promise<NamesJson>,
   ) {
     this.rows = ranges.reduce((m, r) => Math.max(m, r.count), 0);
-    this.cache = new TxnCache(fetchRange, () => this.schedule(), 400, totalTxns + 1);
+    this.cache = new TxnCache(fetchRange, () => this.schedule(), 400, history.stats.transactions + 1);
     this.head = h('div', { class: 'hv-head', 'aria-hidden': 'true' });
     this.gutter = h('div', { class: 'hv-gutter', 'aria-hidden': 'true' });
     this.spacer = h('div', { class: 'hv-spacer' });
@@ -100,7 +100,7 @@ export class HistoryView {
     // headers
     clear(this.head);
     for (let c = c0; c < c1; c++) {
-      const d = h('div', { class: 'hv-hcell' }, h('strong', {}, `Session ${sessionNumber(c)}`), h('span', { class: 'muted' }, ` ${this.ranges[c].count.toLocaleString('en-US')} txns`));
+      const d = h('div', { class: 'hv-hcell' }, h('strong', {}, `Session ${this.history.names.sessionNumber(c)}`), h('span', { class: 'muted' }, ` ${this.ranges[c].count.toLocaleString('en-US')} txns`));
       d.style.transform = `translate(${GUTTER + c * COL_W - x}px, 0)`;
       this.head.append(d);
     }
@@ -130,11 +130,11 @@ export class HistoryView {
     cell.setAttribute('aria-pressed', String(this.selected === id));
     cell.className = 'hv-cell' + (this.highlighted.has(id) ? ' hl' : '') + (this.selected === id ? ' sel' : '') + (t && t.status && t.status !== 'committed' ? ` st-${t.status}` : '');
     clear(cell);
-    cell.append(h('span', { class: 'hv-id' }, txnName(id)));
+    cell.append(h('span', { class: 'hv-id' }, this.history.names.txnName(id)));
     if (!t) { cell.append(h('span', { class: 'muted' }, '\u2026')); return; }
     const ops = t.ops.slice(0, 6).map(fmtOp).join('  ');
     cell.append(h('span', { class: 'hv-ops' }, ops + (t.ops.length > 6 ? `  +${t.ops.length - 6}` : '')));
-    cell.title = `${txnName(id)}${t.id ? ` (${t.id})` : ''} \u00b7 ${t.status ?? 'committed'} \u00b7 ${t.ops.length} ops`;
+    cell.title = `${this.history.names.txnName(id)}${t.id ? ` (${t.id})` : ''} \u00b7 ${t.status ?? 'committed'} \u00b7 ${t.ops.length} ops`;
   }
 
   setHighlight(txns: number[]) {
@@ -146,7 +146,7 @@ export class HistoryView {
   private matches: HTMLElement | null = null;
   private async search(query: string) {
     const found = await this.find(query);
-    this.matches = matchList(query, found, (t) => this.reveal(t), txnName);
+    this.matches = matchList(query, found, (t) => this.reveal(t), (t) => this.history.names.txnName(t));
     if (found.length) this.reveal(found[0].txn);
     else { clear(this.detail); this.detail.append(this.matches); }
   }
@@ -158,12 +158,12 @@ export class HistoryView {
     const t = await this.cache.fetch(id);
     clear(this.detail);
     if (this.matches) this.detail.append(this.matches);
-    if (!t) { this.detail.append(h('p', { class: 'muted' }, `${txnName(id)} is not available.`)); return; }
-    const ts = t.start !== undefined ? formatSpan(t.start, t.end!, currentTimeUnit()) : null;
+    if (!t) { this.detail.append(h('p', { class: 'muted' }, `${this.history.names.txnName(id)} is not available.`)); return; }
+    const ts = t.start !== undefined ? this.history.formatSpan(t.start, t.end!) : null;
     this.detail.append(
-      h('h3', {}, txnName(t.txn), t.id ? h('span', { class: 'muted' }, ` \u00b7 ${t.id}`) : null),
+      h('h3', {}, this.history.names.txnName(t.txn), t.id ? h('span', { class: 'muted' }, ` \u00b7 ${t.id}`) : null),
       h('dl', { class: 'kv' },
-        h('dt', {}, 'Session'), h('dd', {}, `${sessionNumber(t.session)} \u00b7 #${positionOf(t.txn, t.index)}`),
+        h('dt', {}, 'Session'), h('dd', {}, `${this.history.names.sessionNumber(t.session)} \u00b7 #${this.history.names.positionOf(t.txn, t.index)}`),
         h('dt', {}, 'Status'), h('dd', {}, h('span', { class: `status st-${t.status ?? 'committed'}` }, t.status ?? 'committed')),
         ts ? [h('dt', {}, 'Time'), h('dd', {}, ts)] : null,
         h('dt', {}, 'Operations'), h('dd', {}, String(t.ops.length))),

@@ -11,11 +11,11 @@ function ignorable(name: string) {
   return base.startsWith('.') || name.includes('__MACOSX/');
 }
 
-async function readEntries(dir: any): Promise<any[]> {
+async function readEntries(dir: FileSystemDirectoryEntry): Promise<FileSystemEntry[]> {
   const reader = dir.createReader();
-  const all: any[] = [];
+  const all: FileSystemEntry[] = [];
   for (;;) {
-    const batch: any[] = await new Promise((res, rej) => reader.readEntries(res, rej));
+    const batch = await new Promise<FileSystemEntry[]>((res, rej) => reader.readEntries(res, rej));
     if (batch.length === 0) return all;
     all.push(...batch);
     if (all.length > MAX_FILES) throw new InputError(`the folder holds more than ${MAX_FILES} files`);
@@ -26,20 +26,21 @@ async function readEntries(dir: any): Promise<any[]> {
  * The files under entries, into out: the files of one folder asked for all at once (each is a
  * round trip to the browser: one after another, 24 files took 20-40 ms), the folders in turn.
  */
-async function walk(entries: any[], prefix: string, out: { name: string; file: File }[]) {
-  const files = entries.filter((e) => e.isFile);
+async function walk(entries: FileSystemEntry[], prefix: string, out: { name: string; file: File }[]) {
+  const files = entries.filter((e): e is FileSystemFileEntry => e.isFile);
   const got: File[] = await Promise.all(files.map((e) => new Promise<File>((res, rej) => e.file(res, rej))));
   files.forEach((e, i) => { if (!ignorable(prefix + e.name)) out.push({ name: prefix + e.name, file: got[i] }); });
   if (out.length > MAX_FILES) throw new InputError(`more than ${MAX_FILES} files`);
   // depth bounded by the path
-  for (const dir of entries.filter((e) => e.isDirectory)) await walk(await readEntries(dir), `${prefix}${dir.name}/`, out);
+  for (const dir of entries.filter((e): e is FileSystemDirectoryEntry => e.isDirectory)) await walk(await readEntries(dir), `${prefix}${dir.name}/`, out);
 }
 
 export async function filesFromDataTransfer(dt: DataTransfer): Promise<InFile[]> {
   const collected: { name: string; file: File }[] = [];
   const items = dt.items ? [...dt.items].filter((i) => i.kind === 'file') : [];
-  const entries = items.map((i) => (typeof (i as any).webkitGetAsEntry === 'function' ? (i as any).webkitGetAsEntry() : null));
-  if (entries.length && entries.every((e) => e)) {
+  // webkitGetAsEntry: absent from some browsers (then the plain file list)
+  const entries = items.map((i) => (typeof i.webkitGetAsEntry === 'function' ? i.webkitGetAsEntry() : null));
+  if (entries.length && entries.every((e): e is FileSystemEntry => !!e)) {
     await walk(entries, '', collected);
   } else {
     for (const f of dt.files) collected.push({ name: f.name, file: f });
@@ -52,7 +53,7 @@ export async function filesFromDataTransfer(dt: DataTransfer): Promise<InFile[]>
 }
 
 export async function filesFromList(list: FileList | File[]): Promise<InFile[]> {
-  return readAll([...list].map((f) => ({ name: (f as any).webkitRelativePath || f.name, file: f })).filter((x) => !ignorable(x.name)));
+  return readAll([...list].map((f) => ({ name: f.webkitRelativePath || f.name, file: f })).filter((x) => !ignorable(x.name)));
 }
 
 export async function readAll(items: { name: string; file: File }[]): Promise<InFile[]> {

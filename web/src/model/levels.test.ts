@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ladderGroups, strongestSatisfied, summarize, formatMs, implies, inCheckOrder } from './levels';
+import type { LevelResult } from '../core/types';
 import { describeKind, humanizeKind } from './anomalies';
 
 const known = ['RC', 'RR', 'RA', 'CC', 'PC', 'SI', 'SER', 'SSER'];
@@ -28,20 +29,20 @@ describe('levels', () => {
     expect(ladderGroups(['RC']).length).toBe(1);
   });
   it('finds the strongest satisfied level', () => {
-    const r: any = { RC: { verdict: 'pass' }, RR: { verdict: 'pass' }, RA: { verdict: 'pass' }, CC: { verdict: 'pass' }, PC: { verdict: 'fail' }, SI: { verdict: 'fail' }, SER: { verdict: 'fail' }, SSER: { verdict: 'n/a' } };
+    const r: Record<string, LevelResult> = { RC: { verdict: 'pass' }, RR: { verdict: 'pass' }, RA: { verdict: 'pass' }, CC: { verdict: 'pass' }, PC: { verdict: 'fail' }, SI: { verdict: 'fail' }, SER: { verdict: 'fail' }, SSER: { verdict: 'n/a' } };
     expect(strongestSatisfied(r, known)).toEqual(['CC']);
     expect(summarize(r, known)).toBe('Satisfies CC; fails PC, SI, SER');
-    expect(strongestSatisfied({ RC: { verdict: 'fail' } } as any, known)).toEqual([]);
-    expect(summarize({ RC: { verdict: 'fail' } } as any, known)).toBe('Satisfies no checked level; fails RC');
-    expect(strongestSatisfied({ WCC: { verdict: 'pass' }, CM: { verdict: 'pass' } } as any, ['WCC', 'CM'])).toEqual(['CM']);
-    expect(strongestSatisfied({ WCC: { verdict: 'pass' } } as any, ['WCC'])).toEqual(['WCC']);
+    expect(strongestSatisfied({ RC: { verdict: 'fail' } } as Record<string, LevelResult>, known)).toEqual([]);
+    expect(summarize({ RC: { verdict: 'fail' } } as Record<string, LevelResult>, known)).toBe('Satisfies no checked level; fails RC');
+    expect(strongestSatisfied({ WCC: { verdict: 'pass' }, CM: { verdict: 'pass' } } as Record<string, LevelResult>, ['WCC', 'CM'])).toEqual(['CM']);
+    expect(strongestSatisfied({ WCC: { verdict: 'pass' } } as Record<string, LevelResult>, ['WCC'])).toEqual(['WCC']);
   });
   it('mentions a failing LIN and causal model', () => {
-    expect(summarize({ WCC: { verdict: 'pass' }, CCv: { verdict: 'fail' }, LIN: { verdict: 'fail' } } as any, ['WCC', 'CCv', 'LIN'])).toBe('Satisfies WCC; fails CCv, LIN');
-    expect(summarize({ LIN: { verdict: 'fail' } } as any, ['LIN'])).toBe('Satisfies no checked level; fails LIN');
+    expect(summarize({ WCC: { verdict: 'pass' }, CCv: { verdict: 'fail' }, LIN: { verdict: 'fail' } } as Record<string, LevelResult>, ['WCC', 'CCv', 'LIN'])).toBe('Satisfies WCC; fails CCv, LIN');
+    expect(summarize({ LIN: { verdict: 'fail' } } as Record<string, LevelResult>, ['LIN'])).toBe('Satisfies no checked level; fails LIN');
   });
   it('mentions unknown levels', () => {
-    expect(summarize({ RC: { verdict: 'pass' }, SER: { verdict: 'unknown' } } as any, known)).toBe('Satisfies RC; unknown: SER');
+    expect(summarize({ RC: { verdict: 'pass' }, SER: { verdict: 'unknown' } } as Record<string, LevelResult>, known)).toBe('Satisfies RC; unknown: SER');
   });
   it('formats durations', () => {
     expect(formatMs(0.25)).toBe('0.25 ms');

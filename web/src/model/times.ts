@@ -2,12 +2,8 @@
 // (docs/formats.md); Jepsen's (Elle's) are nanoseconds, shown in ns, µs, ms or s. Times of an
 // unknown unit are shown as the integers they are (never 2.216099e+09).
 
+/** A history's unit (its LoadedHistory's, loaded.ts): nanoseconds, or unknown. */
 export type TimeUnit = 'ns' | '';
-
-let current: TimeUnit = '';
-/** The loaded history's unit (one history at a time, as for names.ts). */
-export function setTimeUnit(u: TimeUnit) { current = u; }
-export function currentTimeUnit(): TimeUnit { return current; }
 
 /** The unit of a format's times, when the format says. */
 export function timeUnitOf(format: string | undefined): TimeUnit {

@@ -7,6 +7,7 @@
 // a share link also names the key in view (ViewState.key), which it opens on.
 import { TimelineModel, type TimelineData } from '../model/timeline';
 import { keyTimeline, keysByCount } from '../model/objects';
+import type { LoadedHistory } from '../model/loaded';
 import { TimelineView, type OverlayEdge, type TimelineHost } from './view';
 import { h } from '../dom/dom';
 
@@ -25,7 +26,7 @@ export class ObjectTimelineView {
   private overlay: { txns: number[]; edges: OverlayEdge[] } = { txns: [], edges: [] };
   private order: number[] | null = null;
 
-  constructor(private readonly data: TimelineData, private readonly host: TimelineHost) {
+  constructor(private readonly data: TimelineData, private readonly host: TimelineHost, private readonly history: LoadedHistory) {
     this.keys = keysByCount(data);
     this.select = h('select', { class: 'tl-search', id: 'timeline-key', 'aria-label': 'Key' });
     this.select.addEventListener('change', () => this.show(Number(this.select.value)));
@@ -65,7 +66,7 @@ export class ObjectTimelineView {
     this.key = k;
     let v = this.views.get(k);
     if (!v) {
-      v = new TimelineView(new TimelineModel(keyTimeline(this.data, k)), this.host);
+      v = new TimelineView(new TimelineModel(keyTimeline(this.data, k)), this.host, this.history);
       v.fit();
       this.views.set(k, v);
     }

@@ -8,8 +8,7 @@ import { fmtOp } from '../model/ops';
 import { STATUS_ABORTED, STATUS_UNKNOWN, ticks, type TimelineModel } from '../model/timeline';
 import { clear, h } from '../dom/dom';
 import { matchList, searchForm } from '../dom/search';
-import { positionOf, sessionNumber, txnName } from '../model/names';
-import { currentTimeUnit, formatSpan, formatTime } from '../model/times';
+import type { LoadedHistory } from '../model/loaded';
 
 const LANE_H = 22;
 const LABEL_W = 92;
@@ -39,7 +38,8 @@ export class TimelineView {
   /** LIN's witness: each operation's linearization point, in the linearization's order */
   private points: { txn: number; t: number }[] = [];
 
-  constructor(private readonly model: TimelineModel, private readonly host: TimelineHost) {
+  /** history: the one shown (what its transactions and sessions are called, its times' unit) */
+  constructor(private readonly model: TimelineModel, private readonly host: TimelineHost, private readonly history: LoadedHistory) {
     this.a = model.t0;
     this.b = model.t1;
     this.canvas = h('canvas', { class: 'tl-canvas', tabindex: 0, role: 'img',
@@ -147,7 +147,7 @@ export class TimelineView {
       const y = this.laneY(s);
       if (s % 2) { g.fillStyle = col.lane; g.fillRect(LABEL_W, y, W - LABEL_W, LANE_H); }
       g.fillStyle = col.muted;
-      g.fillText(this.model.data.laneNames?.[s] ?? `session ${sessionNumber(s)}`, 6, y + LANE_H / 2, LABEL_W - 8);
+      g.fillText(this.model.data.laneNames?.[s] ?? `session ${this.history.names.sessionNumber(s)}`, 6, y + LANE_H / 2, LABEL_W - 8);
       for (const bar of this.model.bars(s, this.a, this.b, scale)) {
         g.fillStyle = bar.status === STATUS_ABORTED ? col.aborted : bar.status === STATUS_UNKNOWN ? col.unknown : col.ok;
         const x0 = LABEL_W + Math.max(bar.x0, -2), x1 = LABEL_W + Math.min(bar.x1, W);
@@ -158,7 +158,7 @@ export class TimelineView {
         // a linearization's numbers take the bars' place (they would overprint the names)
         if (bar.count === 1 && x1 - x0 > 34 && !this.points.length) {
           g.fillStyle = col.bg;
-          g.fillText(txnName(bar.txn), x0 + 4, y + LANE_H / 2, x1 - x0 - 6);
+          g.fillText(this.history.names.txnName(bar.txn), x0 + 4, y + LANE_H / 2, x1 - x0 - 6);
         }
       }
     }
@@ -187,7 +187,7 @@ export class TimelineView {
     const labels: string[] = [];
     for (const t of marks) {
       const x = this.x(t);
-      labels.push(formatTime(t, currentTimeUnit(), step));
+      labels.push(this.history.formatTime(t, step));
       g.fillText(labels[labels.length - 1], x + 3, AXIS_H / 2);
       g.beginPath(); g.moveTo(x + 0.5, AXIS_H - 6); g.lineTo(x + 0.5, H); g.globalAlpha = 0.35; g.stroke(); g.globalAlpha = 1;
     }
@@ -273,7 +273,7 @@ export class TimelineView {
   reveal(txn: number) {
     const i = this.model.indexOf(txn);
     const { start, end, session } = this.model.data;
-    if (i < 0 || i >= start.length || Number.isNaN(start[i])) { this.showNote(`${txnName(txn)} has no timestamps.`); return; }
+    if (i < 0 || i >= start.length || Number.isNaN(start[i])) { this.showNote(`${this.history.names.txnName(txn)} has no timestamps.`); return; }
     const span = Math.min(this.b - this.a, Math.max((end[i] - start[i]) * 12, 1e-9));
     const mid = (start[i] + end[i]) / 2;
     this.a = mid - span / 2;
@@ -287,7 +287,7 @@ export class TimelineView {
     if (found.length) this.reveal(found[0].txn);
     else clear(this.detail);
     // the matches stay listed under the selection's details
-    const list = matchList(query, found, (t) => this.reveal(t), txnName);
+    const list = matchList(query, found, (t) => this.reveal(t), (t) => this.history.names.txnName(t));
     this.matches = list;
     this.detail.prepend(list);
   }
@@ -351,19 +351,19 @@ export class TimelineView {
     if (this.selected !== txn) return;
     clear(this.detail);
     if (this.matches) this.detail.append(this.matches);
-    if (!t) { this.showNote(`${txnName(txn)} is not available.`); return; }
+    if (!t) { this.showNote(`${this.history.names.txnName(txn)} is not available.`); return; }
     const link = (other: number) => {
-      const b = h('button', { class: 'txlink', type: 'button' }, txnName(other));
+      const b = h('button', { class: 'txlink', type: 'button' }, this.history.names.txnName(other));
       b.addEventListener('click', () => this.reveal(other));
       return b;
     };
     const readBy = new Map(readers.map((r) => [r.position, r.readers]));
     this.detail.append(
-      h('h3', {}, txnName(t.txn), t.id ? h('span', { class: 'muted' }, ` \u00b7 ${t.id}`) : null),
+      h('h3', {}, this.history.names.txnName(t.txn), t.id ? h('span', { class: 'muted' }, ` \u00b7 ${t.id}`) : null),
       h('dl', { class: 'kv' },
-        h('dt', {}, 'Session'), h('dd', {}, `${sessionNumber(t.session)} \u00b7 #${positionOf(t.txn, t.index)}`),
+        h('dt', {}, 'Session'), h('dd', {}, `${this.history.names.sessionNumber(t.session)} \u00b7 #${this.history.names.positionOf(t.txn, t.index)}`),
         h('dt', {}, 'Status'), h('dd', {}, t.status ?? 'committed'),
-        t.start !== undefined ? [h('dt', {}, 'Time'), h('dd', {}, formatSpan(t.start, t.end!, currentTimeUnit()))] : null),
+        t.start !== undefined ? [h('dt', {}, 'Time'), h('dd', {}, this.history.formatSpan(t.start, t.end!))] : null),
       h('ol', { class: 'ops tl-ops' }, t.ops.slice(0, 500).map((op, i) => {
         const from = t!.read_from?.[i];
         const by = readBy.get(i) ?? [];

@@ -8,7 +8,7 @@ import { layout } from '../diagram/layout';
 import { attachPanZoom, palette, pngBlob, renderSvg, svgText } from '../diagram/render';
 import { clear, download, h, toast } from '../dom/dom';
 import { icon } from '../dom/icons';
-import { txnName } from '../model/names';
+import type { Names } from '../model/names';
 
 /** Witnesses larger than this are summarised with a download instead of drawn. */
 const MAX_DRAWN_TXNS = 200;
@@ -23,22 +23,23 @@ export interface AnomalyHost {
 
 export class AnomalyView {
   private box: HTMLElement | null = null;
-  private diagram: { d: Diagram; svg: SVGSVGElement | null; title: string } | null = null;
+  /** the diagram laid out last, with the names of its history */
+  private diagram: { d: Diagram; svg: SVGSVGElement | null; title: string; names: Names } | null = null;
   private pz: ReturnType<typeof attachPanZoom> | null = null;
   /** Witness transactions with their operations, fetched a few at a time. */
   private txnCache = new Map<number, Txn>();
 
   constructor(private readonly host: AnomalyHost) {}
 
-  /** The anomaly's explanation, diagram (or, when too large, a summary) and dependencies. */
-  render(body: HTMLElement, a: Anomaly, level: string, idx: number) {
+  /** The anomaly's explanation, diagram (or, when too large, a summary) and dependencies; names: its history's. */
+  render(body: HTMLElement, a: Anomaly, level: string, idx: number, names: Names) {
     const k = describeKind(a.kind);
     // the initial transaction is not one of the user's
     const userTxns = new Set(a.transactions.map((t) => t.txn).filter((t) => t !== 0)).size;
     const txLink = (i: number) => {
       const w = a.transactions[i];
       if (!w) return h('span', {}, '?');
-      const label = w.txn !== undefined ? txnName(w.txn) : `s${w.session}#${w.index}`;
+      const label = w.txn !== undefined ? names.txnName(w.txn) : `s${w.session}#${w.index}`;
       if (w.txn === 0) return h('span', { class: 'mono', title: 'the initial transaction' }, 'T0 (initial)');
       const b = h('button', { class: 'txlink', type: 'button', title: `Show ${label} in the history` }, label);
       b.addEventListener('click', () => this.host.showInHistory(a, w.txn));
@@ -86,10 +87,10 @@ export class AnomalyView {
       return h('li', {}, txLink(e.from), t, txLink(e.to), e.key !== undefined ? h('span', { class: 'mono' }, `key ${keyText(e.key)}`) : null, e.why ? h('span', { class: 'muted' }, e.why) : null);
     })));
     this.box = zoomBox;
-    void this.prepareDiagram(a, `${level}: ${k.title}`);
+    void this.prepareDiagram(a, `${level}: ${k.title}`, names);
   }
 
-  private async prepareDiagram(a: Anomaly, title: string) {
+  private async prepareDiagram(a: Anomaly, title: string, names: Names) {
     const ids = a.transactions.map((t) => t.txn).filter((t): t is number => t !== undefined && !this.txnCache.has(t));
     try {
       // fetch each witness transaction's ops (a few point queries, never the whole history)
@@ -98,8 +99,8 @@ export class AnomalyView {
         if (t) this.txnCache.set(id, t);
       }
     } catch { /* draw without ops */ }
-    const d = await layout(buildDiagram(a, this.txnCache));
-    this.diagram = { d, svg: null, title };
+    const d = await layout(buildDiagram(a, this.txnCache, names));
+    this.diagram = { d, svg: null, title, names };
     await this.draw();
   }
 
@@ -107,7 +108,7 @@ export class AnomalyView {
   async draw() {
     const box = this.box;
     if (!this.diagram || !box || !box.isConnected) return;
-    const svg = renderSvg(this.diagram.d, palette(), this.diagram.title);
+    const svg = renderSvg(this.diagram.d, palette(), this.diagram.title, this.diagram.names);
     this.diagram.svg = svg;
     clear(box);
     const fresh = box.cloneNode(false) as HTMLElement; // drop old listeners
@@ -122,9 +123,9 @@ export class AnomalyView {
 
   private async exportDiagram(kind: 'svg' | 'png' | 'dot', name: string) {
     if (!this.diagram?.svg) return;
-    const { d, svg, title } = this.diagram;
+    const { d, svg, title, names } = this.diagram;
     try {
-      if (kind === 'dot') download(`${name}.dot`, new Blob([toDot(d, title)], { type: 'text/vnd.graphviz' }));
+      if (kind === 'dot') download(`${name}.dot`, new Blob([toDot(d, names, title)], { type: 'text/vnd.graphviz' }));
       else if (kind === 'svg') download(`${name}.svg`, new Blob([svgText(svg, d)], { type: 'image/svg+xml' }));
       else download(`${name}.png`, await pngBlob(svgText(svg, d), d.width + 40, d.height + 10));
     } catch (e) {

@@ -4,7 +4,7 @@
 import type { Anomaly, FoundTxn } from '../core/types';
 import type { Checker } from '../check/checker';
 import { describeKind } from '../model/anomalies';
-import { txnByNumber } from '../model/names';
+import type { LoadedHistory } from '../model/loaded';
 import { TimelineModel } from '../model/timeline';
 import { HistoryView } from '../history/view';
 import { TimelineView } from '../timeline/view';
@@ -20,11 +20,11 @@ export class RecordViews {
   /** The object key a share link opens on, shown when the Timeline is first drawn. */
   private wantedKey: string | undefined;
 
-  constructor(private readonly checker: Checker, private readonly transactions: number) {}
+  constructor(private readonly checker: Checker, private readonly loaded: LoadedHistory) {}
 
   async renderHistory(body: HTMLElement, view: InView) {
     this.history ??= await this.make(body, 'history', async () =>
-      new HistoryView(await this.checker.sessions(), (b, e) => this.checker.transactions(b, e), this.transactions, (q) => this.find(q), () => this.checker.names()));
+      new HistoryView(this.loaded, await this.checker.sessions(), (b, e) => this.checker.transactions(b, e), (q) => this.find(q), () => this.checker.names()));
     if (!this.history || !body.isConnected) return;
     const a = view.anomaly;
     body.append(h('p', { class: 'muted', style: 'margin:0 0 10px' }, a ? `Transactions of the selected ${describeKind(a.kind).title.toLowerCase()} are highlighted. ` : '', 'Arrow keys move between transactions.'));
@@ -38,7 +38,7 @@ export class RecordViews {
       const data = await this.checker.timeline();
       const host = { transactions: (b: number, e: number) => this.checker.transactions(b, e), readers: (t: number) => this.checker.readers(t), find: (q: string) => this.find(q) };
       // an object history (Jepsen registers, key-value stores): one key at a time
-      const tl = data.objectKeys ? new ObjectTimelineView(data, host) : new TimelineView(new TimelineModel(data), host);
+      const tl = data.objectKeys ? new ObjectTimelineView(data, host, this.loaded) : new TimelineView(new TimelineModel(data), host, this.loaded);
       tl.fit();
       return tl;
     });
@@ -95,8 +95,8 @@ export class RecordViews {
     }
     const n = /^(?:T|#)?(\d+)$/i.exec(query);
     if (n) {
-      const t = txnByNumber(Number(n[1]));
-      const byNumber: FoundTxn[] = t !== undefined && t >= 1 && t <= this.transactions ? [{ txn: t, match: 'number' }] : [];
+      const t = this.loaded.names.txnByNumber(Number(n[1]));
+      const byNumber: FoundTxn[] = t !== undefined && t >= 1 && t <= this.loaded.stats.transactions ? [{ txn: t, match: 'number' }] : [];
       return [...byNumber, ...(await this.checker.find(query)).filter((f) => f.match === 'label')];
     }
     return this.checker.find(query);
