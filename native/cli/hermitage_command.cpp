@@ -1,5 +1,7 @@
 // `isoscope hermitage TARGET`: Hermitage's table for a database, each cell decided by isoscope's
 // verdict on the history its case recorded (native/runner/hermitage.h; docs/hermitage.md).
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -29,6 +31,10 @@ const char* kHermitageUsage =
     "  tables, and prints the table: ✓ prevented, — occurs, R/O prevented for read-only transactions\n"
     "  only, n/a not tested (PMP and G2 need predicate reads, which isoscope's model lacks as yet).\n"
     "  Each cell is isoscope's verdict on the history its case recorded.\n";
+
+// Ctrl-C or SIGTERM: the case under way ends and its tables are dropped, then the command stops.
+std::atomic<bool> g_interrupted{false};
+extern "C" void on_hermitage_signal(int) { g_interrupted.store(true); }
 
 int usage(const std::string& msg) {
   std::fprintf(stderr, "isoscope hermitage: %s\n\n%s", redact_password(msg).c_str(), kHermitageUsage);
@@ -112,6 +118,10 @@ Row run_row(const Target& target, Isolation iso, uint32_t lock_pause_ms, ServerF
     }
     row.cases.push_back(check_case(run_hermitage_case(*db, c, lock_pause_ms)));
     db->drop_schema(schema);
+    if (g_interrupted.load()) {
+      row.error = "interrupted";
+      break;
+    }
   }
   // A cell: prevented when every case of its anomaly was; R/O when only the read-only ones were.
   for (int a = 0; a < kHermitageAnomalies; ++a) {
@@ -283,10 +293,16 @@ int run_hermitage_command(int argc, char** argv) {
       return usage("--isolation needs read-uncommitted, read-committed, repeatable-read, serializable or all");
     levels = {iso};
   }
+  std::signal(SIGINT, on_hermitage_signal);
+  std::signal(SIGTERM, on_hermitage_signal);
   ServerFacts facts;
   std::vector<Row> rows;
   for (Isolation iso : levels) {
     rows.push_back(run_row(target, iso, lock_pause_ms, facts));
+    if (g_interrupted.load()) {
+      std::fputs("isoscope hermitage: interrupted (the tables of the case under way were dropped)\n", stderr);
+      return kExitInput;
+    }
     if (rows.back().cases.empty()) {
       std::fprintf(stderr, "isoscope hermitage: %s at %s: %s\n", target.display.c_str(), isolation_name(iso),
                    redact_password(rows.back().error).c_str());

@@ -2,33 +2,18 @@
 // and SQLite: the table Hermitage publishes for each (github.com/ept/hermitage, README), for the
 // anomalies isoscope can test today (every column but PMP and G2, which need predicate reads),
 // each cell decided by isoscope's verdict on the history its case recorded.
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync, execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { root, useServers } from './_servers.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cli = join(root, 'build', 'isoscope');
-const dbsh = join(root, 'scripts', 'db.sh');
 const dir = mkdtempSync(join(tmpdir(), 'isoscope-hermitage-test-'));
-let pg, maria;
-
-const startedHere = [];
-before(() => {
-  const start = (kind) => {
-    if (spawnSync('bash', [dbsh, kind, 'url'], { stdio: 'ignore' }).status !== 0) startedHere.push(kind);
-    return execFileSync('bash', [dbsh, kind, 'start'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
-  };
-  pg = start('postgres');
-  maria = start('mariadb');
-});
-after(() => {
-  for (const kind of startedHere) spawnSync('bash', [dbsh, kind, 'stop'], { stdio: 'inherit' });
-  rmSync(dir, { recursive: true, force: true });
-});
+const servers = useServers();
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 function hermitage(target, args = []) {
   const r = spawnSync(cli, ['hermitage', target, '--json', ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
@@ -55,14 +40,14 @@ const mysql = {
 
 test("PostgreSQL gives Hermitage's rows, the same on three runs", () => {
   for (let run = 0; run < 3; ++run) {
-    const result = hermitage(pg);
+    const result = hermitage(servers.pg);
     assert.equal(result.database, 'PostgreSQL');
     assert.deepEqual(table(result), postgres, `run ${run + 1}`);
   }
 });
 
 test("MariaDB gives Hermitage's MySQL/InnoDB rows", () => {
-  const result = hermitage(maria);
+  const result = hermitage(servers.maria);
   assert.equal(result.database, 'MariaDB');
   assert.deepEqual(table(result), mysql);
 });
@@ -74,7 +59,7 @@ test('SQLite prevents every anomaly', () => {
 });
 
 test('each cell comes with its history and isoscope verdict: an occurring anomaly with its counterexample', () => {
-  const result = hermitage(pg, ['--isolation', 'read-committed']);
+  const result = hermitage(servers.pg, ['--isolation', 'read-committed']);
   const [row] = result.rows;
   const lostUpdate = row.cases.find((c) => c.anomaly === 'P4');
   assert.equal(lostUpdate.result, 'occurs');
@@ -90,7 +75,7 @@ test('each cell comes with its history and isoscope verdict: an occurring anomal
   assert.equal(g0.how, 'blocked');
   assert.deepEqual(g0.waits.map((w) => [w.session, w.waited_for]), [['T2', ['T1']]]);
   // The Markdown table, as Hermitage's README writes it.
-  const md = spawnSync(cli, ['hermitage', pg, '--isolation', 'read-committed', '--markdown'], { encoding: 'utf8' });
+  const md = spawnSync(cli, ['hermitage', servers.pg, '--isolation', 'read-committed', '--markdown'], { encoding: 'utf8' });
   assert.equal(md.status, 0, md.stderr);
   assert.match(md.stdout, /\| "read-committed" \| RC \| ✓ \| ✓ \| ✓ \| ✓ \| ✓ \| n\/a \| — \| — \| — \| n\/a \|/);
 });
@@ -99,10 +84,10 @@ test('a bad target or option is a usage error that names it', () => {
   let r = spawnSync(cli, ['hermitage'], { encoding: 'utf8' });
   assert.equal(r.status, 2);
   assert.match(r.stderr, /hermitage needs a TARGET/);
-  r = spawnSync(cli, ['hermitage', pg, '--isolation', 'snapshot'], { encoding: 'utf8' });
+  r = spawnSync(cli, ['hermitage', servers.pg, '--isolation', 'snapshot'], { encoding: 'utf8' });
   assert.equal(r.status, 2);
   assert.match(r.stderr, /--isolation needs read-uncommitted, read-committed, repeatable-read, serializable or all/);
-  assert.doesNotMatch(r.stderr, new RegExp(new URL(pg).password));
+  assert.doesNotMatch(r.stderr, new RegExp(new URL(servers.pg).password));
   r = spawnSync(cli, ['hermitage', 'postgresql://nobody@127.0.0.1:1/none'], { encoding: 'utf8' });
   assert.equal(r.status, 2);
   assert.match(r.stderr, /isoscope hermitage: postgresql:\/\/nobody@127\.0\.0\.1:1\/none at read-committed: /);

@@ -9,27 +9,16 @@ import { mkdtempSync, readFileSync, existsSync, writeFileSync, rmSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { useServers } from './_servers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cli = join(root, 'build', 'isoscope');
-const dbsh = join(root, 'scripts', 'db.sh');
 const dir = mkdtempSync(join(tmpdir(), 'isoscope-db-test-'));
 let pg, maria;
 let n = 0;
 
-// Servers this suite started are stopped afterwards; ones already running are left running.
-const startedHere = [];
-before(() => {
-  const start = (kind) => {
-    if (spawnSync('bash', [dbsh, kind, 'url'], { stdio: 'ignore' }).status !== 0) startedHere.push(kind);
-    return execFileSync('bash', [dbsh, kind, 'start'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
-  };
-  pg = start('postgres');
-  maria = start('mariadb');
-});
-after(() => {
-  for (const kind of startedHere) spawnSync('bash', [dbsh, kind, 'stop'], { stdio: 'inherit' });
-});
+const servers = useServers();
+before(() => ({ pg, maria } = servers));
 
 // Runs `isoscope run TARGET ARGS --json`: the exit status, the result JSON, the history file
 // (parsed) and standard error.
