@@ -102,6 +102,7 @@ int run_check(int argc, char** argv) {
   std::string format, path;
   bool json = false, have_path = false;
   InputOptions input_opts;  // --unique-values, --initial
+  uint64_t max_input_bytes = kMaxInputBytes;
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
@@ -112,7 +113,7 @@ int run_check(int argc, char** argv) {
       const char* v = next();
       double n;
       if (!v || !parse_whole(v, 1e15, n)) return usage_error("--max-input-bytes needs a whole number of bytes");
-      g_max_input_bytes = static_cast<uint64_t>(n);
+      max_input_bytes = static_cast<uint64_t>(n);
     } else if (a == "--json") {
       json = true;
     } else if (a == "--unique-values") {
@@ -156,7 +157,7 @@ int run_check(int argc, char** argv) {
 
   LoadedInput input;
   std::string error;
-  if (!load_input(path, input, error)) {
+  if (!load_input(path, max_input_bytes, input, error)) {
     complain(error);
     return kExitInput;
   }

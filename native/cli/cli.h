@@ -32,11 +32,12 @@ struct LoadedInput {
   std::vector<InputFile> files;
 };
 
-// Plain input larger than this is refused (--max-input-bytes raises it): a stream without end,
-// such as an endless pipe, must not grow until the machine runs out of memory.
-extern uint64_t g_max_input_bytes;
+// Plain input larger than max_bytes is refused (--max-input-bytes raises it; by default
+// kMaxInputBytes): a stream without end, such as an endless pipe, must not grow until the
+// machine runs out of memory.
+inline constexpr uint64_t kMaxInputBytes = uint64_t{4} << 30;
 // Reads PATH (a file, a directory, an archive) or - (stdin) into input; false with error set.
-bool load_input(const std::string& path, LoadedInput& input, std::string& error);
+bool load_input(const std::string& path, uint64_t max_bytes, LoadedInput& input, std::string& error);
 
 // A finite non-negative number (no inf, nan or trailing characters).
 bool parse_count(const char* s, double& out);

@@ -82,22 +82,20 @@ void print_text(const std::string& text) {
   std::fwrite(out.data(), 1, out.size(), stdout);
 }
 
-uint64_t g_max_input_bytes = uint64_t{4} << 30;
-
 namespace {
 
 constexpr size_t kReadPadding = 64;
 
 
 // Reads a whole stream in large blocks (istream iterators are byte-at-a-time); at most
-// g_max_input_bytes (too_large says when there was more).
-bool read_whole(std::FILE* f, std::string& out, bool& too_large) {
+// max_bytes (too_large says when there was more).
+bool read_whole(std::FILE* f, uint64_t max_bytes, std::string& out, bool& too_large) {
   out.clear();
   too_large = false;
   char buf[1 << 16];
   size_t n;
   while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
-    if (out.size() + n > g_max_input_bytes) {
+    if (out.size() + n > max_bytes) {
       too_large = true;
       return false;
     }
@@ -106,8 +104,8 @@ bool read_whole(std::FILE* f, std::string& out, bool& too_large) {
   return !std::ferror(f);
 }
 
-std::string too_large_message(const std::string& name) {
-  return name + ": the input is larger than " + std::to_string(g_max_input_bytes) +
+std::string too_large_message(const std::string& name, uint64_t max_bytes) {
+  return name + ": the input is larger than " + std::to_string(max_bytes) +
          " bytes; pass --max-input-bytes N to read more";
 }
 
@@ -153,14 +151,14 @@ bool collect_nested(const std::string& dir, std::vector<std::string>& paths, std
 
 }  // namespace
 
-bool load_input(const std::string& path, LoadedInput& input, std::string& error) {
+bool load_input(const std::string& path, uint64_t max_bytes, LoadedInput& input, std::string& error) {
   std::vector<std::string> names;
   if (path == "-") {
     input.storage.emplace_back();
     bool too_large = false;
     errno = 0;
-    if (!read_whole(stdin, input.storage.back(), too_large)) {
-      error = too_large ? too_large_message("<stdin>")
+    if (!read_whole(stdin, max_bytes, input.storage.back(), too_large)) {
+      error = too_large ? too_large_message("<stdin>", max_bytes)
                         : std::string("<stdin>: could not read standard input") + (errno ? std::string(": ") + std::strerror(errno) : std::string());
       return false;
     }
@@ -227,22 +225,22 @@ bool load_input(const std::string& path, LoadedInput& input, std::string& error)
       std::error_code size_ec;
       const auto size = fs::file_size(p, size_ec);
       // The extra bytes let the JSON readers parse in place (InputFile::padding).
-      if (!size_ec && size > g_max_input_bytes) {
+      if (!size_ec && size > max_bytes) {
         if (f) std::fclose(f);
-        error = too_large_message(p);
+        error = too_large_message(p, max_bytes);
         return false;
       }
       if (!size_ec) input.storage.back().reserve(static_cast<size_t>(size) + kReadPadding);
       bool too_large = false;
       if (f) errno = 0;
-      const bool ok = f && read_whole(f, input.storage.back(), too_large);
+      const bool ok = f && read_whole(f, max_bytes, input.storage.back(), too_large);
       if (f) {
         if (!ok) read_errno = errno;
         std::fclose(f);
       }
       if (!ok) {
         // The reason from the system: permission denied, an I/O error, a directory...
-        error = too_large ? too_large_message(p)
+        error = too_large ? too_large_message(p, max_bytes)
                           : p + ": cannot read the file" + (read_errno ? std::string(": ") + std::strerror(read_errno) : std::string());
         return false;
       }

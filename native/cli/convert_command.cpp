@@ -25,7 +25,7 @@ int run_convert(int argc, char** argv) {
   if (positional.size() != 2) return usage_error("convert needs PATH and OUT");
   LoadedInput input;
   std::string error;
-  if (!load_input(positional[0], input, error)) {
+  if (!load_input(positional[0], kMaxInputBytes, input, error)) {
     complain(error);
     return kExitInput;
   }
