@@ -14,6 +14,7 @@
 #include "runner/database.h"
 #include "runner/hermitage.h"
 #include "util/json.h"
+#include "util/printable.h"
 
 using namespace isoscope;
 using namespace isoscope::runner;
@@ -55,7 +56,9 @@ struct Row {
   Isolation iso;
   std::vector<CaseOutcome> cases;
   CellResult cells[kHermitageAnomalies];
-  std::string provides;  // the strongest level every history of the row passes
+  // The strongest level every history of the row passes ("unknown" when a case could not run).
+  // Not what the database provides: nine small histories, and no predicate cases yet.
+  std::string provides;
   std::string error;
 };
 
@@ -83,6 +86,7 @@ CaseOutcome check_case(HermitageRun run) {
     if (!r.anomalies.empty()) o.how += ": " + std::string(kind_name(r.anomalies[0].kind)) + ": " + r.anomalies[0].explanation;
   } else if (r.verdict != Verdict::Pass) {
     o.run.error = std::string(level_name(o.run.c->level)) + " is " + verdict_name(r.verdict) + ": " + r.reason;
+    o.checked = false;
   } else if (!o.run.refusals.empty()) {
     o.how = "aborted: " + o.run.refusals[0].substr(0, o.run.refusals[0].find('\n'));
   } else if (!o.run.waits.empty()) {
@@ -109,23 +113,32 @@ Row run_row(const Target& target, Isolation iso, uint32_t lock_pause_ms, ServerF
     const std::string id = new_run_id(error);
     if (id.empty()) {
       row.error = error;
-      return row;
+      break;
     }
     const Schema schema = run_schema(id, false, 2);
     if (Status st = db->create_schema(schema); !st.ok()) {
       row.error = "cannot create the case's tables: " + st.message;
-      return row;
+      break;
     }
-    row.cases.push_back(check_case(run_hermitage_case(*db, c, lock_pause_ms)));
-    db->drop_schema(schema);
+    row.cases.push_back(check_case(run_hermitage_case(*db, c, lock_pause_ms, &g_interrupted)));
+    if (Status st = db->drop_schema(schema); !st.ok() && row.error.empty())
+      row.error = "cannot drop the case's table " + schema.registers + " (isoscope run TARGET --cleanup drops it): " + st.message;
     if (g_interrupted.load()) {
       row.error = "interrupted";
       break;
     }
   }
   // A cell: prevented when every case of its anomaly was; R/O when only the read-only ones were.
+  // A case that could not run or was left unknown makes its cell undecided, whatever the others.
   for (int a = 0; a < kHermitageAnomalies; ++a) {
     bool any = false, all_prevented = true, has_read_only = false, read_only_prevented = true, others_occur = false;
+    bool undecided = false;
+    for (const HermitageCase& c : hermitage_cases()) {
+      if (static_cast<int>(c.anomaly) != a) continue;
+      bool ran = false;
+      for (const CaseOutcome& o : row.cases) ran = ran || (o.run.c == &c && o.checked);
+      undecided = undecided || !ran;
+    }
     for (const CaseOutcome& o : row.cases) {
       if (static_cast<int>(o.run.c->anomaly) != a || !o.checked) continue;
       any = true;
@@ -137,13 +150,20 @@ Row run_row(const Target& target, Isolation iso, uint32_t lock_pause_ms, ServerF
         else others_occur = true;
       }
     }
+    if (undecided) {
+      row.cells[a] = CellResult::Undecided;
+      continue;
+    }
     if (!any) continue;
     row.cells[a] = all_prevented                          ? CellResult::Prevented
                    : has_read_only && read_only_prevented && others_occur ? CellResult::ReadOnlyPrevented
                                                          : CellResult::Occurs;
   }
+  bool every_case_decided = row.cases.size() == hermitage_cases().size();
+  for (const CaseOutcome& o : row.cases) every_case_decided = every_case_decided && o.checked;
   for (Level l : kChain) {
-    bool all = !row.cases.empty();
+    if (!every_case_decided) break;
+    bool all = true;
     for (const CaseOutcome& o : row.cases)
       all = all && o.checked && o.report.results[static_cast<int>(l)].verdict == Verdict::Pass;
     if (all) {
@@ -151,7 +171,7 @@ Row run_row(const Target& target, Isolation iso, uint32_t lock_pause_ms, ServerF
       break;
     }
   }
-  if (row.provides.empty()) row.provides = "below RC";
+  if (row.provides.empty()) row.provides = every_case_decided ? "below RC" : "unknown";
   for (const CaseOutcome& o : row.cases)
     if (!o.run.error.empty() && row.error.empty())
       row.error = std::string(hermitage_anomaly_name(o.run.c->anomaly)) + ": " + o.run.error;
@@ -165,7 +185,7 @@ std::string case_name(const HermitageCase& c) {
 void print_table(const std::vector<Row>& rows, const ServerFacts& facts, const Target& target, bool markdown) {
   std::string out;
   if (markdown) {
-    out += "| " + facts.product + " " + facts.version + " | isoscope finds |";
+    out += "| " + facts.product + " " + facts.version + " | passes |";
     for (int a = 0; a < kHermitageAnomalies; ++a) out += std::string(" ") + hermitage_anomaly_name(static_cast<HermitageAnomaly>(a)) + " |";
     out += "\n|:--|:--|";
     for (int a = 0; a < kHermitageAnomalies; ++a) out += ":-:|";
@@ -178,7 +198,7 @@ void print_table(const std::vector<Row>& rows, const ServerFacts& facts, const T
   } else {
     char line[256];
     out += "isoscope hermitage: " + facts.product + " " + facts.version + " at " + target.display + "\n\n";
-    std::snprintf(line, sizeof line, "%-18s %-9s", "level", "provides");
+    std::snprintf(line, sizeof line, "%-18s %-9s", "level", "passes");
     out += line;
     for (int a = 0; a < kHermitageAnomalies; ++a) {
       std::snprintf(line, sizeof line, " %-8s", hermitage_anomaly_name(static_cast<HermitageAnomaly>(a)));
@@ -199,7 +219,7 @@ void print_table(const std::vector<Row>& rows, const ServerFacts& facts, const T
   }
   out += "\n";
   for (const Row& r : rows) {
-    if (!r.error.empty()) out += std::string(isolation_name(r.iso)) + ": could not run every case: " + r.error + "\n";
+    if (!r.error.empty()) out += std::string(isolation_name(r.iso)) + ": could not run every case: " + redact_password(r.error) + "\n";
     for (const CaseOutcome& o : r.cases)
       if (o.checked)
         out += std::string(markdown ? "- " : "") + isolation_name(r.iso) + ", " + case_name(*o.run.c) + ": " +
@@ -210,7 +230,7 @@ void print_table(const std::vector<Row>& rows, const ServerFacts& facts, const T
 
 std::string row_json(const Row& r) {
   std::string out = std::string("{\"isolation\": ") + json_quote(isolation_name(r.iso)) + ", \"provides\": " + json_quote(r.provides);
-  if (!r.error.empty()) out += ", \"error\": " + json_quote(r.error);
+  if (!r.error.empty()) out += ", \"error\": " + json_quote(redact_password(r.error));
   out += ", \"cells\": {";
   for (int a = 0; a < kHermitageAnomalies; ++a)
     out += std::string(a ? ", " : "") + json_quote(hermitage_anomaly_name(static_cast<HermitageAnomaly>(a))) + ": " +
@@ -221,7 +241,7 @@ std::string row_json(const Row& r) {
     out += std::string(i ? ", " : "") + "{\"anomaly\": " + json_quote(hermitage_anomaly_name(o.run.c->anomaly)) +
            ", \"variant\": " + json_quote(o.run.c->variant) + ", \"level\": " + json_quote(level_name(o.run.c->level)) +
            ", \"script\": " + json_quote(o.run.c->script) + ", \"what\": " + json_quote(o.run.c->what);
-    if (!o.run.error.empty()) out += ", \"error\": " + json_quote(o.run.error);
+    if (!o.run.error.empty()) out += ", \"error\": " + json_quote(redact_password(o.run.error));
     if (o.checked) {
       out += std::string(", \"result\": ") + (o.occurs ? "\"occurs\"" : "\"prevented\"") + ", \"how\": " + json_quote(o.how);
       out += ", \"waits\": [";
@@ -263,7 +283,8 @@ int run_hermitage_command(int argc, char** argv) {
       markdown = true;
     } else if (a == "--lock-pause-ms") {
       double d = 0;
-      if (!v || !cli::parse_whole(v, 60000, d) || d < 10) return usage("--lock-pause-ms needs a whole number from 10 to 60000");
+      // Below SQLite's busy timeout (10 s), after which a waiting statement fails.
+      if (!v || !cli::parse_whole(v, 5000, d) || d < 10) return usage("--lock-pause-ms needs a whole number from 10 to 5000");
       lock_pause_ms = static_cast<uint32_t>(d);
       ++i;
     } else if (a.size() > 1 && a[0] == '-') {
@@ -297,6 +318,7 @@ int run_hermitage_command(int argc, char** argv) {
   std::signal(SIGTERM, on_hermitage_signal);
   ServerFacts facts;
   std::vector<Row> rows;
+  bool incomplete = false;
   for (Isolation iso : levels) {
     rows.push_back(run_row(target, iso, lock_pause_ms, facts));
     if (g_interrupted.load()) {
@@ -304,9 +326,12 @@ int run_hermitage_command(int argc, char** argv) {
       return kExitInput;
     }
     if (rows.back().cases.empty()) {
-      std::fprintf(stderr, "isoscope hermitage: %s at %s: %s\n", target.display.c_str(), isolation_name(iso),
-                   redact_password(rows.back().error).c_str());
-      return kExitInput;
+      const std::string msg = target.display + " at " + isolation_name(iso) + ": " + redact_password(rows.back().error);
+      std::fprintf(stderr, "isoscope hermitage: %s\n", printable(msg).c_str());
+      if (rows.size() == 1) return kExitInput;
+      rows.pop_back();  // the rows run so far are printed
+      incomplete = true;
+      break;
     }
   }
   if (json) {
@@ -322,7 +347,6 @@ int run_hermitage_command(int argc, char** argv) {
   } else {
     print_table(rows, facts, target, markdown);
   }
-  for (const Row& r : rows)
-    if (!r.error.empty()) return kExitInput;
-  return kExitPass;
+  for (const Row& r : rows) incomplete = incomplete || !r.error.empty();
+  return incomplete ? kExitInput : kExitPass;
 }

@@ -30,14 +30,17 @@ std::string session_name(uint32_t s) {
 class SessionWorker {
  public:
   SessionWorker(uint8_t index, std::unique_ptr<Connection> conn, Clock::time_point t0)
-      : index_(index), conn_(std::move(conn)), t0_(t0), thread_([this] { loop(); }) {}
-  ~SessionWorker() {
+      : index_(index), conn_(std::move(conn)), t0_(t0), server_id_(conn_->server_id()), thread_([this] { loop(); }) {}
+  ~SessionWorker() { stop(); }
+  // Ends the thread once its current statement returns (the caller ends a statement that waits
+  // for ever: Database::kill); what it recorded stays readable.
+  void stop() {
     {
       std::lock_guard<std::mutex> l(mu_);
       quit_ = true;
     }
     cv_.notify_all();
-    thread_.join();
+    if (thread_.joinable()) thread_.join();
   }
   // Hands a step (its index in the script; writes: the step's transaction writes).
   void give(uint32_t index, const HermitageStep& s, bool writes) {
@@ -52,7 +55,7 @@ class SessionWorker {
   bool idle(Clock::time_point& since, uint32_t& step) {
     std::lock_guard<std::mutex> l(mu_);
     since = busy_since_;
-    step = current_;
+    step = running_ || queue_.empty() ? current_ : queue_.front().index;
     return queue_.empty() && !running_;
   }
   int64_t server_id() const { return server_id_; }
@@ -62,7 +65,10 @@ class SessionWorker {
   bool open() const { return !txns_.empty() && open_; }
   std::vector<std::string>& refusals() { return refusals_; }
   std::vector<uint32_t>& skipped() { return skipped_; }
-  const std::string& error() const { return error_; }
+  std::string error() {
+    std::lock_guard<std::mutex> l(mu_);
+    return error_;
+  }
 
  private:
   struct Job {
@@ -73,7 +79,6 @@ class SessionWorker {
   int64_t now() const { return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0_).count(); }
 
   void loop() {
-    server_id_ = conn_->server_id();
     for (;;) {
       Job job;
       {
@@ -103,16 +108,34 @@ class SessionWorker {
     open_ = false;
   }
   // The outcome of a statement: refused (its transaction ends, aborted), or an error.
+  // A lock wait that timed out is not the database preventing an anomaly: the schedule stalled
+  // (a lock held outside the case, a pause too long for the database's timeout).
+  static bool lock_timeout(const std::string& message) {
+    return message.find("Lock wait timeout") != std::string::npos || message.find("lock timeout") != std::string::npos ||
+           message.find("database is locked") != std::string::npos;
+  }
   bool outcome(const Status& st) {
     if (st.ok()) return true;
-    if (st.outcome == Outcome::Aborted) refused(st);
-    else if (error_.empty()) error_ = session_name(index_) + ": " + st.message;
+    if (st.outcome == Outcome::Aborted && !lock_timeout(st.message)) {
+      refused(st);
+      return false;
+    }
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      if (error_.empty()) error_ = session_name(index_) + ": " + st.message;
+    }
+    // Its locks go with its transaction, so that the other sessions are not left waiting.
+    if (st.outcome != Outcome::Lost) conn_->rollback();
+    if (!txns_.empty() && open_) {
+      txns_.back().end_ns = now();
+      open_ = false;
+    }
     return false;
   }
 
   void run(const Job& job) {
     const HermitageStep& s = job.step;
-    if (!error_.empty()) return;
+    if (!error().empty()) return;
     if (s.kind == HermitageStep::Begin) {
       txns_.push_back({});
       txns_.back().start_ns = now();
@@ -155,7 +178,7 @@ class SessionWorker {
   const uint8_t index_;
   std::unique_ptr<Connection> conn_;
   const Clock::time_point t0_;
-  int64_t server_id_ = -1;
+  const int64_t server_id_;
   std::vector<HermitageTxn> txns_;
   bool open_ = false;  // the last transaction has not ended
   std::vector<std::string> refusals_;
@@ -207,7 +230,8 @@ std::string hermitage_history_json(const HermitageCase& c, const std::vector<std
   return out + "]}";
 }
 
-HermitageRun run_hermitage_case(Database& db, const HermitageCase& c, uint32_t lock_pause_ms) {
+HermitageRun run_hermitage_case(Database& db, const HermitageCase& c, uint32_t lock_pause_ms,
+                                const std::atomic<bool>* interrupted) {
   HermitageRun run;
   run.c = &c;
   std::vector<HermitageStep> steps;
@@ -239,6 +263,7 @@ HermitageRun run_hermitage_case(Database& db, const HermitageCase& c, uint32_t l
   auto settle = [&]() -> bool {
     const Clock::time_point begun = Clock::now();
     for (;;) {
+      if (interrupted && interrupted->load()) return false;
       bool settled = true;
       for (const auto& w : workers) {
         Clock::time_point since;
@@ -248,7 +273,10 @@ HermitageRun run_hermitage_case(Database& db, const HermitageCase& c, uint32_t l
         std::vector<int64_t> blockers;
         const bool known = w->server_id() >= 0 && db.lock_waits(w->server_id(), waiting, blockers);
         if (!known) waiting = Clock::now() - std::max(since, begun) >= std::chrono::milliseconds(lock_pause_ms);
-        if (!waiting) {
+        // The lock view may take a while (InnoDB's): the wait belongs to the step still running.
+        Clock::time_point since_after;
+        uint32_t step_after = 0;
+        if (!waiting || w->idle(since_after, step_after) || step_after != step) {
           settled = false;
           continue;
         }
@@ -265,10 +293,21 @@ HermitageRun run_hermitage_case(Database& db, const HermitageCase& c, uint32_t l
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
   };
+  auto worker_error = [&]() -> std::string {
+    for (const auto& w : workers)
+      if (std::string e = w->error(); !e.empty()) return e;
+    return "";
+  };
   for (uint32_t i = 0; i < steps.size(); ++i) {
     workers[steps[i].session]->give(i, steps[i], steps[i].kind == HermitageStep::Begin && txn_writes(steps, i));
     if (!settle()) {
-      run.error = "step " + std::to_string(i + 1) + ": a session neither finished nor waited for a lock for a minute";
+      run.error = interrupted && interrupted->load()
+                      ? "interrupted"
+                      : "step " + std::to_string(i + 1) + ": a session neither finished nor waited for a lock for a minute";
+      break;
+    }
+    if (std::string e = worker_error(); !e.empty()) {
+      run.error = e;
       break;
     }
   }
@@ -281,13 +320,21 @@ HermitageRun run_hermitage_case(Database& db, const HermitageCase& c, uint32_t l
       uint32_t step;
       all = all && w->idle(since, step);
     }
-    if (all) break;
-    if (Clock::now() > end) {
+    if (all || !run.error.empty()) break;
+    if (Clock::now() > end || (interrupted && interrupted->load())) {
       if (run.error.empty()) run.error = "a session was still waiting a minute after the script's end";
       break;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
+  // A session still in a statement (the case stopped early) is ended from the server's side, so
+  // that its thread returns; every thread ends before what they recorded is read.
+  for (const auto& w : workers) {
+    Clock::time_point since;
+    uint32_t step;
+    if (!w->idle(since, step) && w->server_id() >= 0) db.kill(w->server_id());
+  }
+  for (const auto& w : workers) w->stop();
   for (const auto& w : workers) {
     if (run.error.empty() && !w->error().empty()) run.error = w->error();
     run.refusals.insert(run.refusals.end(), w->refusals().begin(), w->refusals().end());

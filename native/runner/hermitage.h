@@ -20,6 +20,7 @@
 // The predicate anomalies (PMP, G2) need predicate reads and inserts, which isoscope's model
 // does not have yet: their columns say so.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -91,10 +92,13 @@ struct HermitageRun {
 // Runs one case against db (which opens connections at the isolation to test).
 // lock_pause_ms: how long a step runs before it counts as blocked where the database has no
 // lock view.
-HermitageRun run_hermitage_case(Database& db, const HermitageCase& c, uint32_t lock_pause_ms);
+// interrupted: when it becomes true, the case stops (its error says so).
+HermitageRun run_hermitage_case(Database& db, const HermitageCase& c, uint32_t lock_pause_ms,
+                                const std::atomic<bool>* interrupted = nullptr);
 
 // How a cell came out.
-enum class CellResult : uint8_t { Prevented, Occurs, ReadOnlyPrevented, NotTested };
-const char* cell_result_mark(CellResult r);  // "✓", "—", "R/O", "n/a"
+// Undecided: a case of the cell could not run or its verdict was unknown (the row says why).
+enum class CellResult : uint8_t { Prevented, Occurs, ReadOnlyPrevented, NotTested, Undecided };
+const char* cell_result_mark(CellResult r);  // "✓", "—", "R/O", "n/a", "?"
 
 }  // namespace isoscope::runner

@@ -34,6 +34,7 @@ const char* cell_result_mark(CellResult r) {
     case CellResult::Occurs: return "—";
     case CellResult::ReadOnlyPrevented: return "R/O";
     case CellResult::NotTested: return "n/a";
+    case CellResult::Undecided: return "?";
   }
   return "?";
 }

@@ -73,7 +73,7 @@ test('each cell comes with its history and isoscope verdict: an occurring anomal
   const g0 = row.cases.find((c) => c.anomaly === 'G0');
   assert.equal(g0.result, 'prevented');
   assert.equal(g0.how, 'blocked');
-  assert.deepEqual(g0.waits.map((w) => [w.session, w.waited_for]), [['T2', ['T1']]]);
+  assert.deepEqual(g0.waits.map((w) => [w.step, w.session, w.waited_for]), [[4, 'T2', ['T1']]]);
   // The Markdown table, as Hermitage's README writes it.
   const md = spawnSync(cli, ['hermitage', servers.pg, '--isolation', 'read-committed', '--markdown'], { encoding: 'utf8' });
   assert.equal(md.status, 0, md.stderr);
