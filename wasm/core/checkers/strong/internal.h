@@ -140,7 +140,7 @@ struct SearchResult {
 SearchResult search(const Problem& p, const Saturation& sat, const StrongOptions& opts,
                     const CheckBudget& budget);
 
-// The polygraph solver (solver.cpp): CDCL over the open constraints of a complete saturation,
+// The polygraph solver (solver.h): CDCL over the open constraints of a complete saturation,
 // with an incremental acyclicity theory.
 struct SolveResult {
   Verdict verdict = Verdict::Unknown;
@@ -170,9 +170,9 @@ struct Hyper {
 SolveResult solve(const Problem& p, const Saturation& sat, const CheckBudget& budget,
                   Hyper* hyper = nullptr);
 
-// Candidate commit orders (candidate.cpp), to be verified: from the timestamps (empty when a
-// transaction has none), and by replaying a whole-transaction problem (empty when the replay
-// gets stuck). The replay is a search: when the budget runs out it stops undoing its choices
+// Candidate commit orders (candidate.cpp; the replay in replay.h), to be verified: from the
+// timestamps (empty when a transaction has none), and by replaying a whole-transaction problem
+// (empty when the replay gets stuck). The replay is a search: when the budget runs out it stops undoing its choices
 // (forced: it places the rest by its fallback, guessing, and gives up after max_guesses
 // guesses; else it gives up).
 std::vector<uint32_t> timestamp_order(const Instance& in, const Problem& p);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "checkers/weak/common.h"
+#include "checkers/weak/weak.h"
 #include "util/memory.h"
 
 namespace isoscope::cc_storage {
