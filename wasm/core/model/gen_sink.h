@@ -44,7 +44,11 @@ struct ObjectSink {
 
 // The label of a generated transaction, when a sink is asked for labels: "s<session>t<index>".
 inline std::string generated_label(uint32_t session, uint32_t index) {
-  return "s" + std::to_string(session) + "t" + std::to_string(index);
+  std::string label(1, 's');  // (built up: GCC 12 warns, wrongly, of "s" + std::string)
+  label += std::to_string(session);
+  label += 't';
+  label += std::to_string(index);
+  return label;
 }
 
 }  // namespace isoscope
