@@ -124,7 +124,13 @@ RegisterGenResult generate_register_history(const RegisterGenParams& p, ObjectSi
     switch (o.fn) {
       case kRead: value_text = r.done && o.status == 0 ? val(o.a) : "nil"; break;
       case kWrite: value_text = val(o.a); break;
-      case kCas: value_text = "[" + val(o.a) + " " + val(o.b) + "]"; break;
+      case kCas:  // built up: GCC 12 warns, wrongly, of "[" + std::string
+        value_text = '[';
+        value_text += val(o.a);
+        value_text += ' ';
+        value_text += val(o.b);
+        value_text += ']';
+        break;
     }
     rec.value = value_text;
     rec.timed = true;
