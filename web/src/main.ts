@@ -14,7 +14,7 @@ try {
 
 warmFonts();
 const app = new App(document.getElementById('app')!);
-// The first toLocaleString() loads the number-formatting data (11-15 ms, measured in Chromium),
+// The first toLocaleString() loads the number-formatting data (a long task in Chromium),
 // which the results page's counts needed as a dropped history's verdict arrived: loaded while
 // the page is idle instead.
 // (not every browser has requestIdleCallback)

@@ -2,9 +2,9 @@
 // yet and for each new size and weight of a font (on Linux, "FontRenderStyleForStrike"). The
 // results page uses fonts the landing page does not (the monospace stack, bold sizes), so its
 // first layout made a dozen such calls; with the check's workers busy on a 2-core machine each
-// took 5-75 ms and the page froze for 150-300 ms (10-20 ms of it working) as the verdicts
-// arrived. Laying out one hidden sample of every font the stylesheet names before any worker
-// starts makes those calls while they are quick (the first task grows by about 30 ms).
+// was slow and the page froze, mostly waiting, as the verdicts arrived. Laying out one hidden
+// sample of every font the stylesheet names before any worker starts makes those calls while
+// they are quick (docs/benchmarks.md, Responsiveness).
 
 /** The fonts (shorthand or family, size, weight, style) that the page's style rules set. */
 function stylesheetFonts(): string[] {

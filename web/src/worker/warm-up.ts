@@ -1,7 +1,7 @@
 // A built-in check that warms a fresh core up before the user's file arrives. V8
 // first runs wasm in its baseline code (Liftoff) and recompiles the functions that get hot with
-// TurboFan on background threads: the first check of a fresh instance ran 3-6x slower than the
-// same check again. The page compiles the module once and every worker instantiates that one
+// TurboFan on background threads: the first check of a fresh instance ran several times slower
+// than the same check again. The page compiles the module once and every worker instantiates that one
 // module (client.ts), whose optimised code they all share, so this check, run in a worker of
 // its own while the page waits for a file, leaves the hot paths optimised for the user's first
 // check. The histories are generated here, serializable by construction with repeated values
@@ -115,9 +115,8 @@ export interface WarmUpReport { rounds: number; ms: number[] }
 // its timestamps narrow), the bincode one, without timestamps, with 32; Cobra logs of 960 on 600
 // keys, 4 of them written with the values 1 and 2, the rest with values written once: shaped
 // like VeriStrong's application histories (RUBiS, Twitter), whose schedule searches fail and
-// whose solver decides, so those paths are optimised too (Node, warm: RUBiS-1k SER 23.5 ->
-// 14 ms, Twitter-1k SI 15 -> 8 ms; 120 transactions before). Made once per worker, on the
-// first step.
+// whose solver decides, so those paths are optimised too (docs/benchmarks.md has the warm and
+// cold figures). Made once per worker, on the first step.
 let inputs: [string, Uint8Array][][] | null = null;
 const warmUpInputs = () => (inputs ??= [
   [['warm-up.json', new TextEncoder().encode(isoscopeJson(serialHistory(8, 40, 24, 4, 21)))]],

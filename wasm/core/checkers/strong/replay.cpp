@@ -186,9 +186,9 @@ bool Replay::clean(uint32_t v, uint32_t& blocked_on, bool lookahead) {
     }
   }
   // A small budget: a clean that looks far is called for every node of the front after each
-  // backjump (256 made VeriStrong's PostgreSQL runs 5x slower; the learning makes up for
-  // what a short look misses). Not too small either: the order found is the repeated-value
-  // solver's first guess, and 16 made it twice as slow on VeriStrong's HD-10k.
+  // backjump (a large one made VeriStrong's PostgreSQL runs several times slower; the learning
+  // makes up for what a short look misses). Not too small either: the order found is the
+  // repeated-value solver's first guess, and a very small budget slowed VeriStrong's HD-10k.
   const std::vector<uint32_t>& rwbeg = by_writer_.beg;
   const std::vector<uint32_t>& rw = by_writer_.reads;
   uint32_t left = 32;
