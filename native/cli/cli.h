@@ -43,6 +43,10 @@ bool load_input(const std::string& path, uint64_t max_bytes, LoadedInput& input,
 bool parse_count(const char* s, double& out);
 // A whole number from 0 to max.
 bool parse_whole(const char* s, double max, double& out);
+// An option's value: a finite number from lo to hi (parse_whole_in: a whole one); false for
+// anything else, a missing value (nullptr) included.
+bool parse_in(const char* s, double lo, double hi, double& out);
+bool parse_whole_in(const char* s, double lo, double hi, double& out);
 // Peak resident set size of this program. VmHWM, unlike getrusage's ru_maxrss, starts afresh
 // at exec, so a parent's memory (a benchmark driver that forked us) is not counted.
 long long peak_rss_bytes();

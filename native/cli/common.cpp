@@ -262,6 +262,8 @@ bool parse_count(const char* s, double& out) {
 bool parse_whole(const char* s, double max, double& out) {
   return parse_count(s, out) && out <= max && out == std::floor(out);
 }
+bool parse_in(const char* s, double lo, double hi, double& out) { return s && parse_count(s, out) && out >= lo && out <= hi; }
+bool parse_whole_in(const char* s, double lo, double hi, double& out) { return s && parse_whole(s, hi, out) && out >= lo; }
 
 long long peak_rss_bytes() {
   if (std::FILE* f = std::fopen("/proc/self/status", "r")) {

@@ -32,12 +32,12 @@ int run_generate(int argc, char** argv) {
     const char* v = (i + 1 < argc) ? argv[i + 1] : nullptr;
     double d = 0;
     auto take = [&](double lo, double hi) {
-      if (!v || !parse_count(v, d) || d < lo || d > hi) return false;
+      if (!parse_in(v, lo, hi, d)) return false;
       ++i;
       return true;
     };
     auto take_whole = [&](double lo, double hi) {  // counts: no fractions
-      if (!v || !parse_whole(v, hi, d) || d < lo) return false;
+      if (!parse_whole_in(v, lo, hi, d)) return false;
       ++i;
       return true;
     };

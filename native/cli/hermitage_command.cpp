@@ -47,7 +47,7 @@ struct CaseOutcome {
   HermitageRun run;
   History history;
   CheckReport report;
-  bool checked = false;
+  bool checked = false;  // decided: its level passed or failed on the recorded history
   bool occurs = false;
   std::string how;  // prevented: "blocked", "aborted: ...", "nothing anomalous read"; occurs: the anomaly
 };
@@ -78,15 +78,14 @@ CaseOutcome check_case(HermitageRun run) {
   CheckOptions opts;
   opts.levels.assign(std::begin(kChain), std::end(kChain));
   o.report = check_history(o.history, opts);
-  o.checked = true;
   const LevelResult& r = o.report.results[static_cast<int>(o.run.c->level)];
+  o.checked = r.verdict == Verdict::Pass || r.verdict == Verdict::Fail;
   o.occurs = r.verdict == Verdict::Fail;
   if (o.occurs) {
     o.how = std::string(level_name(o.run.c->level)) + " fails";
     if (!r.anomalies.empty()) o.how += ": " + std::string(kind_name(r.anomalies[0].kind)) + ": " + r.anomalies[0].explanation;
   } else if (r.verdict != Verdict::Pass) {
     o.run.error = std::string(level_name(o.run.c->level)) + " is " + verdict_name(r.verdict) + ": " + r.reason;
-    o.checked = false;
   } else if (!o.run.refusals.empty()) {
     o.how = "aborted: " + o.run.refusals[0].substr(0, o.run.refusals[0].find('\n'));
   } else if (!o.run.waits.empty()) {
@@ -130,34 +129,32 @@ Row run_row(const Target& target, Isolation iso, uint32_t lock_pause_ms, ServerF
   }
   // A cell: prevented when every case of its anomaly was; R/O when only the read-only ones were.
   // A case that could not run or was left unknown makes its cell undecided, whatever the others.
+  // row.cases holds the cases run, in hermitage_cases()'s order.
+  const std::vector<HermitageCase>& all_cases = hermitage_cases();
   for (int a = 0; a < kHermitageAnomalies; ++a) {
-    bool any = false, all_prevented = true, has_read_only = false, read_only_prevented = true, others_occur = false;
-    bool undecided = false;
-    for (const HermitageCase& c : hermitage_cases()) {
-      if (static_cast<int>(c.anomaly) != a) continue;
-      bool ran = false;
-      for (const CaseOutcome& o : row.cases) ran = ran || (o.run.c == &c && o.checked);
-      undecided = undecided || !ran;
-    }
-    for (const CaseOutcome& o : row.cases) {
-      if (static_cast<int>(o.run.c->anomaly) != a || !o.checked) continue;
+    bool any = false, undecided = false, all_prevented = true, has_read_only = false, read_only_prevented = true,
+         others_occur = false;
+    for (size_t i = 0; i < all_cases.size(); ++i) {
+      if (static_cast<int>(all_cases[i].anomaly) != a) continue;
       any = true;
-      const bool read_only = std::string(o.run.c->variant) == "read-only";
+      const CaseOutcome* o = i < row.cases.size() ? &row.cases[i] : nullptr;
+      if (!o || !o->checked) {
+        undecided = true;
+        continue;
+      }
+      const bool read_only = std::string(all_cases[i].variant) == "read-only";
       has_read_only = has_read_only || read_only;
-      if (o.occurs) {
+      if (o->occurs) {
         all_prevented = false;
         if (read_only) read_only_prevented = false;
         else others_occur = true;
       }
     }
-    if (undecided) {
-      row.cells[a] = CellResult::Undecided;
-      continue;
-    }
     if (!any) continue;
-    row.cells[a] = all_prevented                          ? CellResult::Prevented
+    row.cells[a] = undecided                                               ? CellResult::Undecided
+                   : all_prevented                                         ? CellResult::Prevented
                    : has_read_only && read_only_prevented && others_occur ? CellResult::ReadOnlyPrevented
-                                                         : CellResult::Occurs;
+                                                                           : CellResult::Occurs;
   }
   bool every_case_decided = row.cases.size() == hermitage_cases().size();
   for (const CaseOutcome& o : row.cases) every_case_decided = every_case_decided && o.checked;
@@ -165,7 +162,7 @@ Row run_row(const Target& target, Isolation iso, uint32_t lock_pause_ms, ServerF
     if (!every_case_decided) break;
     bool all = true;
     for (const CaseOutcome& o : row.cases)
-      all = all && o.checked && o.report.results[static_cast<int>(l)].verdict == Verdict::Pass;
+      all = all && o.report.results[static_cast<int>(l)].verdict == Verdict::Pass;
     if (all) {
       row.provides = level_name(l);
       break;
@@ -176,10 +173,6 @@ Row run_row(const Target& target, Isolation iso, uint32_t lock_pause_ms, ServerF
     if (!o.run.error.empty() && row.error.empty())
       row.error = std::string(hermitage_anomaly_name(o.run.c->anomaly)) + ": " + o.run.error;
   return row;
-}
-
-std::string case_name(const HermitageCase& c) {
-  return std::string(hermitage_anomaly_name(c.anomaly)) + (*c.variant ? std::string(" (") + c.variant + ")" : "");
 }
 
 void print_table(const std::vector<Row>& rows, const ServerFacts& facts, const Target& target, bool markdown) {
@@ -222,7 +215,7 @@ void print_table(const std::vector<Row>& rows, const ServerFacts& facts, const T
     if (!r.error.empty()) out += std::string(isolation_name(r.iso)) + ": could not run every case: " + redact_password(r.error) + "\n";
     for (const CaseOutcome& o : r.cases)
       if (o.checked)
-        out += std::string(markdown ? "- " : "") + isolation_name(r.iso) + ", " + case_name(*o.run.c) + ": " +
+        out += std::string(markdown ? "- " : "") + isolation_name(r.iso) + ", " + hermitage_case_name(*o.run.c) + ": " +
                (o.occurs ? "occurs (" : "prevented (") + o.how + ")\n";
   }
   cli::print_text(out);
@@ -246,10 +239,10 @@ std::string row_json(const Row& r) {
       out += std::string(", \"result\": ") + (o.occurs ? "\"occurs\"" : "\"prevented\"") + ", \"how\": " + json_quote(o.how);
       out += ", \"waits\": [";
       for (size_t w = 0; w < o.run.waits.size(); ++w) {
-        out += std::string(w ? ", " : "") + "{\"step\": " + std::to_string(o.run.waits[w].step + 1) + ", \"session\": \"T" +
-               std::to_string(o.run.waits[w].session + 1) + "\", \"waited_for\": [";
+        out += std::string(w ? ", " : "") + "{\"step\": " + std::to_string(o.run.waits[w].step + 1) + ", \"session\": " +
+               json_quote(hermitage_session_name(o.run.waits[w].session)) + ", \"waited_for\": [";
         for (size_t b = 0; b < o.run.waits[w].waited_for.size(); ++b)
-          out += std::string(b ? ", " : "") + "\"T" + std::to_string(o.run.waits[w].waited_for[b] + 1) + "\"";
+          out += std::string(b ? ", " : "") + json_quote(hermitage_session_name(o.run.waits[w].waited_for[b]));
         out += "]}";
       }
       out += "], \"refusals\": [";
@@ -284,7 +277,7 @@ int run_hermitage_command(int argc, char** argv) {
     } else if (a == "--lock-pause-ms") {
       double d = 0;
       // Below SQLite's busy timeout (10 s), after which a waiting statement fails.
-      if (!v || !cli::parse_whole(v, 5000, d) || d < 10) return usage("--lock-pause-ms needs a whole number from 10 to 5000");
+      if (!cli::parse_whole_in(v, 10, 5000, d)) return usage("--lock-pause-ms needs a whole number from 10 to 5000");
       lock_pause_ms = static_cast<uint32_t>(d);
       ++i;
     } else if (a.size() > 1 && a[0] == '-') {

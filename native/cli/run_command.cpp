@@ -60,8 +60,6 @@ int usage(const std::string& msg) {
   return kExitInput;
 }
 
-bool number(const char* s, double lo, double hi, double& out) { return s && cli::parse_count(s, out) && out >= lo && out <= hi; }
-bool whole(const char* s, double lo, double hi, double& out) { return s && cli::parse_whole(s, hi, out) && out >= lo; }
 
 // run's own limits, from what a run holds open: a connection per session and a row per key,
 // inserted before the sessions start.
@@ -114,7 +112,7 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
     const char* v = i + 1 < argc ? argv[i + 1] : nullptr;
     double d = 0;
     auto take = [&](double lo, double hi, bool integral) {
-      if (!(integral ? whole(v, lo, hi, d) : number(v, lo, hi, d))) return false;
+      if (!(integral ? cli::parse_whole_in(v, lo, hi, d) : cli::parse_in(v, lo, hi, d))) return false;
       ++i;
       return true;
     };

@@ -11,7 +11,7 @@ namespace {
 
 bool whole_in(const char* s, uint32_t lo, uint32_t hi, uint32_t& out) {
   double d = 0;
-  if (!s || !parse_whole(s, hi, d) || d < lo) return false;
+  if (!parse_whole_in(s, lo, hi, d)) return false;
   out = static_cast<uint32_t>(d);
   return true;
 }
@@ -65,7 +65,7 @@ OptionRead read_workload_option(int argc, char** argv, int& i, WorkloadOptions& 
     if (!ok) error = "--dist needs uniform, zipf or hotspot";
   } else if (a == "--read-ratio") {
     double d = 0;
-    ok = v && parse_count(v, d) && d <= 1;
+    ok = parse_in(v, 0, 1, d);
     if (ok) o.read_ratio = d;
     else error = "--read-ratio needs a number in [0, 1]";
   } else if (a == "--mix") {

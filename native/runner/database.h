@@ -67,6 +67,10 @@ enum class Outcome : uint8_t {
 struct Status {
   Outcome outcome = Outcome::Ok;
   std::string message;
+  // Aborted because a lock wait timed out (PostgreSQL's lock_timeout, InnoDB's
+  // innodb_lock_wait_timeout, SQLite's busy timeout), not because the database refused an
+  // interleaving: `isoscope hermitage` takes it for a stalled schedule.
+  bool lock_timeout = false;
   bool ok() const { return outcome == Outcome::Ok; }
 };
 

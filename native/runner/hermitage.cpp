@@ -8,6 +8,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "util/json.h"
@@ -17,13 +18,6 @@ namespace isoscope::runner {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// "T1" for session 0.
-std::string session_name(uint32_t s) {
-  std::string name(1, 'T');
-  name += std::to_string(s + 1);
-  return name;
-}
 
 
 // One session: its connection, its thread, the steps handed to it and not yet done.
@@ -56,6 +50,10 @@ class SessionWorker {
     std::lock_guard<std::mutex> l(mu_);
     since = busy_since_;
     step = running_ || queue_.empty() ? current_ : queue_.front().index;
+    return queue_.empty() && !running_;
+  }
+  bool idle() {
+    std::lock_guard<std::mutex> l(mu_);
     return queue_.empty() && !running_;
   }
   int64_t server_id() const { return server_id_; }
@@ -99,37 +97,31 @@ class SessionWorker {
     }
   }
 
-  void refused(const Status& st) {
-    HermitageTxn& t = txns_.back();
-    refusals_.push_back(session_name(index_) + ": " + st.message);
-    conn_->rollback();
-    t.status = TxnStatus::Aborted;
-    t.end_ns = now();
+  // The open transaction ends now; with `status`, or left unknown (a statement failed).
+  void end_txn(std::optional<TxnStatus> status) {
+    if (!open()) return;
+    if (status) txns_.back().status = *status;
+    txns_.back().end_ns = now();
     open_ = false;
   }
-  // The outcome of a statement: refused (its transaction ends, aborted), or an error.
-  // A lock wait that timed out is not the database preventing an anomaly: the schedule stalled
-  // (a lock held outside the case, a pause too long for the database's timeout).
-  static bool lock_timeout(const std::string& message) {
-    return message.find("Lock wait timeout") != std::string::npos || message.find("lock timeout") != std::string::npos ||
-           message.find("database is locked") != std::string::npos;
-  }
+  // The outcome of a statement: refused (its transaction ends, aborted), or an error. A lock
+  // wait that timed out is not the database preventing an anomaly: the schedule stalled (a lock
+  // held outside the case, a pause too long for the database's timeout).
   bool outcome(const Status& st) {
     if (st.ok()) return true;
-    if (st.outcome == Outcome::Aborted && !lock_timeout(st.message)) {
-      refused(st);
+    if (st.outcome == Outcome::Aborted && !st.lock_timeout) {
+      refusals_.push_back(hermitage_session_name(index_) + ": " + st.message);
+      conn_->rollback();
+      end_txn(TxnStatus::Aborted);
       return false;
     }
     {
       std::lock_guard<std::mutex> l(mu_);
-      if (error_.empty()) error_ = session_name(index_) + ": " + st.message;
+      if (error_.empty()) error_ = hermitage_session_name(index_) + ": " + st.message;
     }
     // Its locks go with its transaction, so that the other sessions are not left waiting.
     if (st.outcome != Outcome::Lost) conn_->rollback();
-    if (!txns_.empty() && open_) {
-      txns_.back().end_ns = now();
-      open_ = false;
-    }
+    end_txn(std::nullopt);
     return false;
   }
 
@@ -159,17 +151,11 @@ class SessionWorker {
         if (outcome(conn_->write(s.key, s.value))) t.ops.push_back({true, s.key, s.value});
         break;
       case HermitageStep::Commit:
-        if (outcome(conn_->commit())) {
-          t.status = TxnStatus::Committed;
-          t.end_ns = now();
-          open_ = false;
-        }
+        if (outcome(conn_->commit())) end_txn(TxnStatus::Committed);
         break;
       case HermitageStep::Abort:
         conn_->rollback();
-        t.status = TxnStatus::Aborted;
-        t.end_ns = now();
-        open_ = false;
+        end_txn(TxnStatus::Aborted);
         break;
       case HermitageStep::Begin: break;
     }
@@ -207,22 +193,20 @@ bool txn_writes(const std::vector<HermitageStep>& steps, size_t begin) {
 }  // namespace
 
 std::string hermitage_history_json(const HermitageCase& c, const std::vector<std::vector<HermitageTxn>>& sessions) {
-  const std::string name = std::string(hermitage_anomaly_name(c.anomaly)) + (*c.variant ? std::string(" (") + c.variant + ")" : "");
   std::string out = "{\"format\": \"isoscope/1\", \"initial\": 0, \"recorded_by\": {\"tool\": \"isoscope hermitage\", \"case\": " +
-                    json_quote(name) + "}, \"sessions\": [";
+                    json_quote(hermitage_case_name(c)) + "}, \"sessions\": [";
   for (size_t s = 0; s < sessions.size(); ++s) {
     out += s ? ", [" : "[";
     const std::vector<HermitageTxn>& txns = sessions[s];
     for (size_t i = 0; i < txns.size(); ++i) {
       const HermitageTxn& t = txns[i];
       out += i ? ", " : "";
-      out += "{\"id\": " + json_quote(session_name(static_cast<uint32_t>(s)) + (txns.size() > 1 ? "." + std::to_string(i + 1) : "")) +
+      out += "{\"id\": " + json_quote(hermitage_session_name(static_cast<uint32_t>(s)) + (txns.size() > 1 ? "." + std::to_string(i + 1) : "")) +
              ", \"ops\": [";
       for (size_t o = 0; o < t.ops.size(); ++o)
         out += std::string(o ? ", " : "") + "[\"" + (t.ops[o].write ? "w" : "r") + "\", \"" + (t.ops[o].key ? "y" : "x") +
                "\", " + std::to_string(t.ops[o].value) + "]";
-      const char* status = t.status == TxnStatus::Committed ? "committed" : t.status == TxnStatus::Aborted ? "aborted" : "unknown";
-      out += std::string("], \"status\": \"") + status + "\", \"start\": " + std::to_string(t.start_ns) +
+      out += std::string("], \"status\": \"") + txn_status_name(t.status) + "\", \"start\": " + std::to_string(t.start_ns) +
              ", \"end\": " + std::to_string(std::max(t.end_ns, t.start_ns)) + "}";
     }
     out += "]";
@@ -244,7 +228,7 @@ HermitageRun run_hermitage_case(Database& db, const HermitageCase& c, uint32_t l
     std::string error;
     std::unique_ptr<Connection> conn = db.connect(error);
     if (!conn) {
-      run.error = session_name(i) + " cannot connect: " + error;
+      run.error = hermitage_session_name(i) + " cannot connect: " + error;
       return run;
     }
     workers.push_back(std::make_unique<SessionWorker>(i, std::move(conn), t0));
@@ -315,25 +299,22 @@ HermitageRun run_hermitage_case(Database& db, const HermitageCase& c, uint32_t l
   // the database lets it go or refuses it).
   for (const Clock::time_point end = Clock::now() + std::chrono::seconds(60);;) {
     bool all = true;
-    for (const auto& w : workers) {
-      Clock::time_point since;
-      uint32_t step;
-      all = all && w->idle(since, step);
-    }
+    for (const auto& w : workers) all = all && w->idle();
     if (all || !run.error.empty()) break;
-    if (Clock::now() > end || (interrupted && interrupted->load())) {
-      if (run.error.empty()) run.error = "a session was still waiting a minute after the script's end";
+    if (interrupted && interrupted->load()) {
+      run.error = "interrupted";
+      break;
+    }
+    if (Clock::now() > end) {
+      run.error = "a session was still waiting a minute after the script's end";
       break;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   // A session still in a statement (the case stopped early) is ended from the server's side, so
   // that its thread returns; every thread ends before what they recorded is read.
-  for (const auto& w : workers) {
-    Clock::time_point since;
-    uint32_t step;
-    if (!w->idle(since, step) && w->server_id() >= 0) db.kill(w->server_id());
-  }
+  for (const auto& w : workers)
+    if (!w->idle() && w->server_id() >= 0) db.kill(w->server_id());
   for (const auto& w : workers) w->stop();
   for (const auto& w : workers) {
     if (run.error.empty() && !w->error().empty()) run.error = w->error();

@@ -52,6 +52,10 @@ struct HermitageCase {
 };
 // Every case, in column order.
 const std::vector<HermitageCase>& hermitage_cases();
+// "G0", "G-single (read-only)": the anomaly and its variant.
+std::string hermitage_case_name(const HermitageCase& c);
+// "T1" for session 0: what the scripts, histories and reports call a session.
+std::string hermitage_session_name(uint32_t session);
 // The steps of a script: "T<n> begin|commit|abort", "T<n> read x", "T<n> read-for-update x",
 // "T<n> write x VALUE", separated by ';'. False with error on anything else.
 bool parse_hermitage_script(const char* script, std::vector<HermitageStep>& steps, std::string& error);

@@ -28,6 +28,22 @@ const char* hermitage_anomaly_title(HermitageAnomaly a) {
   return kTitles[static_cast<int>(a)];
 }
 
+std::string hermitage_case_name(const HermitageCase& c) {
+  std::string name = hermitage_anomaly_name(c.anomaly);
+  if (*c.variant) {
+    name += " (";
+    name += c.variant;
+    name += ')';
+  }
+  return name;
+}
+
+std::string hermitage_session_name(uint32_t session) {
+  std::string name(1, 'T');  // (built up: GCC 12 warns, wrongly, of "T" + std::string)
+  name += std::to_string(session + 1);
+  return name;
+}
+
 const char* cell_result_mark(CellResult r) {
   switch (r) {
     case CellResult::Prevented: return "✓";

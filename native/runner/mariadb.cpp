@@ -31,6 +31,7 @@ Status classify(MYSQL* c) {
     s.outcome = Outcome::Lost;
   else
     s.outcome = Outcome::Failed;
+  s.lock_timeout = e == 1205;
   return s;
 }
 

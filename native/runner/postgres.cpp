@@ -36,6 +36,7 @@ Status classify(PGconn* c, PGresult* r) {
     s.outcome = Outcome::Aborted;
   else
     s.outcome = Outcome::Failed;
+  s.lock_timeout = code == "55P03";
   return s;
 }
 

@@ -285,9 +285,9 @@ std::string txn_json(const RecordedSession& rs, const RecordedTxn& t) {
     }
     out += "]";
   }
-  out += t.status == TxnStatus::Committed ? "], \"status\": \"committed\", \"start\": "
-         : t.status == TxnStatus::Aborted ? "], \"status\": \"aborted\", \"start\": "
-                                           : "], \"status\": \"unknown\", \"start\": ";
+  out += "], \"status\": \"";
+  out += txn_status_name(t.status);
+  out += "\", \"start\": ";
   number(t.start_ns);
   out += ", \"end\": ";
   number(t.end_ns);

@@ -18,6 +18,7 @@ Status classify(sqlite3* db, int rc) {
   s.message = std::string(sqlite3_errmsg(db)) + " (SQLite error " + std::to_string(rc) + ")";
   const int primary = rc & 0xff;
   s.outcome = primary == SQLITE_BUSY || primary == SQLITE_LOCKED ? Outcome::Aborted : Outcome::Failed;
+  s.lock_timeout = primary == SQLITE_BUSY;  // the busy timeout ran out
   return s;
 }
 

@@ -115,15 +115,11 @@ const Expectation kExpected[] = {
     {"G2-item", {{0, 0, 0, 0}}, {{0, 0, 0, 0}, 9}},
 };
 
-std::string name_of(const HermitageCase& c) {
-  return std::string(hermitage_anomaly_name(c.anomaly)) + (*c.variant ? std::string(" (") + c.variant + ")" : "");
-}
-
 }  // namespace
 
 TEST(Hermitage, EveryCaseHasItsOutcomesWrittenHere) {
   ASSERT_EQ(hermitage_cases().size(), std::size(kExpected));
-  for (size_t i = 0; i < hermitage_cases().size(); ++i) EXPECT_EQ(name_of(hermitage_cases()[i]), kExpected[i].name);
+  for (size_t i = 0; i < hermitage_cases().size(); ++i) EXPECT_EQ(hermitage_case_name(hermitage_cases()[i]), kExpected[i].name);
 }
 
 TEST(Hermitage, TheAnomalyFailsTheCasesLevelFirst) {
@@ -134,7 +130,7 @@ TEST(Hermitage, TheAnomalyFailsTheCasesLevelFirst) {
       // The transactional chain: a level weaker than the case's passes, the case's and every
       // stronger one fails.
       const bool weaker = static_cast<int>(level) < static_cast<int>(c.level);
-      EXPECT_EQ(verdict, weaker ? Verdict::Pass : Verdict::Fail) << name_of(c) << " at " << level_name(level);
+      EXPECT_EQ(verdict, weaker ? Verdict::Pass : Verdict::Fail) << hermitage_case_name(c) << " at " << level_name(level);
     }
   }
 }
@@ -143,8 +139,8 @@ TEST(Hermitage, ThePreventedOutcomePassesTheCasesLevel) {
   for (size_t i = 0; i < hermitage_cases().size(); ++i) {
     const HermitageCase& c = hermitage_cases()[i];
     const std::map<Level, Verdict> v = verdicts(replay(c, kExpected[i].prevented));
-    ASSERT_TRUE(v.count(c.level)) << name_of(c);
-    EXPECT_EQ(v.at(c.level), Verdict::Pass) << name_of(c);
+    ASSERT_TRUE(v.count(c.level)) << hermitage_case_name(c);
+    EXPECT_EQ(v.at(c.level), Verdict::Pass) << hermitage_case_name(c);
   }
 }
 

@@ -46,6 +46,10 @@ enum class OpKind : uint8_t {
   ListRead,  // ["r", k, [v1..vn]]: reads the writer of vn (the initial state when empty)
 };
 enum class TxnStatus : uint8_t { Committed, Aborted, Unknown };
+// "committed", "aborted", "unknown": the status as the isoscope format writes it.
+inline const char* txn_status_name(TxnStatus s) {
+  return s == TxnStatus::Committed ? "committed" : s == TxnStatus::Aborted ? "aborted" : "unknown";
+}
 
 struct Op {
   uint32_t key;

@@ -255,7 +255,7 @@ std::string transactions_json(const History& h, uint32_t begin, uint32_t end) {
     }
     j.member("session", x.session).member("index", x.index);
     if (x.label != kNone) j.member("id", shortened(h.labels[x.label]));  // whole in names_json
-    j.member("status", x.status == TxnStatus::Committed ? "committed" : x.status == TxnStatus::Aborted ? "aborted" : "unknown")
+    j.member("status", txn_status_name(x.status))
         .member("committed", x.committed);
     // Exact decimals: JSON numbers beyond 2^53 stay exact in the text (a reader in JS rounds them).
     if (x.has_time()) j.key("start").raw(h.times[t].start.text()).key("end").raw(h.times[t].end.text());
