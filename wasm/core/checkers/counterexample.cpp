@@ -14,6 +14,10 @@ History project_history(const History& h, const std::vector<char>& keep, const s
   b.keys() = h.keys;
   b.values() = h.values;
   b.set_initial(h.initial);
+  for (uint32_t k = 0; k < h.initial_rows.size(); ++k)
+    if (h.initial_rows[k] != kNone) b.set_initial_row(k, h.initial_rows[k]);
+  for (uint32_t p = 0; p < h.predicates.size(); ++p) b.add_predicate(h.predicates[p]);
+  std::vector<Op> members;
   // An object history's operations repeat values and read from no one in particular: its
   // reads stay (LIN judges them on the Registers, which keep the kept operations).
   const bool objects = !h.registers.empty();
@@ -44,6 +48,15 @@ History project_history(const History& h, const std::vector<char>& keep, const s
       const Txn& x = h.txns[t];
       for (uint32_t o = x.op_begin; o < x.op_end; ++o) {
         const Op& op = h.ops[o];
+        if (op.in_predicate()) {  // a predicate read, with the reads kept as a read is
+          const PredicateRead& p = h.predicate_reads[op.list];
+          members.clear();
+          for (uint32_t m = p.op_begin; m < p.op_end; ++m)
+            if (writer_kept(m)) members.push_back(h.ops[m]);
+          b.predicate_read_of(p.predicate, members);
+          o = p.op_end - 1;
+          continue;
+        }
         switch (op.kind) {
           case OpKind::Read:
             if (writer_kept(o)) b.read(op.key, op.value);

@@ -97,14 +97,25 @@ std::vector<Anomaly> check_read_consistency(const History& h) {
     }
     const uint32_t writer = w < kThinAir ? h.op_txn[w] : kNone;
     switch (c) {
-      case ReadClass::ThinAir:
+      case ReadClass::ThinAir: {
+        const Op& o = h.ops[r];
+        const std::optional<uint32_t> init = h.initial_of(o.key);
+        if (o.in_predicate() && o.value == kNoRow) {  // a predicate read missed a row
+          out.push_back(read_anomaly(
+              h, AnomalyKind::ThinAirRead, r,
+              h.txn_name(t) + "'s " + h.op_text(r) + ", but every version of key " + h.keys.display(o.key) +
+                  " (every value written to it" + (init ? std::string(" and its initial one") : std::string()) +
+                  ") matches the predicate: the read missed a row that always existed"));
+          break;
+        }
         out.push_back(read_anomaly(
             h, AnomalyKind::ThinAirRead, r,
             h.txn_name(t) + " reads " + h.op_text(r) + ", a value no transaction wrote" +
-                (h.initial ? " and not the initial value " + h.values.display(*h.initial)
-                           : std::string(" (this history has no implicit initial value)")) +
+                (init ? " and not the initial value " + h.values.display(*init)
+                      : std::string(" (this history has no implicit initial value)")) +
                 ": it came out of thin air"));
         break;
+      }
       case ReadClass::FutureRead:
         out.push_back(read_anomaly(h, AnomalyKind::FutureRead, r,
                                    h.txn_name(t) + " reads " + h.op_text(r) + " from its own " +

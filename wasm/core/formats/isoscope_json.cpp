@@ -41,7 +41,7 @@ class JsonHistoryReader {
     for (auto field_result : root) {
       std::string_view name;
       if (auto err = field_result.unescaped_key(false).get(name)) return fail_doc(doc, err, "a member name");
-      if (name == "sessions" || name == "initial" || name == "format")
+      if (name == "sessions" || name == "initial" || name == "format" || name == "rows")
         if (!member_once(doc, members, name)) return error_;
       od::value v;
       if (auto err = field_result.value().get(v)) return fail_doc(doc, err, "a member value");
@@ -61,6 +61,8 @@ class JsonHistoryReader {
                           "\"format\" to be \"isoscope/1\", found \"" + std::string(f) + "\"");
       } else if (name == "origin") {
         if (!read_origin(doc, v)) return error_;
+      } else if (name == "rows") {
+        if (!read_rows(doc, v, /*initial=*/true)) return error_;
       }  // other members are ignored (On-Demand skips what is not read)
     }
     if (!doc.at_end()) return fail_doc(doc, simdjson::TRAILING_CONTENT, "the end of the document");
@@ -115,6 +117,70 @@ class JsonHistoryReader {
       }
     }
     saw_origin_ = true;
+    return true;
+  }
+
+  // Rows, [[key, value], ...]: the table at the start ("rows"), or what a predicate read returned
+  // (into rows_). A key at most once; a row's value is not null (null is absence).
+  bool read_rows(od::document& doc, od::value& v, bool initial) {
+    const char* what = initial ? "\"rows\": [[key, value], ...], the table's rows at the start"
+                               : "the rows the select returned: [[key, value], ...]";
+    od::array rows;
+    if (auto err = v.get_array().get(rows)) return fail_doc(doc, err, what), false;
+    rows_.clear();
+    for (auto row_result : rows) {
+      od::array row;
+      if (auto err = row_result.get_array().get(row)) return fail_doc(doc, err, std::string("a row [key, value] in ") + what), false;
+      uint32_t parts[2];
+      size_t n = 0;
+      for (auto part_result : row) {
+        od::value part;
+        if (auto err = part_result.get(part)) return fail_doc(doc, err, "a row [key, value]"), false;
+        if (n == 2) return fail_doc(doc, simdjson::INCORRECT_TYPE, "']' after a row's value: a row is [key, value]"), false;
+        if (n == 0 ? !read_key(doc, part, parts[0])
+                   : !read_scalar(doc, part, builder_.values(), parts[1], "a row's value (integer or string)", /*allow_null=*/false))
+          return false;
+        ++n;
+      }
+      if (n != 2) return fail_doc(doc, simdjson::INCORRECT_TYPE, "a row [key, value] of two elements"), false;
+      for (const auto& [k, _] : rows_)
+        if (k == parts[0])
+          return fail_doc(doc, simdjson::INCORRECT_TYPE,
+                          "each key once in " + std::string(what) + ", found key " + builder_.keys().display(k) + " twice"),
+                 false;
+      rows_.push_back({parts[0], parts[1]});
+    }
+    if (initial)
+      for (const auto& [k, value] : rows_) builder_.set_initial_row(k, value);
+    return true;
+  }
+
+  // ["select", "predicate", [[key, value], ...]]: the name is read; parts is at the predicate.
+  template <class It>
+  bool read_select(od::document& doc, It& it, It& end) {
+    if (it == end) return fail_doc(doc, simdjson::INCORRECT_TYPE, "a predicate after \"select\" (docs/formats.md)"), false;
+    od::value pv;
+    std::string_view text;
+    if (auto err = (*it).get(pv)) return fail_doc(doc, err, "a predicate"), false;
+    if (auto err = pv.get_string().get(text)) return fail_doc(doc, err, "a predicate: a string such as \"value % 3 = 0\""), false;
+    ParsedPredicate p = parse_predicate(text);
+    if (!p.error.empty()) return fail_doc(doc, simdjson::SUCCESS, p.error.substr(9)), false;  // "expected " is added back
+    const uint32_t pred = builder_.add_predicate(std::move(p.predicate));
+    ++it;
+    if (it == end) return fail_doc(doc, simdjson::INCORRECT_TYPE, "the rows the select returned after its predicate"), false;
+    od::value rv;
+    if (auto err = (*it).get(rv)) return fail_doc(doc, err, "the rows the select returned"), false;
+    if (!read_rows(doc, rv, /*initial=*/false)) return false;
+    const Predicate& pr = builder_.predicates()[pred];
+    for (const auto& [k, value] : rows_)
+      if (!predicate_matches(pr, builder_.keys(), k, builder_.values(), value))
+        return fail_doc(doc, simdjson::INCORRECT_TYPE,
+                        "rows that match the predicate \"" + pr.text + "\"; the row (" + builder_.keys().display(k) + ", " +
+                            builder_.values().display(value) + ") does not"),
+               false;
+    builder_.predicate_read(pred, rows_);
+    ++it;
+    if (it != end) return fail_doc(doc, simdjson::INCORRECT_TYPE, "']' after the rows: a select has three elements"), false;
     return true;
   }
 
@@ -226,13 +292,23 @@ class JsonHistoryReader {
         return fail_doc(doc, err, "an operation name: \"r\", \"w\" or \"append\""), false;
       const char* k_ptr = raw.raw();
       OpKind k;
+      bool row_delete = false;
       if (k_ptr[0] == 'r' && k_ptr[1] == '"') k = OpKind::Read;
       else if (k_ptr[0] == 'w' && k_ptr[1] == '"') k = OpKind::Write;
       else if (std::memcmp(k_ptr, "append\"", 7) == 0) k = OpKind::Append;
-      else {
+      // Rows (docs/formats.md): an insert or update writes the row's value, a delete writes
+      // absence (null), a select is a predicate read.
+      else if (std::memcmp(k_ptr, "insert\"", 7) == 0 || std::memcmp(k_ptr, "update\"", 7) == 0) k = OpKind::Write;
+      else if (std::memcmp(k_ptr, "delete\"", 7) == 0) k = OpKind::Write, row_delete = true;
+      else if (std::memcmp(k_ptr, "select\"", 7) == 0) {
+        ++it;
+        if (!read_select(doc, it, end)) return false;
+        continue;
+      } else {
         std::string_view shown(k_ptr, std::strcspn(k_ptr, "\"\n"));
         return fail_doc(doc, simdjson::INCORRECT_TYPE,
-                        "an operation name \"r\", \"w\" or \"append\", found \"" + std::string(shown.substr(0, 40)) + "\""), false;
+                        "an operation name \"r\", \"w\", \"append\", \"select\", \"insert\", \"update\" or \"delete\", found \"" +
+                            std::string(shown.substr(0, 40)) + "\""), false;
       }
       ++it;
       if (it == end) return fail_doc(doc, simdjson::INCORRECT_TYPE, "a key after the operation name"), false;
@@ -241,6 +317,11 @@ class JsonHistoryReader {
       uint32_t key;
       if (!read_key(doc, keyv, key)) return false;
       ++it;
+      if (row_delete) {
+        builder_.write(key, builder_.values().intern_null());
+        if (it != end) return fail_doc(doc, simdjson::INCORRECT_TYPE, "']' after the key: a delete is [\"delete\", key]"), false;
+        continue;
+      }
       if (it == end) return fail_doc(doc, simdjson::INCORRECT_TYPE, "a value after the key"), false;
       od::value valv;
       if (auto err = (*it).get(valv)) return fail_doc(doc, err, "a value"), false;
@@ -396,6 +477,7 @@ class JsonHistoryReader {
   HistoryBuilder builder_;
   InputError error_;
   std::vector<uint32_t> list_;
+  std::vector<std::pair<uint32_t, uint32_t>> rows_;
   std::vector<TxnOrigin> origin_;
   size_t origin_txns_ = 0;
   bool saw_origin_ = false;

@@ -16,9 +16,13 @@ class IsoscopeJsonWriter final : public HistoryWriter {
   void begin(std::optional<std::string_view> initial) override {
     out_.put("{\"format\": \"isoscope/1\", \"initial\": ");
     out_.put(initial ? *initial : "null");
-    out_.put(", \"sessions\": [");
+  }
+  void rows(std::string_view rows) override {
+    out_.put(", \"rows\": ");
+    out_.put(rows);
   }
   void begin_session() override {
+    if (!sessions_) out_.put(", \"sessions\": [");
     out_.put(sessions_++ ? "],\n  [" : "\n  [");
     txns_in_session_ = 0;
   }
@@ -39,6 +43,13 @@ class IsoscopeJsonWriter final : public HistoryWriter {
     out_.put(key);
     out_.put(", ");
     out_.put(value);
+    out_.put(']');
+  }
+  void select(std::string_view predicate, std::string_view rows) override {
+    out_.put(ops_in_txn_++ ? ", [\"select\", " : "[\"select\", ");
+    out_.put(predicate);
+    out_.put(", ");
+    out_.put(rows);
     out_.put(']');
   }
   void end_txn(TxnStatus status, std::optional<Interval> times) override {
@@ -69,7 +80,7 @@ class IsoscopeJsonWriter final : public HistoryWriter {
     origin_ += "]}";
   }
   void finish() override {
-    out_.put(sessions_ ? "]\n]" : "\n]");
+    out_.put(sessions_ ? "]\n]" : ", \"sessions\": [\n]");
     out_.put(origin_);
     out_.put("}\n");
   }
@@ -159,12 +170,29 @@ void write_history(const History& h, HistoryWriter& w) {
   std::optional<std::string> initial;
   if (h.initial) initial = h.values.json(*h.initial);
   w.begin(initial ? std::optional<std::string_view>(*initial) : std::nullopt);
+  auto row = [&](uint32_t key, uint32_t value) { return "[" + h.keys.json(key) + ", " + h.values.json(value) + "]"; };
+  if (!h.initial_rows.empty()) {
+    std::string rows;
+    for (uint32_t k = 0; k < h.initial_rows.size(); ++k)
+      if (h.initial_rows[k] != kNone) rows += (rows.empty() ? "[" : ", ") + row(k, h.initial_rows[k]);
+    w.rows(rows.empty() ? "[]" : rows + "]");
+  }
   for (size_t s = 0; s < h.num_sessions(); ++s) {
     w.begin_session();
     for (uint32_t t = h.session_begin[s]; t < h.session_begin[s + 1]; ++t) {
       const Txn& x = h.txns[t];
       w.begin_txn(x.label != kNone ? h.labels[x.label] : std::string_view());
-      for (uint32_t i = x.op_begin; i < x.op_end; ++i) w.op(h.ops[i].kind, h.keys.json(h.ops[i].key), op_value_json(h, i));
+      for (uint32_t i = x.op_begin; i < x.op_end; ++i) {
+        if (!h.ops[i].in_predicate()) {
+          w.op(h.ops[i].kind, h.keys.json(h.ops[i].key), op_value_json(h, i));
+          continue;
+        }
+        const PredicateRead& p = h.predicate_reads[h.ops[i].list];
+        std::string rows = "[";
+        for (uint32_t o = p.op_begin; o < p.returned_end; ++o) rows += (o > p.op_begin ? ", " : "") + row(h.ops[o].key, h.ops[o].value);
+        w.select(json_quote(h.predicates[p.predicate].text), rows + "]");
+        i = p.op_end - 1;
+      }
       w.end_txn(x.status, x.has_time() ? std::optional(h.times[t]) : std::nullopt);
     }
   }
@@ -176,6 +204,7 @@ std::optional<InputError> plume_cannot_express(const History& h) {
   auto fail = [](std::string msg) { return input_error(std::move(msg)); };
   auto is_int = [](const Interner& in, uint32_t id) { return in.kind(id) == Interner::Kind::Int; };
   if (h.has_lists) return fail("plume has no list operations (append / list reads)");
+  if (h.has_rows()) return fail("plume has no initial rows or predicate reads");
   for (size_t t = 1; t < h.txns.size(); ++t)
     if (h.txns[t].status == TxnStatus::Unknown)
       return fail("plume cannot express a transaction of unknown outcome (" + h.txn_name(static_cast<uint32_t>(t)) + ")");

@@ -25,6 +25,11 @@ class HistoryWriter {
   virtual void begin_session() = 0;
   virtual void begin_txn(std::string_view label) = 0;  // "" when the transaction has none
   virtual void op(OpKind kind, std::string_view key_json, std::string_view value_json) = 0;
+  // Rows (docs/formats.md): the initial rows, [[key, value], ...] in JSON (after begin, before
+  // the first session), and a predicate read: its predicate and the rows it returned. A format
+  // without rows says so (error()).
+  virtual void rows(std::string_view) { cannot("initial rows"); }
+  virtual void select(std::string_view, std::string_view) { cannot("predicate reads"); }
   virtual void end_txn(TxnStatus status, std::optional<Interval> times) = 0;
   // A counterexample's transactions' identities in its original history (History::origin),
   // before finish(); formats that cannot hold them ignore them.
@@ -34,6 +39,9 @@ class HistoryWriter {
   const std::optional<InputError>& error() const { return error_; }
 
  protected:
+  void cannot(std::string_view what) {
+    if (!error_) error_ = input_error("this format cannot hold " + std::string(what) + " (isoscope JSON can)");
+  }
   std::optional<InputError> error_;
 };
 

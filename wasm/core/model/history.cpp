@@ -117,6 +117,11 @@ std::string History::txn_name(uint32_t t) const {
 std::string History::op_text(uint32_t op) const {
   const Op& o = ops[op];
   std::string k = keys.display(o.key);
+  if (o.in_predicate()) {
+    std::string s = "select(" + predicates[predicate_reads[o.list].predicate].text + ")";
+    if (o.value == kNoRow) return s + " saw no row at key " + k;
+    return s + " returned (" + k + ", " + values.display(o.value) + ")";
+  }
   switch (o.kind) {
     case OpKind::Read: return "r(" + k + ", " + values.display(o.value) + ")";
     case OpKind::Write: return "w(" + k + ", " + values.display(o.value) + ")";
@@ -134,13 +139,41 @@ std::string History::op_text(uint32_t op) const {
   return "?";
 }
 
+std::string History::predicate_read_text(uint32_t pr) const {
+  const PredicateRead& p = predicate_reads[pr];
+  std::string s = "select(" + predicates[p.predicate].text + ") = {";
+  for (uint32_t o = p.op_begin; o < p.returned_end; ++o) {
+    if (o > p.op_begin) s += ", ";
+    s += "(" + keys.display(ops[o].key) + ", " + values.display(ops[o].value) + ")";
+  }
+  return s + "}";
+}
+
+uint32_t History::input_position(uint32_t op) const {
+  const Txn& t = txns[op_txn[op]];
+  if (predicate_reads.empty()) return op - t.op_begin;
+  uint32_t n = 0;
+  for (uint32_t o = t.op_begin; o < op; ++o)
+    n += !ops[o].in_predicate() || o == predicate_reads[ops[o].list].op_begin;
+  if (ops[op].in_predicate() && op != predicate_reads[ops[op].list].op_begin) --n;  // its read's first
+  return n;
+}
+
+uint32_t History::input_index(uint32_t op) const {
+  if (predicate_reads.empty()) return op;
+  uint32_t n = 0;
+  for (uint32_t o = 0; o < op; ++o) n += !ops[o].in_predicate() || o == predicate_reads[ops[o].list].op_begin;
+  if (ops[op].in_predicate() && op != predicate_reads[ops[op].list].op_begin) --n;
+  return n;
+}
+
 size_t History::memory_bytes() const {
   return txns.capacity() * sizeof(Txn) + times.capacity() * sizeof(Interval) + session_begin.capacity() * 4 +
          ops.capacity() * sizeof(Op) + op_txn.capacity() * 4 + read_from.capacity() * 4 +
          lists.capacity() * sizeof(ListSpan) + list_values.capacity() * 4 + labels.memory_bytes() +
          keys.memory_bytes() + values.memory_bytes() + origin.capacity() * sizeof(TxnOrigin) +
          registers.ops.capacity() * sizeof(RegOp) + registers.micro.capacity() * sizeof(ObjMicro) +
-         ambiguous.memory_bytes();
+         ambiguous.memory_bytes() + initial_rows.capacity() * 4 + predicate_reads.capacity() * sizeof(PredicateRead);
 }
 
 // ---- builder --------------------------------------------------------------------------------
@@ -197,6 +230,142 @@ void HistoryBuilder::list_read(uint32_t key, std::span<const uint32_t> vals) {
   uint32_t last = vals.empty() ? kNone : vals.back();
   push_op(Op{key, last, list, OpKind::ListRead});
 }
+void HistoryBuilder::predicate_read(uint32_t predicate, std::span<const std::pair<uint32_t, uint32_t>> rows) {
+  const uint32_t b = static_cast<uint32_t>(pending_rows_.size());
+  pending_rows_.insert(pending_rows_.end(), rows.begin(), rows.end());
+  pending_.push_back({b, static_cast<uint32_t>(pending_rows_.size())});
+  // A placeholder (key kNone) that finish() expands; its list is the pending read, and the
+  // predicate rides in value.
+  push_op(Op{kNone, predicate, static_cast<uint32_t>(pending_.size() - 1), OpKind::Read});
+}
+
+void HistoryBuilder::predicate_read_of(uint32_t predicate, std::span<const Op> reads) {
+  const uint32_t pr = static_cast<uint32_t>(h_.predicate_reads.size());
+  PredicateRead p;
+  p.predicate = predicate;
+  p.op_begin = static_cast<uint32_t>(h_.ops.size());
+  for (const Op& o : reads) push_op(Op{o.key, o.value, pr, OpKind::Read});
+  p.op_end = static_cast<uint32_t>(h_.ops.size());
+  p.returned_end = p.op_begin;
+  while (p.returned_end < p.op_end && h_.ops[p.returned_end].value != kNoRow) ++p.returned_end;
+  h_.predicate_reads.push_back(p);
+}
+
+void HistoryBuilder::expand_predicate_reads() {
+  History& h = h_;
+  const uint32_t nk = static_cast<uint32_t>(h.keys.size());
+  const size_t total = h.ops.size() + pending_.size() * static_cast<size_t>(nk);
+  std::vector<Op> ops;
+  std::vector<uint32_t> op_txn;
+  reserve_huge(ops, total);
+  reserve_huge(op_txn, total);
+  std::vector<PredicateRead> reads;
+  std::vector<uint32_t> new_read(h.predicate_reads.size(), kNone);
+  std::vector<uint32_t> stamp(nk, kNone);
+  for (uint32_t t = 1; t < h.txns.size(); ++t) {
+    Txn& x = h.txns[t];
+    const uint32_t begin = static_cast<uint32_t>(ops.size());
+    for (uint32_t i = x.op_begin; i < x.op_end; ++i) {
+      const Op& o = h.ops[i];
+      if (!o.in_predicate()) {
+        ops.push_back(o);
+        op_txn.push_back(t);
+        continue;
+      }
+      if (o.key != kNone) {  // a read of a predicate read given whole (predicate_read_of)
+        if (new_read[o.list] == kNone) {
+          const PredicateRead& old = h.predicate_reads[o.list];
+          new_read[o.list] = static_cast<uint32_t>(reads.size());
+          const uint32_t at = static_cast<uint32_t>(ops.size());
+          reads.push_back({old.predicate, at, at + (old.returned_end - old.op_begin), at + (old.op_end - old.op_begin)});
+        }
+        ops.push_back(Op{o.key, o.value, new_read[o.list], OpKind::Read});
+        op_txn.push_back(t);
+        continue;
+      }
+      const PendingRead& p = pending_[o.list];
+      const uint32_t pr = static_cast<uint32_t>(reads.size());
+      PredicateRead r;
+      r.predicate = o.value;
+      r.op_begin = static_cast<uint32_t>(ops.size());
+      for (uint32_t k = p.begin; k < p.end; ++k) {
+        ops.push_back(Op{pending_rows_[k].first, pending_rows_[k].second, pr, OpKind::Read});
+        stamp[pending_rows_[k].first] = pr;
+      }
+      r.returned_end = static_cast<uint32_t>(ops.size());
+      for (uint32_t k = 0; k < nk; ++k)
+        if (stamp[k] != pr) ops.push_back(Op{k, kNoRow, pr, OpKind::Read});
+      r.op_end = static_cast<uint32_t>(ops.size());
+      op_txn.resize(ops.size(), t);
+      reads.push_back(r);
+    }
+    x.op_begin = begin;
+    x.op_end = static_cast<uint32_t>(ops.size());
+  }
+  h.ops = std::move(ops);
+  h.op_txn = std::move(op_txn);
+  h.predicate_reads = std::move(reads);
+  pending_.clear();
+  pending_rows_.clear();
+}
+
+void HistoryBuilder::resolve_predicate_misses() {
+  History& h = h_;
+  const uint32_t nk = static_cast<uint32_t>(h.keys.size());
+  // Per key, its writes in op order.
+  std::vector<uint32_t> begin(nk + 1, 0), writes;
+  for (const Op& o : h.ops)
+    if (o.is_write()) ++begin[o.key + 1];
+  for (uint32_t k = 0; k < nk; ++k) begin[k + 1] += begin[k];
+  writes.resize(begin[nk]);
+  {
+    std::vector<uint32_t> fill(begin.begin(), begin.end() - 1);
+    for (uint32_t i = 0; i < h.ops.size(); ++i)
+      if (h.ops[i].is_write()) writes[fill[h.ops[i].key]++] = i;
+  }
+  AmbiguousReads& A = h.ambiguous;
+  if (A.group_begin.empty()) A.group_begin.push_back(0);
+  FlatMap64 group_of(64);
+  std::vector<uint32_t> cands;
+  bool added = false;
+  for (const PredicateRead& p : h.predicate_reads) {
+    const Predicate& pred = h.predicates[p.predicate];
+    for (uint32_t r = p.returned_end; r < p.op_end; ++r) {
+      const uint32_t k = h.ops[r].key;
+      const uint64_t gk = (static_cast<uint64_t>(p.predicate) << 32) | k;
+      uint32_t g = group_of.find(gk);
+      if (g == FlatMap64::kAbsent) {
+        cands.clear();
+        for (uint32_t i = begin[k]; i < begin[k + 1]; ++i)
+          if (!predicate_matches(pred, h.keys, k, h.values, h.ops[writes[i]].value)) cands.push_back(writes[i]);
+        if (const std::optional<uint32_t> init = h.initial_of(k); init && !predicate_matches(pred, h.keys, k, h.values, *init))
+          cands.push_back(kReadsInitial);
+        if (cands.size() < 2) {
+          h.read_from[r] = cands.empty() ? kThinAir : cands[0];
+          continue;
+        }
+        g = static_cast<uint32_t>(A.group_begin.size() - 1);
+        group_of.insert(gk, g);
+        A.cands.insert(A.cands.end(), cands.begin(), cands.end());
+        A.group_begin.push_back(static_cast<uint32_t>(A.cands.size()));
+      }
+      h.read_from[r] = kAmbiguous;
+      A.op.push_back(r);
+      A.group.push_back(g);
+      added = true;
+    }
+  }
+  if (!added) return;
+  // The ambiguous reads in ascending op order (the repeated values' ones came first).
+  std::vector<uint32_t> order(A.op.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return A.op[a] < A.op[b]; });
+  std::vector<uint32_t> op(order.size()), group(order.size());
+  for (uint32_t i = 0; i < order.size(); ++i) op[i] = A.op[order[i]], group[i] = A.group[order[i]];
+  A.op = std::move(op);
+  A.group = std::move(group);
+}
+
 void HistoryBuilder::set_status(TxnStatus s) {
   if (!in_txn_) begin_txn();
   h_.txns.back().status = s;
@@ -228,7 +397,7 @@ static std::string place(const History& h, uint32_t op) {
     s += shortened(h.labels[h.txns[t].label]);
     s += ")";
   }
-  return s + ", operation " + std::to_string(op - h.txns[t].op_begin);
+  return s + ", operation " + std::to_string(h.input_position(op));
 }
 
 // The slow path of finish() for histories that write some (key, value) more than once: every
@@ -256,7 +425,8 @@ static void resolve_repeated(History& h) {
       group_of.insert(writes[i].kv, static_cast<uint32_t>(A.group_begin.size() - 1));
       for (size_t k = i; k < j; ++k) A.cands.push_back(writes[k].op);
       const uint32_t value = static_cast<uint32_t>(writes[i].kv);
-      if (h.initial && *h.initial == value) A.cands.push_back(kReadsInitial);
+      const std::optional<uint32_t> init = h.initial_of(static_cast<uint32_t>(writes[i].kv >> 32));
+      if (init && *init == value) A.cands.push_back(kReadsInitial);
       A.group_begin.push_back(static_cast<uint32_t>(A.cands.size()));
       ++h.repeated_pairs;
     }
@@ -264,7 +434,7 @@ static void resolve_repeated(History& h) {
   }
   for (uint32_t i = 0; i < n_ops; ++i) {
     const Op& o = h.ops[i];
-    if (o.kind != OpKind::Read) continue;  // list reads: appends are never repeated
+    if (o.kind != OpKind::Read || o.value == kNoRow) continue;  // list reads: appends are never repeated
     const uint32_t g = group_of.find((static_cast<uint64_t>(o.key) << 32) | o.value);
     if (g == FlatMap64::kAbsent) continue;
     h.read_from[i] = kAmbiguous;
@@ -286,6 +456,20 @@ Expected<History> HistoryBuilder::finish(std::string format, std::string_view fi
     h.read_from.assign(h.ops.size(), kNone);
     for (uint32_t t = 1; t < h.txns.size(); ++t) h.txns[t].committed = h.txns[t].status == TxnStatus::Committed;
     return std::move(h_);
+  }
+  if (!pending_.empty() || !h.predicate_reads.empty()) {
+    // Each predicate read reads every key: estimated before it is built (wasm32 memory).
+    const size_t reads = pending_.size() * h.keys.size();
+    if (reads > kMaxPredicateReads) {
+      InputError e;
+      e.file = file;
+      e.message = "the history's " + std::to_string(pending_.size()) + " predicate reads over " +
+                  std::to_string(h.keys.size()) + " keys read " + std::to_string(reads) +
+                  " versions (a predicate read reads every key); at most " + std::to_string(kMaxPredicateReads) +
+                  " are checked";
+      return e;
+    }
+    expand_predicate_reads();
   }
   // Unique-writes index: (key, value) -> write op. Most histories write small integer values
   // (direct value ids), so the index is an array by value, with a hash map for the rest (other
@@ -348,6 +532,10 @@ Expected<History> HistoryBuilder::finish(std::string format, std::string_view fi
     uint32_t w = writes.find(kv_of(o));
     return w == FlatMap64::kAbsent ? kNone : w;
   };
+  auto is_initial = [&](const Op& o) {
+    const std::optional<uint32_t> init = h.initial_of(o.key);
+    return init && *init == o.value;
+  };
   // Resolve reads.
   reserve_huge(h.read_from, n_ops);
   h.read_from.resize(n_ops);
@@ -365,15 +553,20 @@ Expected<History> HistoryBuilder::finish(std::string format, std::string_view fi
       h.read_from[i] = kReadsInitial;
       continue;
     }
+    if (o.value == kNoRow && o.in_predicate()) {  // resolve_predicate_misses
+      h.read_from[i] = kNone;
+      continue;
+    }
     uint32_t w = find_write(o);
     if (w != kNone)
       h.read_from[i] = w;
-    else if (o.kind == OpKind::Read && h.initial && *h.initial == o.value)
+    else if (o.kind == OpKind::Read && is_initial(o))
       h.read_from[i] = kReadsInitial;
     else
       h.read_from[i] = kThinAir;
   }
   if (repeated) resolve_repeated(h);
+  if (!h.predicate_reads.empty()) resolve_predicate_misses();
   compute_effective_status(h);
   return std::move(h_);
 }
@@ -414,8 +607,9 @@ std::optional<InputError> repeated_write_error(const History& h, std::string_vie
               " twice, at " + place(h, h.first_repeat_of) + " and at " + place(h, h.first_repeat) +
               (o.kind == OpKind::Append ? "; every appended (key, value) must be unique (a list's order is read from its values)"
                                         : "; every (key, value) must be written at most once (--unique-values)");
-  e.duplicate_ops[0] = h.first_repeat_of;
-  e.duplicate_ops[1] = h.first_repeat;
+  // The locator counts operations as the input wrote them.
+  e.duplicate_ops[0] = h.input_index(h.first_repeat_of);
+  e.duplicate_ops[1] = h.input_index(h.first_repeat);
   return e;
 }
 

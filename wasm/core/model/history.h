@@ -28,6 +28,7 @@
 
 #include "model/errors.h"
 #include "model/interner.h"
+#include "model/predicates.h"
 #include "model/registers.h"
 #include "model/time.h"
 
@@ -53,11 +54,32 @@ inline const char* txn_status_name(TxnStatus s) {
 
 struct Op {
   uint32_t key;
-  uint32_t value;  // ListRead: the last element, or kNone for the empty list
-  uint32_t list;   // ListRead: index into History::lists; otherwise kNone
+  uint32_t value;  // ListRead: the last element, or kNone for the empty list; a predicate
+                   // read's key it did not return: kNoRow
+  uint32_t list;   // ListRead: index into History::lists; a Read of a predicate read: index into
+                   // History::predicate_reads; otherwise kNone
   OpKind kind;
   bool is_read() const { return kind == OpKind::Read || kind == OpKind::ListRead; }
   bool is_write() const { return kind == OpKind::Write || kind == OpKind::Append; }
+  // One of a predicate read's reads (History::predicate_reads), which happen at one point.
+  bool in_predicate() const { return kind == OpKind::Read && list != kNone; }
+};
+
+// The value of a predicate read's read of a key it did not return: some version of the key
+// that does not match the predicate (absence included), a choice like a repeated value's.
+constexpr uint32_t kNoRow = kNone;
+// At most this many reads of keys by predicate reads (predicate reads x keys): 16 bytes each
+// with their resolution.
+constexpr size_t kMaxPredicateReads = size_t{1} << 26;
+
+// A predicate read (docs/formats.md, "Rows that come and go"): it reads a version of every key
+// of the history at one point of its transaction (Adya's version set). Its reads are ops
+// [op_begin, op_end): first the rows it returned, [op_begin, returned_end), each a Read of the
+// row's value; then one Read of value kNoRow per other key, whose candidates are the versions
+// of the key that do not match (History::ambiguous, or read_from when there is one).
+struct PredicateRead {
+  uint32_t predicate = 0;  // History::predicates
+  uint32_t op_begin = 0, returned_end = 0, op_end = 0;
 };
 
 struct Txn {
@@ -156,6 +178,20 @@ struct History {
   // ValueId every key holds before any write; nullopt: no implicit initial value (every read
   // must name an explicit write, as in the awdit-test format).
   std::optional<uint32_t> initial;
+  // Rows that come and go (docs/formats.md): the initial rows, per key the value it holds before
+  // any write (kNone: `initial`; empty when the history names no rows); the predicates and the
+  // predicate reads. Null is absence.
+  std::vector<uint32_t> initial_rows;
+  PredicateTable predicates;
+  std::vector<PredicateRead> predicate_reads;
+  // The value key holds before any write, or nullopt.
+  std::optional<uint32_t> initial_of(uint32_t key) const {
+    if (key < initial_rows.size() && initial_rows[key] != kNone) return initial_rows[key];
+    return initial;
+  }
+  // Whether the initial state differs per key or reads name predicates: what the choice layer's
+  // searches over values (one initial value, reads of one value) do not model.
+  bool has_rows() const { return !initial_rows.empty() || !predicate_reads.empty(); }
   std::string format;  // the format it was read from
 
   size_t num_sessions() const { return session_begin.size() - 1; }
@@ -215,6 +251,12 @@ struct History {
                                                          : " from " + txn_name(writer_txn));
   }
   std::string op_text(uint32_t op) const;  // "r(x, 1)", "w(x, 1)", "append(x, 3)", "r(x, [1 2])"
+  // A predicate read's op as one: "select(value % 3 = 0) = {(1, 30), (3, 30)}".
+  std::string predicate_read_text(uint32_t predicate_read) const;
+  // The operation's position in its transaction as the input wrote it (a predicate read's reads
+  // are one operation there), and its index among all operations so counted.
+  uint32_t input_position(uint32_t op) const;
+  uint32_t input_index(uint32_t op) const;
   size_t memory_bytes() const;
 };
 
@@ -244,6 +286,19 @@ class HistoryBuilder {
   Interner& keys() { return h_.keys; }
   Interner& values() { return h_.values; }
   void set_initial(std::optional<uint32_t> value_id) { h_.initial = value_id; }
+  // Key holds value before any write (a row of the initial table; null: absent).
+  void set_initial_row(uint32_t key, uint32_t value) {
+    if (h_.initial_rows.size() <= key) h_.initial_rows.resize(key + 1, kNone);
+    h_.initial_rows[key] = value;
+  }
+  uint32_t add_predicate(Predicate p) { return h_.predicates.add(std::move(p)); }
+  const PredicateTable& predicates() const { return h_.predicates; }
+  // A predicate read that returned `rows` ((key, value) pairs, each key once): finish() expands
+  // it into a read of every key of the history.
+  void predicate_read(uint32_t predicate, std::span<const std::pair<uint32_t, uint32_t>> rows);
+  // A predicate read given as its reads already (a projection of a history: the keys it kept),
+  // returned rows first: values, then kNoRow.
+  void predicate_read_of(uint32_t predicate, std::span<const Op> reads);
   void reserve(size_t txns, size_t ops);
   void reserve_labels(size_t labels, size_t chars) { h_.labels.reserve(labels, chars); }
 
@@ -314,7 +369,19 @@ class HistoryBuilder {
       if (locator_->op[k] == op && where_) locator_->offset[k] = where_();
   }
 
+  // Replaces each predicate read given by predicate_read() (one placeholder op) with its reads.
+  void expand_predicate_reads();
+  // Resolves the reads of keys a predicate read did not return: their candidates are the
+  // versions that do not match.
+  void resolve_predicate_misses();
+
   History h_;
+  // Per predicate read given by predicate_read(): its rows, in pending_rows_.
+  struct PendingRead {
+    uint32_t begin, end;
+  };
+  std::vector<PendingRead> pending_;
+  std::vector<std::pair<uint32_t, uint32_t>> pending_rows_;
   OpLocator* locator_ = nullptr;
   std::function<int64_t()> where_;
   bool in_txn_ = false;

@@ -121,7 +121,7 @@ void Chooser::sweep_read_committed() {
         if (!(m < to)) continue;
         uint32_t w = kNone;
         if (j < 0) {
-          if (h_.initial && *h_.initial == value) w = kReadsInitial;
+          if (const std::optional<uint32_t> init = h_.initial_of(k); init && *init == value) w = kReadsInitial;
         } else if (const uint32_t lw = h_.last_write_of(e[j].second, k); lw != kNone && h_.ops[lw].value == value) {
           w = lw;
         }

@@ -20,7 +20,8 @@ namespace isoscope::choice {
 // set S of readers an alternating search from that reader reaches, whose candidates are |S| - 1
 // writers, all of them taken by S (Hall's theorem). PC allows lost updates, so not PC.
 bool Chooser::updates_outnumber_versions(LevelResult& out) {
-  if (level_ != Level::SI && level_ != Level::SER && level_ != Level::SSER) return false;
+  // (Proved for reads of one value and one initial value.)
+  if ((level_ != Level::SI && level_ != Level::SER && level_ != Level::SSER) || h_.has_rows()) return false;
   // The readers per key (their read op), each with its writer transactions adj[begin, end).
   std::vector<std::vector<uint32_t>> readers_of(h_.keys.size());
   std::vector<uint32_t> read_op, adj_begin, adj;
@@ -167,7 +168,9 @@ std::vector<uint32_t> Chooser::writer_txns(uint32_t t, uint32_t o) {
 // before W2 likewise: a contradiction. RC allows it (a non-repeatable read), and the causal
 // models are left to their enumeration.
 bool Chooser::reads_cannot_repeat(LevelResult& out) {
-  if (!is_transactional(level_) || level_ == Level::RC) return false;
+  // (Proved for reads of one value and one initial value; a predicate read's miss of a key is
+  // no read of it at RR.)
+  if (!is_transactional(level_) || level_ == Level::RC || h_.has_rows()) return false;
   std::vector<uint32_t> write_stamp(h_.keys.size(), kNone);
   std::vector<uint32_t> reads;  // this transaction's reads before its write of their key
   for (uint32_t t = 1; t < h_.txns.size(); ++t) {

@@ -7,7 +7,8 @@
 namespace isoscope::choice {
 
 bool Chooser::schedule_passes(LevelResult& out, SearchEffort effort) {
-  if (level_ != Level::SER && level_ != Level::SSER) return false;
+  // (The search runs over values: one initial value, a read of one value.)
+  if ((level_ != Level::SER && level_ != Level::SSER) || h_.has_rows()) return false;
   // A search that finds nothing decides nothing: it gets a quarter of the time left and a
   // bounded number of steps, few enough that the short one costs little before the solver when
   // it fails (a quarter of SER's time on VeriStrong's PostgreSQL runs at 16 steps per
@@ -64,7 +65,7 @@ const ConcurrentSchedule& Chooser::concurrent_schedule(ScheduleModel model, Sear
 }
 
 bool Chooser::concurrent_schedule_passes(LevelResult& out, SearchEffort effort) {
-  if (!is_transactional(level_) || h_.has_lists) return false;
+  if (!is_transactional(level_) || h_.has_lists || h_.has_rows()) return false;
   // A bounded number of steps and a quarter of the time left: a search that finds nothing
   // decides nothing.
   const SearchLimits limits = search_limits(effort, 65536);

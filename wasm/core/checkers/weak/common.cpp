@@ -110,7 +110,11 @@ size_t report_non_repeatable(const History& h, const Reads& R, LevelResult& out,
     if (e - b < 2) continue;
     bool any = false;
     for (uint32_t i = b; i < e; ++i) {
-      const uint32_t k = h.ops[R.op[i]].key;
+      const Op& o = h.ops[R.op[i]];
+      // A predicate read's version of a key it did not return is no read of the row: a row
+      // that appears or vanishes between two reads is a phantom, which repeatable read allows.
+      if (o.in_predicate() && o.value == kNoRow) continue;
+      const uint32_t k = o.key;
       if (stamp[k] != t) {
         stamp[k] = t;
         first[k] = i;

@@ -26,7 +26,30 @@ bool saturate_rc(const History& h, const Reads& R, CoGraph& g, const CheckBudget
   uint32_t kdone_epoch = 0;
   std::vector<uint32_t> read_keys;
   uint64_t read_sig = 0;  // signatures of read_keys
-  for (uint32_t t3 = 1; t3 < n; ++t3) {
+  uint32_t t3 = 1;
+  // Key y read (from t2, by op r) below what the scan looks at next.
+  auto note_read = [&](uint32_t y, uint32_t t2, uint32_t r) {
+    if (kstamp[y] != t3) {
+      kstamp[y] = t3;
+      top_t[y] = t2;
+      top_op[y] = r;
+      sec_t[y] = sec_op[y] = kNone;
+      read_keys.push_back(y);
+      read_sig |= weak::key_bit(y);
+    } else if (top_t[y] != t2) {
+      sec_t[y] = top_t[y];
+      sec_op[y] = top_op[y];
+      top_t[y] = t2;
+      top_op[y] = r;
+    } else {
+      top_op[y] = r;
+    }
+  };
+  struct Pending {
+    uint32_t key, writer, op;
+  };
+  std::vector<Pending> pending;  // a predicate read's reads, noted once it is passed
+  for (; t3 < n; ++t3) {
     if ((t3 & kBudgetPollMask) == 0 && budget.expired()) return false;
     const uint32_t b = R.begin[t3], e = R.begin[t3 + 1];
     if (e - b < 2) continue;  // the axiom needs a read below another
@@ -39,8 +62,18 @@ bool saturate_rc(const History& h, const Reads& R, CoGraph& g, const CheckBudget
     }
     read_keys.clear();
     read_sig = 0;
+    uint32_t group = kNone;
+    pending.clear();
     for (uint32_t i = e; i-- > b;) {
       const uint32_t r = R.op[i], y = h.ops[r].key, t2 = R.writer[i];
+      // A predicate read's reads happen at one point: none is below another, so the keys they
+      // read join the keys read below once the whole predicate read is passed.
+      const uint32_t pr = h.ops[r].in_predicate() ? h.ops[r].list : kNone;
+      if (pr != group) {
+        for (const Pending& p : pending) note_read(p.key, p.writer, p.op);
+        pending.clear();
+        group = pr;
+      }
       // The initial transaction precedes everything in co anyway: nothing to add for it.
       if (t2 != kInitialTxn && first_op[t2] == r && (R.write_sig[t2] & read_sig)) {
         ++kdone_epoch;
@@ -63,21 +96,8 @@ bool saturate_rc(const History& h, const Reads& R, CoGraph& g, const CheckBudget
             if (windex.writes(t2, x)) consider(x);
         }
       }
-      if (kstamp[y] != t3) {
-        kstamp[y] = t3;
-        top_t[y] = t2;
-        top_op[y] = r;
-        sec_t[y] = sec_op[y] = kNone;
-        read_keys.push_back(y);
-        read_sig |= weak::key_bit(y);
-      } else if (top_t[y] != t2) {
-        sec_t[y] = top_t[y];
-        sec_op[y] = top_op[y];
-        top_t[y] = t2;
-        top_op[y] = r;
-      } else {
-        top_op[y] = r;
-      }
+      if (pr == kNone) note_read(y, t2, r);
+      else pending.push_back({y, t2, r});
     }
   }
   return true;
