@@ -29,11 +29,28 @@ Choices find_choices(const History& h) {
   Choices c;
   for (uint32_t r = 0; r < h.ops.size(); ++r) {
     if (h.ops[r].kind != OpKind::Read) continue;
+    const uint32_t key = h.ops[r].key;
+    const std::optional<uint32_t> init = h.initial_of(key);
     std::vector<uint32_t> ws;
+    if (h.ops[r].in_predicate() && h.ops[r].value == kNoRow) {
+      // A predicate read's key it did not return: any version of the key that does not match.
+      const Predicate& p = h.predicates[h.predicate_reads[h.ops[r].list].predicate];
+      for (uint32_t w = 0; w < h.ops.size(); ++w)
+        if (h.ops[w].is_write() && h.ops[w].key == key && !predicate_matches(p, h.keys, key, h.values, h.ops[w].value))
+          ws.push_back(w);
+      if (init && !predicate_matches(p, h.keys, key, h.values, *init)) ws.push_back(kReadsInitial);
+      if (ws.empty()) continue;  // thin air
+      c.combinations *= static_cast<double>(ws.size());
+      c.read.push_back(r);
+      c.cands.push_back(std::move(ws));
+      continue;
+    }
     for (uint32_t w = 0; w < h.ops.size(); ++w)
-      if (h.ops[w].is_write() && h.ops[w].key == h.ops[r].key && h.ops[w].value == h.ops[r].value) ws.push_back(w);
-    if (ws.size() < 2) continue;
-    if (h.initial && *h.initial == h.ops[r].value) ws.push_back(kReadsInitial);
+      if (h.ops[w].is_write() && h.ops[w].key == key && h.ops[w].value == h.ops[r].value) ws.push_back(w);
+    // (An initial row is the initial transaction's write: written again, its pair repeats.)
+    const bool row = h.table && init == h.ops[r].value;
+    if (ws.size() < 2 && !(row && ws.size() == 1)) continue;
+    if (init && *init == h.ops[r].value) ws.push_back(kReadsInitial);
     c.combinations *= static_cast<double>(ws.size());
     c.read.push_back(r);
     c.cands.push_back(std::move(ws));
@@ -51,9 +68,15 @@ History with_choice(const History& h, const Choices& c, const std::vector<uint32
   x.op_txn = h.op_txn;
   x.read_from = h.read_from;
   x.initial = h.initial;
+  x.initial_rows = h.initial_rows;
+  x.table = h.table;
+  x.predicates = h.predicates;
+  x.predicate_reads = h.predicate_reads;
   x.has_timestamps = h.has_timestamps;
   x.times = h.times;
   x.keys = h.keys;
+  for (uint32_t r = 0; r < x.ops.size(); ++r)  // a miss no version explains (the others are choices)
+    if (x.ops[r].in_predicate() && x.ops[r].value == kNoRow) x.read_from[r] = kThinAir;
   for (size_t i = 0; i < c.read.size(); ++i) x.read_from[c.read[i]] = c.cands[i][pick[i]];
   for (uint32_t t = 1; t < x.txns.size(); ++t) x.txns[t].committed = x.txns[t].status == TxnStatus::Committed;
   for (bool changed = true; changed;) {
@@ -73,7 +96,7 @@ History with_choice(const History& h, const Choices& c, const std::vector<uint32
 template <class F>
 std::optional<bool> any_choice(const History& h, F&& f) {
   const Choices c = find_choices(h);
-  if (c.read.empty()) return f(h);
+  if (c.read.empty() && h.predicate_reads.empty()) return f(h);
   if (c.combinations > 20000) return std::nullopt;
   std::vector<uint32_t> pick(c.read.size(), 0);
   while (true) {
@@ -212,6 +235,7 @@ Verdict check_resolved(const History& h, Level l) {
         const Op& op = h.ops[o];
         if (op.is_write()) written[op.key] = 1;
         if (!op.is_read() || written[op.key]) continue;
+        if (op.in_predicate() && op.value == kNoRow) continue;  // a phantom: allowed at RR
         const uint32_t w = writer_of(h, o);
         if (seen[op.key] == kNone) seen[op.key] = w;
         if (seen[op.key] != w) return Verdict::Fail;
@@ -219,6 +243,10 @@ Verdict check_resolved(const History& h, Level l) {
     }
   }
 
+  // The reads of one predicate read happen at one point: neither is before the other in po.
+  auto same_point = [&](uint32_t a, uint32_t b) {
+    return h.ops[a].in_predicate() && h.ops[b].in_predicate() && h.ops[a].list == h.ops[b].list;
+  };
   // Whether a total order satisfies the level's axiom(s); pos[a] is a's place in co.
   std::vector<uint32_t> pos(n, 0);
   auto satisfies_axiom = [&]() {
@@ -233,7 +261,7 @@ Verdict check_resolved(const History& h, Level l) {
           case Level::RC:
           case Level::RR:
             for (const Read& beta : reads)
-              if (beta.t3 == t3 && beta.op < alpha.op && beta.t1 == t2) phi = true;
+              if (beta.t3 == t3 && beta.op < alpha.op && beta.t1 == t2 && !same_point(beta.op, alpha.op)) phi = true;
             break;
           case Level::RA: phi = sowr[t2][t3]; break;
           case Level::CC: phi = hb[t2][t3]; break;

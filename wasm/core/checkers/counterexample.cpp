@@ -17,6 +17,7 @@ History project_history(const History& h, const std::vector<char>& keep, const s
   for (uint32_t k = 0; k < h.initial_rows.size(); ++k)
     if (h.initial_rows[k] != kNone) b.set_initial_row(k, h.initial_rows[k]);
   for (uint32_t p = 0; p < h.predicates.size(); ++p) b.add_predicate(h.predicates[p]);
+  if (h.table) b.set_table();
   std::vector<Op> members;
   // An object history's operations repeat values and read from no one in particular: its
   // reads stay (LIN judges them on the Registers, which keep the kept operations).

@@ -193,6 +193,22 @@ std::vector<Anomaly> lost_updates(const History& h, size_t max, size_t& total) {
   return out;
 }
 
+// The predicate flavour of a kind, when one of the anomaly's reads is a predicate read's read of
+// a key it did not return (its version of a row that was absent or did not match); else kind.
+static AnomalyKind predicate_flavour(const History& h, const Anomaly& a) {
+  using K = AnomalyKind;
+  auto missed = [&](uint32_t op) { return op < h.ops.size() && h.ops[op].in_predicate() && h.ops[op].value == kNoRow; };
+  bool any = std::any_of(a.ops.begin(), a.ops.end(), missed);
+  for (const AnomalyEdge& e : a.edges) any = any || missed(e.from_op) || missed(e.to_op);
+  if (!any) return a.kind;
+  switch (a.kind) {
+    case K::NonRepeatableRead: case K::FracturedRead: return K::Phantom;
+    case K::GSingle: return K::GSinglePredicate;
+    case K::G2: case K::WriteSkew: return K::G2Predicate;
+    default: return a.kind;
+  }
+}
+
 void name_level(const History& h, CheckReport& report, Level level, size_t max_anomalies) {
   const int i = static_cast<int>(level);
   if (!report.requested[i]) return;
@@ -206,9 +222,14 @@ void name_level(const History& h, CheckReport& report, Level level, size_t max_a
       for (int j = 0; j < kNumLevels && !misnamed; ++j)
         misnamed = report.requested[j] && report.results[j].verdict == Verdict::Pass &&
                    is_transactional(static_cast<Level>(j)) && forbids(static_cast<Level>(j), a.kind);
-      if (!misnamed) continue;
-      a.kind = added_by(h, level, a);
-      changed = true;
+      if (misnamed) {
+        a.kind = added_by(h, level, a);
+        changed = true;
+      }
+      if (!h.predicate_reads.empty() && predicate_flavour(h, a) != a.kind) {
+        a.kind = predicate_flavour(h, a);
+        changed = true;
+      }
     }
   if (changed) {
     const bool exhaustive = std::all_of(r.kinds.begin(), r.kinds.end(), [](const KindCount& k) { return !k.lower_bound; });

@@ -62,6 +62,7 @@ class JsonHistoryReader {
       } else if (name == "origin") {
         if (!read_origin(doc, v)) return error_;
       } else if (name == "rows") {
+        builder_.set_table();
         if (!read_rows(doc, v, /*initial=*/true)) return error_;
       }  // other members are ignored (On-Demand skips what is not read)
     }
@@ -298,9 +299,10 @@ class JsonHistoryReader {
       else if (std::memcmp(k_ptr, "append\"", 7) == 0) k = OpKind::Append;
       // Rows (docs/formats.md): an insert or update writes the row's value, a delete writes
       // absence (null), a select is a predicate read.
-      else if (std::memcmp(k_ptr, "insert\"", 7) == 0 || std::memcmp(k_ptr, "update\"", 7) == 0) k = OpKind::Write;
-      else if (std::memcmp(k_ptr, "delete\"", 7) == 0) k = OpKind::Write, row_delete = true;
+      else if (std::memcmp(k_ptr, "insert\"", 7) == 0 || std::memcmp(k_ptr, "update\"", 7) == 0) k = OpKind::Write, builder_.set_table();
+      else if (std::memcmp(k_ptr, "delete\"", 7) == 0) k = OpKind::Write, row_delete = true, builder_.set_table();
       else if (std::memcmp(k_ptr, "select\"", 7) == 0) {
+        builder_.set_table();
         ++it;
         if (!read_select(doc, it, end)) return false;
         continue;

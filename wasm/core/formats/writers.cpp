@@ -171,7 +171,7 @@ void write_history(const History& h, HistoryWriter& w) {
   if (h.initial) initial = h.values.json(*h.initial);
   w.begin(initial ? std::optional<std::string_view>(*initial) : std::nullopt);
   auto row = [&](uint32_t key, uint32_t value) { return "[" + h.keys.json(key) + ", " + h.values.json(value) + "]"; };
-  if (!h.initial_rows.empty()) {
+  if (h.table) {
     std::string rows;
     for (uint32_t k = 0; k < h.initial_rows.size(); ++k)
       if (h.initial_rows[k] != kNone) rows += (rows.empty() ? "[" : ", ") + row(k, h.initial_rows[k]);

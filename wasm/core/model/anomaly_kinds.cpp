@@ -80,6 +80,12 @@ constexpr AnomalyKindInfo kKinds[] = {
      "An operation reads the initial value although a write of that key happens before it in its process's view."},
     {K::NotLinearizable, "NotLinearizable", F::RealTime, Level::LIN, "Not linearizable",
      "No order of one object's operations that respects real time explains what they returned: the longest prefix that does, and the operation that cannot follow it."},
+    {K::Phantom, "PMP", F::Adya, Level::RA, "PMP: phantom",
+     "A row appears or vanishes between a transaction's predicate reads, or a transaction sees part of another's inserts and deletes (predicate-many-preceders)."},
+    {K::GSinglePredicate, "G-single-predicate", F::Adya, Level::SI, "G-single over a predicate: predicate read skew",
+     "A cycle with one anti-dependency from a predicate read: it missed a row (or a change) it must have seen."},
+    {K::G2Predicate, "G2-predicate", F::Adya, Level::SER, "G2 over a predicate: predicate write skew",
+     "A cycle of anti-dependencies, one from a predicate read: each transaction's predicate missed the other's insert, update or delete."},
 };
 
 }  // namespace

@@ -36,6 +36,9 @@ enum class AnomalyKind : uint8_t {
   DuplicateElements, IncompatibleOrder,
   CyclicCO, WriteCOInitRead, WriteCORead, CyclicCF, CyclicHB, WriteHBInitRead,
   NotLinearizable,
+  // Over predicate reads (docs/formats.md, "Rows that come and go"): a read of a key the
+  // predicate read did not return is in the cycle or pattern.
+  Phantom, GSinglePredicate, G2Predicate,
 };
 
 struct AnomalyKindInfo {

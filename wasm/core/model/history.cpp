@@ -421,11 +421,12 @@ static void resolve_repeated(History& h) {
   for (size_t i = 0; i < writes.size();) {
     size_t j = i;
     while (j < writes.size() && writes[j].kv == writes[i].kv) ++j;
-    if (j - i > 1) {
+    const uint32_t key = static_cast<uint32_t>(writes[i].kv >> 32), value = static_cast<uint32_t>(writes[i].kv);
+    const bool row = h.table && h.initial_of(key) == value;  // written by the initial transaction too
+    if (j - i > 1 || row) {
       group_of.insert(writes[i].kv, static_cast<uint32_t>(A.group_begin.size() - 1));
       for (size_t k = i; k < j; ++k) A.cands.push_back(writes[k].op);
-      const uint32_t value = static_cast<uint32_t>(writes[i].kv);
-      const std::optional<uint32_t> init = h.initial_of(static_cast<uint32_t>(writes[i].kv >> 32));
+      const std::optional<uint32_t> init = h.initial_of(key);
       if (init && *init == value) A.cands.push_back(kReadsInitial);
       A.group_begin.push_back(static_cast<uint32_t>(A.cands.size()));
       ++h.repeated_pairs;
@@ -565,10 +566,40 @@ Expected<History> HistoryBuilder::finish(std::string format, std::string_view fi
     else
       h.read_from[i] = kThinAir;
   }
-  if (repeated) resolve_repeated(h);
+  // In a table the initial state is the initial transaction's write: a transaction that writes a
+  // key's initial value again makes the pair repeated.
+  bool row_repeated = false;
+  for (uint32_t k = 0; h.table && k < h.keys.size() && !row_repeated; ++k)
+    if (const std::optional<uint32_t> init = h.initial_of(k))
+      row_repeated = find_write(Op{k, *init, kNone, OpKind::Read}) != kNone;
+  if (repeated || row_repeated) resolve_repeated(h);
   if (!h.predicate_reads.empty()) resolve_predicate_misses();
   compute_effective_status(h);
   return std::move(h_);
+}
+
+void keep_predicate_reads(History& h, const History& from) {
+  h.initial_rows = from.initial_rows;
+  h.table = from.table;
+  h.predicates = from.predicates;
+  h.predicate_reads.clear();
+  if (from.predicate_reads.empty()) return;
+  uint32_t last = kNone;  // the predicate read (in from) the previous kept read belongs to
+  for (uint32_t i = 0; i < h.ops.size(); ++i) {
+    Op& o = h.ops[i];
+    if (!o.in_predicate()) {
+      last = kNone;
+      continue;
+    }
+    if (o.list != last || (i > 0 && h.op_txn[i] != h.op_txn[i - 1])) {
+      last = o.list;
+      h.predicate_reads.push_back({from.predicate_reads[o.list].predicate, i, i, i});
+    }
+    PredicateRead& p = h.predicate_reads.back();
+    o.list = static_cast<uint32_t>(h.predicate_reads.size() - 1);
+    p.op_end = i + 1;
+    if (o.value != kNoRow) p.returned_end = i + 1;
+  }
 }
 
 void compute_effective_status(History& h) {

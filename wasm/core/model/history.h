@@ -189,9 +189,14 @@ struct History {
     if (key < initial_rows.size() && initial_rows[key] != kNone) return initial_rows[key];
     return initial;
   }
-  // Whether the initial state differs per key or reads name predicates: what the choice layer's
-  // searches over values (one initial value, reads of one value) do not model.
-  bool has_rows() const { return !initial_rows.empty() || !predicate_reads.empty(); }
+  // A table (docs/formats.md, "Rows that come and go": the input names rows, or selects,
+  // inserts, updates or deletes): null is absence, and the initial state is the initial
+  // transaction's write, so a transaction that writes a key's initial value again (a row deleted
+  // and inserted with its old value, absence written by a delete) makes the reads of that pair
+  // a choice. What the choice layer's searches over values (one initial value, reads of one
+  // value) do not model.
+  bool table = false;
+  bool has_rows() const { return table; }
   std::string format;  // the format it was read from
 
   size_t num_sessions() const { return session_begin.size() - 1; }
@@ -273,6 +278,11 @@ struct OpLocator {
 // both places, or nullopt.
 std::optional<InputError> repeated_write_error(const History& h, std::string_view file = {});
 
+// After ops were copied from `from` into h, some left out (a projection that keeps the op order):
+// renumbers the predicate reads the kept ones belong to (their `list`), with their ranges, and
+// copies the predicates and the initial rows.
+void keep_predicate_reads(History& h, const History& from);
+
 // Recomputes the effective status of every transaction from read_from (committed, or unknown
 // and read transitively by a committed transaction). Ambiguous reads count for no writer.
 void compute_effective_status(History& h);
@@ -292,6 +302,7 @@ class HistoryBuilder {
     h_.initial_rows[key] = value;
   }
   uint32_t add_predicate(Predicate p) { return h_.predicates.add(std::move(p)); }
+  void set_table() { h_.table = true; }
   const PredicateTable& predicates() const { return h_.predicates; }
   // A predicate read that returned `rows` ((key, value) pairs, each key once): finish() expands
   // it into a read of every key of the history.

@@ -54,6 +54,7 @@ History Chooser::project(const std::vector<char>& in_s) {
     s.read_from[i] = w == kReadsInitial ? kReadsInitial : op_map.at(w);
   }
   s.initial = work_.initial;
+  keep_predicate_reads(s, work_);
   s.has_timestamps = work_.has_timestamps;
   s.format = work_.format;
   return s;

@@ -123,8 +123,12 @@ std::vector<char> lost_update(const Instance& in) {
 
 std::vector<uint32_t> first_order(const Instance& in, const Problem& p, const CheckBudget* budget) {
   std::vector<uint32_t> order = timestamp_order(in, p);
-  if (order.empty() && p.level == Level::SER) order = forced_ser_replay(in, p, budget);
-  if (order.empty() && p.level != Level::SER) {  // split problems: the replay of the SER problem
+  // A node per transaction (SER, and SSER without real time in p): SER's forced replay; split
+  // problems (PC, SI: a read and a write node per transaction) take the SER problem's replay,
+  // split. (SSER's nodes are whole transactions: a split order would name nodes it lacks.)
+  const bool split = p.n != in.n();
+  if (order.empty() && !split) order = forced_ser_replay(in, p, budget);
+  if (order.empty() && split) {
     const Problem ser = make_problem(in, Level::SER, false);
     order = snapshot_order(ser, forced_ser_replay(in, ser, budget));
   }

@@ -100,7 +100,7 @@ void set_verdict(LevelResult& out) {
 }
 
 size_t report_non_repeatable(const History& h, const Reads& R, LevelResult& out,
-                             std::vector<char>* multi) {
+                             std::vector<char>* multi, bool phantoms) {
   const size_t nk = h.keys.size();
   std::vector<uint32_t> stamp(nk, kNone), first(nk, 0), reported(nk, kNone);
   if (multi) multi->assign(R.op.size(), 0);
@@ -111,9 +111,7 @@ size_t report_non_repeatable(const History& h, const Reads& R, LevelResult& out,
     bool any = false;
     for (uint32_t i = b; i < e; ++i) {
       const Op& o = h.ops[R.op[i]];
-      // A predicate read's version of a key it did not return is no read of the row: a row
-      // that appears or vanishes between two reads is a phantom, which repeatable read allows.
-      if (o.in_predicate() && o.value == kNoRow) continue;
+      if (phantoms && o.in_predicate() && o.value == kNoRow) continue;
       const uint32_t k = o.key;
       if (stamp[k] != t) {
         stamp[k] = t;

@@ -94,9 +94,11 @@ LevelResult begin_result(const History& h);
 // Repeatable reads: each committed transaction reads each key (before writing it) from one
 // writer. Adds a NonRepeatableRead per (transaction, key) that does not; returns how many.
 // When multi is given it receives, per index into reads.op, 1 when that read's key is read
-// from more than one writer in its transaction.
+// from more than one writer in its transaction. With phantoms (RR), a predicate read's version
+// of a key it did not return counts for no read of the key: a row that appears or vanishes
+// between two reads is a phantom, which repeatable read allows (read atomic does not).
 size_t report_non_repeatable(const History& h, const Reads& reads, LevelResult& out,
-                             std::vector<char>* multi);
+                             std::vector<char>* multi, bool phantoms = false);
 
 // SCCs of g; one short cycle per non-trivial component (up to kMaxCycles reported, all
 // counted), named and explained for the axiom. Sets the verdict from everything reported.

@@ -11,7 +11,7 @@ LevelResult check_rr(const History& h, const CheckBudget& budget) {
   if (!h.ambiguous.empty()) return unresolved_reads();  // checker_for routes them
   const weak::Reads reads = weak::collect_reads(h);
   LevelResult res = weak::begin_result(h);
-  weak::report_non_repeatable(h, reads, res, nullptr);
+  weak::report_non_repeatable(h, reads, res, nullptr, /*phantoms=*/true);
   return weak::decide_rc(h, reads, std::move(res), budget);
 }
 
