@@ -2,7 +2,9 @@
 // Copies the textbook histories of the shared corpus into public/examples/ for the web app's
 // examples gallery, with an index.json (title, note, expected verdicts), followed by the
 // histories `isoscope run` recorded from real databases (tests/fixtures/db/, each noted with
-// the database, its version, the isolation level and the command). Run at build time;
+// the database, its version, the isolation level and the command), and Hermitage's tables of
+// real databases (tests/fixtures/hermitage/, `isoscope hermitage --json`, each noted with the
+// database, its version and the command; scripts/hermitage-fixtures.sh remakes them). Run at build time;
 // the copies are build output (never commit them). Corpus: $ISOSCOPE_CORPUS or ../shared/corpus.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -75,6 +77,14 @@ for (const e of JSON.parse(readFileSync(join(recorded, 'manifest.json'), 'utf8')
     recorded: { database: by.database, version, isolation: by.isolation, command: by.command } });
 }
 
+// Then Hermitage's tables, in their manifest's order: the page shows each as its table.
+const hermitage = join(repo, 'tests', 'fixtures', 'hermitage');
+for (const e of JSON.parse(readFileSync(join(hermitage, 'manifest.json'), 'utf8')).entries) {
+  copyFileSync(join(hermitage, e.file), join(out, e.file));
+  index.push({ file: e.file, title: e.title, note: e.note, format: 'hermitage',
+    hermitage: { database: e.database, version: e.version.split(/[ -]/)[0], command: e.command } });
+}
+
 // One history in each of the other formats people bring (the repository's format fixtures), so
 // they see theirs is welcome: a folder example lists its files.
 const fixtures = join(repo, 'tests', 'fixtures', 'formats');
@@ -94,7 +104,7 @@ for (const o of others) {
   index.push({ file: o.file, title: o.title, format: o.format, expect, ...(folder ? { files } : {}) });
 }
 writeFileSync(join(out, 'index.json'), JSON.stringify(index, null, 1) + '\n');
-console.log(`copy-examples: ${index.length} examples (textbook, recorded, other formats) -> public/examples/`);
+console.log(`copy-examples: ${index.length} examples (textbook, recorded, Hermitage tables, other formats) -> public/examples/`);
 
 // The reference documents the page links to (levels and formats, the command line, the API),
 // served beside the app.

@@ -1,7 +1,9 @@
 // Embedding: the documented example page (web component + iframe).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dist, setup, shot } from './_helpers.mjs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { dist, repo, setup, shot } from './_helpers.mjs';
 import { startServer } from './_server.mjs';
 
 let env;
@@ -12,15 +14,18 @@ const PLAIN = `<!doctype html><html><head><meta charset="utf-8"><title>plain</ti
 before(async () => { env = await setup({ '/plain.html': ['text/html; charset=utf-8', PLAIN] }); });
 after(async () => { await env?.close(); });
 
-test('the embed example page shows the component and the iframe', async () => {
+test('the embed example page shows the component, a Hermitage table and the iframe', async () => {
   const page = await env.page();
   await page.goto(env.server.url + 'embed/');
-  await page.waitForSelector('isoscope-check[data-state="done"]', { timeout: 60_000 });
+  await page.waitForSelector('#demo-component[data-state="done"]', { timeout: 60_000 });
   await shot(page, 'embed');
-  const got = await page.$$eval('isoscope-check', ([el]) => Object.fromEntries([...el.shadowRoot.querySelectorAll('.level')].map((e) => [e.dataset.level, e.dataset.verdict])));
+  const got = await page.$eval('#demo-component', (el) => Object.fromEntries([...el.shadowRoot.querySelectorAll('.level')].map((e) => [e.dataset.level, e.dataset.verdict])));
   assert.deepEqual(Object.keys(got).sort(), ['CC', 'RA', 'RC', 'SER', 'SI']);
   assert.equal(got.SER, 'fail');
   assert.equal(got.RC, 'pass');
+  await page.waitForSelector('#demo-hermitage[data-state="done"]', { timeout: 60_000 });
+  assert.deepEqual(await page.$eval('#demo-hermitage', (el) => [...el.shadowRoot.querySelectorAll('tbody tr')].map((r) => r.dataset.isolation)),
+    JSON.parse(readFileSync(join(repo, 'tests/fixtures/hermitage/postgresql-15.json'), 'utf8')).rows.map((r) => r.isolation));
   const frame = page.frameLocator('#demo-iframe');
   await frame.locator('body[data-checked="true"]').waitFor({ timeout: 60_000 });
   assert.equal(await frame.locator('#ladder .level[data-level="SER"]').getAttribute('data-verdict'), 'fail');

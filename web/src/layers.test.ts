@@ -33,6 +33,7 @@ const allowed: Record<string, string[]> = {
   timeline: ['core', 'model', 'dom', 'timeline'],
   diagram: ['core', 'model', 'dom', 'diagram'],
   history: ['core', 'model', 'dom', 'history'],
+  hermitage: ['core', 'model', 'dom', 'hermitage'],
 };
 
 describe('web layers', () => {

@@ -1,15 +1,18 @@
 // <isoscope-check src="history.json" levels="SI,SER"></isoscope-check>
 // One script tag: <script type="module" src="https://your.host/isoscope/embed.js"></script>
 // Fetches src (same origin as the page, or CORS-enabled), checks it in a worker running the wasm
-// core, and shows the verdict ladder and the anomalies' explanations in a shadow root.
+// core, and shows the verdict ladder and the anomalies' explanations in a shadow root. A Hermitage
+// table (`isoscope hermitage --json`, model/hermitage.ts) is shown as its table (hermitage.ts).
 import css from '../styles.css?inline';
 import { Checker } from '../check/checker';
 import type { InputStats, LevelInfo } from '../core/types';
 import { describeKind } from '../model/anomalies';
+import { readHermitage } from '../model/hermitage';
 import { finishedResults, isBusy, LEVEL_DOCS, summarize, type LevelState } from '../model/levels';
 import { renderLadder } from '../ui/ladder';
 import { h, clear } from '../dom/dom';
 import { encodeFragment, MAX_LINK_CHARS } from '../share/share';
+import { showHermitageTable } from './hermitage';
 
 const EXTRA = `
 :host { display: block; font: 14px/1.5 var(--sans); color: var(--text); }
@@ -97,6 +100,7 @@ export class IsoscopeCheck extends HTMLElement {
       return;
     }
     if (gen !== this.gen) return;
+    if (!this.getAttribute('format') && this.showHermitage(data)) return;
     const checker = (this.checker = new Checker(false));
     let input: InputStats;
     try {
@@ -139,6 +143,20 @@ export class IsoscopeCheck extends HTMLElement {
     render();
     await this.openInAppLink(checker, gen, known.find((l) => results[l]?.verdict === 'fail'));
     this.dispatchEvent(new CustomEvent('isoscope-done', { detail: { results }, bubbles: true }));
+  }
+
+  /** A Hermitage table: its table (true), or its error; false when data is not one. */
+  private showHermitage(data: ArrayBuffer): boolean {
+    try {
+      const table = readHermitage(data);
+      if (!table) return false;
+      showHermitageTable(this.box, table);
+      this.dataset.state = 'done';
+      this.dispatchEvent(new CustomEvent('isoscope-done', { detail: { hermitage: table }, bubbles: true }));
+    } catch (e) {
+      this.status((e as Error).message, true);
+    }
+    return true;
   }
 }
 

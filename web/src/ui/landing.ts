@@ -23,6 +23,8 @@ interface ExampleInfo {
   file: string; title: string; note?: string; expect?: Record<string, string>; format?: string; files?: string[];
   /** a history `isoscope run` recorded from a real database (scripts/copy-examples.mjs) */
   recorded?: { database: string; version: string; isolation: string; command: string };
+  /** Hermitage's table of a real database, by `isoscope hermitage --json` (scripts/copy-examples.mjs) */
+  hermitage?: { database: string; version: string; command: string };
 }
 
 /** The files of a bundled example (a folder example has several), fetched from ./examples/. */
@@ -72,7 +74,7 @@ export function renderLanding(main: HTMLElement, sources: InputSources): HTMLEle
   const errorSlot = h('div', { id: 'error-slot' });
   const gallery = h('section', { class: 'card gallery', 'aria-labelledby': 'ex-title' },
     h('h2', { id: 'ex-title' }, 'Examples'),
-    h('p', { class: 'sub' }, 'One small history per named anomaly, with the verdicts known from a brute-force checker; then one history in each format other tools write.'),
+    h('p', { class: 'sub' }, 'One small history per named anomaly, with the verdicts known from a brute-force checker; histories and Hermitage\u2019s tables recorded from real databases; then one history in each format other tools write.'),
     h('div', { class: 'examples', id: 'examples' }, h('div', { class: 'loading muted' }, h('div', { class: 'spinner' }), 'Loading examples\u2026')));
   main.append(errorSlot, h('div', { class: 'hero' }, drop, gallery));
   void fillGallery(sources);
@@ -90,9 +92,11 @@ async function fillGallery(sources: InputSources) {
     for (const ex of list) {
       const exp = Object.entries(ex.expect ?? {});
       const rec = ex.recorded;
-      const b = h('button', { class: 'example', type: 'button', 'data-example': ex.file, title: rec ? ex.note ?? null : null },
+      const table = ex.hermitage;
+      const b = h('button', { class: 'example', type: 'button', 'data-example': ex.file, title: rec || table ? ex.note ?? null : null },
         h('strong', {}, ex.title), ex.format && ex.format !== 'isoscope' ? h('span', { class: 'chip' }, ex.format) : null,
         rec ? h('span', { class: 'muted recorded' }, `${rec.database} ${rec.version}, ${rec.isolation}: ${rec.command}`) : null,
+        table ? h('span', { class: 'muted recorded' }, `${table.database} ${table.version}, every level: ${table.command}`) : null,
         h('span', { class: 'exp' }, exp.map(([l, v]) => h('span', { class: `mini ${v}` }, l))));
       b.addEventListener('click', () => openExample(ex, sources));
       box.append(b);

@@ -1,8 +1,9 @@
 // Loading: the landing page and the ways an input arrives (landing.ts's sources: files, a folder,
 // a zip, a drop, a paste, an example; the address's ?src=, ?example=, ?input=local; Back and
 // Forward through navigation.ts), reading it (the core's parse, then its levels), a set of
-// histories' table, and the errors the landing page shows. Every input begun is counted, so
-// that one that arrives late (a share link decoded in its worker) yields to a later one.
+// histories' table, a Hermitage table's page (hermitage-page.ts), and the errors the landing page
+// shows. Every input begun is counted, so that one that arrives late (a share link decoded in its
+// worker) yields to a later one.
 import { CoreCrash, CoreFailure } from '../core/result';
 import type { HistoryPartJson, ParseError } from '../core/types';
 import { LoadedHistory } from '../model/loaded';
@@ -12,7 +13,9 @@ import type { InFile } from '../worker/protocol';
 import { h } from '../dom/dom';
 import type { Checking } from './checking';
 import type { Chrome } from './chrome';
+import { openHermitage, type HermitageHost } from './hermitage-page';
 import { HistorySet, type SetPart } from './history-set';
+import type { UpLink } from './input-bar';
 import { exampleFiles, formatSelect, renderLanding, type InputSources } from './landing';
 import { keepLocally, keptLocally } from './local-input';
 import { Navigation } from './navigation';
@@ -37,6 +40,8 @@ export class Loading {
     },
   };
   private readonly navigation: Navigation;
+  /** what a Hermitage table's page (hermitage-page.ts) needs: entries, the checker, errors */
+  private readonly hermitage: HermitageHost;
   /** counts the inputs begun (a load, a share link's decoding) */
   private inputs = 0;
   /** the input came from a share link of a counterexample (the input bar says so) */
@@ -58,6 +63,18 @@ export class Loading {
       reopen: (files, format) => void this.load(files, format),
       showLanding: () => this.showLanding(),
     }, !url.embed);
+    this.hermitage = {
+      main: chrome.main, url,
+      entry: (address, file) => this.navigation.keep(this.navigation.push('results', address), [file], ''),
+      clear: () => {
+        ++this.inputs;
+        this.checking.checker.dispose();
+        this.results.close(false);
+        this.chrome.setShareable(false);
+      },
+      check: (file, view, up) => void this.load([file], '', view, up),
+      error: (message, file) => this.showError({ message, file }, 'This Hermitage table could not be read'),
+    };
   }
 
   /** A new input begins (a share link's decoding): its number, for isLatest. */
@@ -105,13 +122,17 @@ export class Loading {
     void this.load([{ name, data }], '', view);
   }
 
-  /** Reads files and checks them (or, several histories, shows their table). */
-  async load(files: InFile[], format = '', view: ViewState | null = null) {
+  /**
+   * Reads files and checks them (or, several histories, shows their table; a Hermitage table, its
+   * page). up: the link back to where the input came from.
+   */
+  async load(files: InFile[], format = '', view: ViewState | null = null, up?: UpLink) {
     ++this.inputs;
     delete document.body.dataset.checked;
-    view ??= this.url.viewFromUrl();
     this.set?.stop();
     this.set = null;
+    if (!format && files.length === 1 && openHermitage(files[0], this.hermitage)) return;
+    view ??= this.url.viewFromUrl();
     const checker = this.checking.checker;
     // several histories (folders of runs, several files): a table, each checked on its own
     if (!format && files.length > 1 && !this.url.embed) {
@@ -119,7 +140,7 @@ export class Loading {
       const parts = await checker.histories(files).catch(() => []);
       if (parts.length >= 2) { this.showSet(files, parts); return; }
     }
-    this.results.start({ files, label: view?.name ?? describeInput(files), sharedCounterexample: this.sharedCounterexample }, view);
+    this.results.start({ files, label: view?.name ?? describeInput(files), sharedCounterexample: this.sharedCounterexample, up }, view);
     this.checking.reset();
     try {
       this.results.read(new LoadedHistory(await checker.load(files, format)));

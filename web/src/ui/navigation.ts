@@ -33,8 +33,9 @@ export class Navigation {
   push(page: 'landing' | 'results', address = ''): number {
     if (!this.enabled) return this.loads;
     const params = new URLSearchParams(location.search);
-    // a new input: its own view (level=, anomaly=, tab= belong to the last one)
-    for (const k of ['example', 'src', 'input', 'level', 'anomaly', 'tab']) params.delete(k);
+    // a new input: its own view (level=, anomaly=, tab=, a Hermitage table's cell= and case=
+    // belong to the last one)
+    for (const k of ['example', 'src', 'input', 'level', 'anomaly', 'tab', 'cell', 'case']) params.delete(k);
     for (const [k, v] of new URLSearchParams(address)) params.set(k, v);
     const query = params.toString();
     const url = `${location.pathname}${query ? `?${query}` : ''}`;
