@@ -28,10 +28,9 @@ const char* kHermitageUsage =
     "  --isolation: one level, or all (default): every level the database offers\n"
     "  --lock-pause-ms: how long a step runs before it counts as blocked where the database has no\n"
     "          lock view (SQLite); default 300\n"
-    "  Runs Hermitage's cases (G0 G1a G1b G1c OTV P4 G-single G2-item) at each level, each on its own\n"
-    "  tables, and prints the table: ✓ prevented, — occurs, R/O prevented for read-only transactions\n"
-    "  only, n/a not tested (PMP and G2 need predicate reads, which isoscope's model lacks as yet).\n"
-    "  Each cell is isoscope's verdict on the history its case recorded.\n";
+    "  Runs Hermitage's cases (G0 G1a G1b G1c OTV PMP P4 G-single G2-item G2) at each level, each on\n"
+    "  its own tables, and prints the table: ✓ prevented, — occurs, R/O prevented for read-only\n"
+    "  transactions only, ? undecided. Each cell is isoscope's verdict on the history its case recorded.\n";
 
 // Ctrl-C or SIGTERM: the case under way ends and its tables are dropped, then the command stops.
 std::atomic<bool> g_interrupted{false};
@@ -57,7 +56,7 @@ struct Row {
   std::vector<CaseOutcome> cases;
   CellResult cells[kHermitageAnomalies];
   // The strongest level every history of the row passes ("unknown" when a case could not run).
-  // Not what the database provides: nine small histories, and no predicate cases yet.
+  // Not what the database provides: a dozen small histories.
   std::string provides;
   std::string error;
 };
@@ -119,7 +118,7 @@ Row run_row(const Target& target, Isolation iso, uint32_t lock_pause_ms, ServerF
       row.error = "cannot create the case's tables: " + st.message;
       break;
     }
-    row.cases.push_back(check_case(run_hermitage_case(*db, c, lock_pause_ms, &g_interrupted)));
+    row.cases.push_back(check_case(run_hermitage_case(*db, c, {schema.registers, target.kind != DbKind::SQLite}, lock_pause_ms, &g_interrupted)));
     if (Status st = db->drop_schema(schema); !st.ok() && row.error.empty())
       row.error = "cannot drop the case's table " + schema.registers + " (isoscope run TARGET --cleanup drops it): " + st.message;
     if (g_interrupted.load()) {
@@ -328,7 +327,7 @@ int run_hermitage_command(int argc, char** argv) {
     }
   }
   if (json) {
-    std::string out = "{\"database\": " + json_quote(facts.product) + ", \"version\": " + json_quote(facts.version) +
+    std::string out = "{\"format\": \"isoscope-hermitage/1\", \"database\": " + json_quote(facts.product) + ", \"version\": " + json_quote(facts.version) +
                       ", \"target\": " + json_quote(target.display) + ", \"anomalies\": [";
     for (int a = 0; a < kHermitageAnomalies; ++a)
       out += std::string(a ? ", " : "") + "{\"name\": " + json_quote(hermitage_anomaly_name(static_cast<HermitageAnomaly>(a))) +

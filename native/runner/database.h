@@ -116,6 +116,10 @@ class Connection {
   virtual Status write(uint32_t key, int64_t value) = 0;
   virtual Status append(uint32_t key, int64_t value) = 0;
   virtual Status read_list(uint32_t key, std::vector<int64_t>& values) = 0;
+  // A statement of `isoscope hermitage`'s table cases, on this connection: the rows (k, v) it
+  // returns when rows is given (a SELECT of two integer columns), and how many rows it changed.
+  using Rows = std::vector<std::pair<int64_t, int64_t>>;
+  virtual Status exec_rows(const std::string& sql, Rows* rows, int64_t& changed) = 0;
   virtual Status commit() = 0;
   virtual void rollback() = 0;
   // The server's id of this connection (PostgreSQL backend pid, MariaDB connection id).

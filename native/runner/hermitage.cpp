@@ -23,8 +23,8 @@ using Clock = std::chrono::steady_clock;
 // One session: its connection, its thread, the steps handed to it and not yet done.
 class SessionWorker {
  public:
-  SessionWorker(uint8_t index, std::unique_ptr<Connection> conn, Clock::time_point t0)
-      : index_(index), conn_(std::move(conn)), t0_(t0), server_id_(conn_->server_id()), thread_([this] { loop(); }) {}
+  SessionWorker(uint8_t index, std::unique_ptr<Connection> conn, const HermitageTable& table, Clock::time_point t0)
+      : index_(index), conn_(std::move(conn)), table_(table), t0_(t0), server_id_(conn_->server_id()), thread_([this] { loop(); }) {}
   ~SessionWorker() { stop(); }
   // Ends the thread once its current statement returns (the caller ends a statement that waits
   // for ever: Database::kill); what it recorded stays readable.
@@ -140,16 +140,51 @@ class SessionWorker {
       return;
     }
     HermitageTxn& t = txns_.back();
-    int64_t v = 0;
+    int64_t v = 0, changed = 0;
+    Connection::Rows rows;
+    const std::string& table = table_.name;
+    const std::string id = std::to_string(s.key), value = std::to_string(s.value);
     switch (s.kind) {
       case HermitageStep::Read:
       case HermitageStep::ReadForUpdate:
-        if (outcome(s.kind == HermitageStep::Read ? conn_->read(s.key, v) : conn_->read_for_update(s.key, v)))
-          t.ops.push_back({false, s.key, v});
+        if (outcome(s.kind == HermitageStep::Read ? conn_->read(static_cast<uint32_t>(s.key), v)
+                                                  : conn_->read_for_update(static_cast<uint32_t>(s.key), v)))
+          t.ops.push_back({HermitageOp::Read, s.key, v, {}, {}});
         break;
       case HermitageStep::Write:
-        if (outcome(conn_->write(s.key, s.value))) t.ops.push_back({true, s.key, s.value});
+        if (outcome(conn_->write(static_cast<uint32_t>(s.key), s.value))) t.ops.push_back({HermitageOp::Write, s.key, s.value, {}, {}});
         break;
+      case HermitageStep::Select:
+        if (outcome(conn_->exec_rows("SELECT k, v FROM " + table + " WHERE " + predicate_sql(s.predicate) + " ORDER BY k", &rows, changed)))
+          t.ops.push_back({HermitageOp::Select, 0, std::nullopt, s.predicate, rows});
+        break;
+      case HermitageStep::Insert:
+        if (outcome(conn_->exec_rows("INSERT INTO " + table + " (k, v) VALUES (" + id + ", " + value + ")", nullptr, changed)))
+          t.ops.push_back({HermitageOp::Write, s.key, s.value, {}, {}});
+        break;
+      case HermitageStep::Update:  // a row that is not there is read as absent
+        if (outcome(conn_->exec_rows("UPDATE " + table + " SET v = " + value + " WHERE k = " + id, nullptr, changed)))
+          t.ops.push_back({changed ? HermitageOp::Write : HermitageOp::Read, s.key,
+                           changed ? std::optional<int64_t>(s.value) : std::nullopt, {}, {}});
+        break;
+      case HermitageStep::UpdateWhere:
+      case HermitageStep::DeleteWhere: {
+        // The rows the statement matches, read as it reads them (the latest versions, locked),
+        // then each written by its key: what the client observes of UPDATE/DELETE ... WHERE.
+        if (!outcome(conn_->exec_rows("SELECT k, v FROM " + table + " WHERE " + predicate_sql(s.predicate) + " ORDER BY k" +
+                                          (table_.row_locks ? " FOR UPDATE" : ""),
+                                      &rows, changed)))
+          break;
+        bool done = true;
+        for (const auto& [k, old] : rows) {
+          const std::string sql = s.kind == HermitageStep::UpdateWhere
+                                      ? "UPDATE " + table + " SET v = " + std::to_string(old + s.value) + " WHERE k = " + std::to_string(k)
+                                      : "DELETE FROM " + table + " WHERE k = " + std::to_string(k);
+          if (!(done = outcome(conn_->exec_rows(sql, nullptr, changed)))) break;
+        }
+        if (done) record_predicate_write(s, rows, t.ops);
+        break;
+      }
       case HermitageStep::Commit:
         if (outcome(conn_->commit())) end_txn(TxnStatus::Committed);
         break;
@@ -163,6 +198,7 @@ class SessionWorker {
 
   const uint8_t index_;
   std::unique_ptr<Connection> conn_;
+  const HermitageTable& table_;
   const Clock::time_point t0_;
   const int64_t server_id_;
   std::vector<HermitageTxn> txns_;
@@ -184,7 +220,12 @@ bool txn_writes(const std::vector<HermitageStep>& steps, size_t begin) {
   for (size_t i = begin + 1; i < steps.size(); ++i) {
     if (steps[i].session != steps[begin].session) continue;
     if (steps[i].kind == HermitageStep::Commit || steps[i].kind == HermitageStep::Abort) return false;
-    if (steps[i].kind == HermitageStep::Write || steps[i].kind == HermitageStep::ReadForUpdate) return true;
+    switch (steps[i].kind) {
+      case HermitageStep::Write: case HermitageStep::ReadForUpdate: case HermitageStep::Insert:
+      case HermitageStep::Update: case HermitageStep::UpdateWhere: case HermitageStep::DeleteWhere:
+        return true;
+      default: break;
+    }
   }
   return false;
 }
@@ -193,8 +234,26 @@ bool txn_writes(const std::vector<HermitageStep>& steps, size_t begin) {
 }  // namespace
 
 std::string hermitage_history_json(const HermitageCase& c, const std::vector<std::vector<HermitageTxn>>& sessions) {
-  std::string out = "{\"format\": \"isoscope/1\", \"initial\": 0, \"recorded_by\": {\"tool\": \"isoscope hermitage\", \"case\": " +
-                    json_quote(hermitage_case_name(c)) + "}, \"sessions\": [";
+  auto row = [](int64_t k, int64_t v) { return "[" + std::to_string(k) + ", " + std::to_string(v) + "]"; };
+  std::string out = "{\"format\": \"isoscope/1\", ";
+  if (c.table) {
+    out += "\"rows\": [";
+    for (const auto& [k, v] : kHermitageRows) out += (k == kHermitageRows[0].first ? "" : ", ") + row(k, v);
+    out += "], ";
+  } else {
+    out += "\"initial\": 0, ";
+  }
+  out += "\"recorded_by\": {\"tool\": \"isoscope hermitage\", \"case\": " + json_quote(hermitage_case_name(c)) + "}, \"sessions\": [";
+  auto op_json = [&](const HermitageOp& o) {
+    if (o.kind == HermitageOp::Select) {
+      std::string rows;
+      for (const auto& [k, v] : o.rows) rows += (rows.empty() ? "" : ", ") + row(k, v);
+      return "[\"select\", " + json_quote(o.predicate) + ", [" + rows + "]]";
+    }
+    const std::string key = c.table ? std::to_string(o.key) : std::string(o.key ? "\"y\"" : "\"x\"");
+    return std::string("[\"") + (o.kind == HermitageOp::Write ? "w" : "r") + "\", " + key + ", " +
+           (o.value ? std::to_string(*o.value) : std::string("null")) + "]";
+  };
   for (size_t s = 0; s < sessions.size(); ++s) {
     out += s ? ", [" : "[";
     const std::vector<HermitageTxn>& txns = sessions[s];
@@ -203,9 +262,7 @@ std::string hermitage_history_json(const HermitageCase& c, const std::vector<std
       out += i ? ", " : "";
       out += "{\"id\": " + json_quote(hermitage_session_name(static_cast<uint32_t>(s)) + (txns.size() > 1 ? "." + std::to_string(i + 1) : "")) +
              ", \"ops\": [";
-      for (size_t o = 0; o < t.ops.size(); ++o)
-        out += std::string(o ? ", " : "") + "[\"" + (t.ops[o].write ? "w" : "r") + "\", \"" + (t.ops[o].key ? "y" : "x") +
-               "\", " + std::to_string(t.ops[o].value) + "]";
+      for (size_t o = 0; o < t.ops.size(); ++o) out += (o ? ", " : "") + op_json(t.ops[o]);
       out += std::string("], \"status\": \"") + txn_status_name(t.status) + "\", \"start\": " + std::to_string(t.start_ns) +
              ", \"end\": " + std::to_string(std::max(t.end_ns, t.start_ns)) + "}";
     }
@@ -214,12 +271,35 @@ std::string hermitage_history_json(const HermitageCase& c, const std::vector<std
   return out + "]}";
 }
 
-HermitageRun run_hermitage_case(Database& db, const HermitageCase& c, uint32_t lock_pause_ms,
+HermitageRun run_hermitage_case(Database& db, const HermitageCase& c, const HermitageTable& table, uint32_t lock_pause_ms,
                                 const std::atomic<bool>* interrupted) {
   HermitageRun run;
   run.c = &c;
   std::vector<HermitageStep> steps;
   if (!parse_hermitage_script(c.script, steps, run.error)) return run;
+  if (c.table) {  // Hermitage's rows, committed before the case begins
+    std::string error;
+    std::unique_ptr<Connection> setup = db.connect(error);
+    if (!setup) {
+      run.error = "cannot connect to set up the table: " + error;
+      return run;
+    }
+    std::string rows;
+    for (const auto& [k, v] : kHermitageRows) {
+      if (!rows.empty()) rows += ", ";
+      rows += "(" + std::to_string(k) + ", " + std::to_string(v) + ")";
+    }
+    int64_t changed = 0;
+    Status st = setup->begin(true);
+    if (st.ok()) st = setup->exec_rows("DELETE FROM " + table.name, nullptr, changed);
+    if (st.ok()) st = setup->exec_rows("INSERT INTO " + table.name + " (k, v) VALUES " + rows, nullptr, changed);
+    if (st.ok()) st = setup->commit();
+    if (!st.ok()) {
+      setup->rollback();
+      run.error = "cannot set up the table: " + st.message;
+      return run;
+    }
+  }
   uint8_t sessions = 0;
   for (const HermitageStep& s : steps) sessions = std::max<uint8_t>(sessions, s.session + 1);
   const Clock::time_point t0 = Clock::now();
@@ -231,7 +311,7 @@ HermitageRun run_hermitage_case(Database& db, const HermitageCase& c, uint32_t l
       run.error = hermitage_session_name(i) + " cannot connect: " + error;
       return run;
     }
-    workers.push_back(std::make_unique<SessionWorker>(i, std::move(conn), t0));
+    workers.push_back(std::make_unique<SessionWorker>(i, std::move(conn), table, t0));
   }
   auto session_of_server = [&](int64_t id) -> int {
     for (const auto& w : workers)

@@ -17,11 +17,13 @@
 //     outcome of the script fails (tests/native/runner/hermitage_test.cpp checks each case's
 //     anomalous and prevented outcomes against it). A failing level is the anomaly, with its
 //     counterexample; never a comparison of values with an expected result.
-// The predicate anomalies (PMP, G2) need predicate reads and inserts, which isoscope's model
-// does not have yet: their columns say so.
+// The predicate anomalies (PMP, G2) run on Hermitage's own table instead: rows (1, 10) and
+// (2, 20) at the start, read by predicates (SELECT ... WHERE), inserted, updated and deleted;
+// their histories are tables (docs/formats.md, "Rows that come and go").
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,10 +39,17 @@ const char* hermitage_anomaly_name(HermitageAnomaly a);  // "G0", ..., "G-single
 const char* hermitage_anomaly_title(HermitageAnomaly a);  // "write cycles", ...
 
 struct HermitageStep {
-  enum Kind : uint8_t { Begin, Read, ReadForUpdate, Write, Commit, Abort } kind;
+  enum Kind : uint8_t {
+    Begin, Read, ReadForUpdate, Write, Commit, Abort,
+    // Table cases: a predicate read; an insert; an update of one row by its key; a predicate
+    // write: the matching rows, read with their locks, then each updated (value + amount) or
+    // deleted.
+    Select, Insert, Update, UpdateWhere, DeleteWhere,
+  } kind;
   uint8_t session;  // 0: T1
-  uint8_t key;      // 0: x, 1: y
-  int64_t value;    // Write
+  int64_t key;      // register cases: 0 is x, 1 is y; table cases: the row's id
+  int64_t value;    // Write, Insert, Update; UpdateWhere: the amount added
+  std::string predicate;  // Select, UpdateWhere, DeleteWhere: canonical (model/predicates.h)
 };
 
 struct HermitageCase {
@@ -49,7 +58,10 @@ struct HermitageCase {
   Level level;          // the weakest level the anomaly's outcome fails
   const char* script;   // "T1 begin; T2 begin; T1 write x 1; ..." (parse_hermitage_script)
   const char* what;     // the anomaly in this script, for people
+  bool table = false;   // on Hermitage's table (kHermitageRows), not the registers x and y
 };
+// The rows of Hermitage's table at the start of a table case: (id, value).
+inline constexpr std::pair<int64_t, int64_t> kHermitageRows[] = {{1, 10}, {2, 20}};
 // Every case, in column order.
 const std::vector<HermitageCase>& hermitage_cases();
 // "G0", "G-single (read-only)": the anomaly and its variant.
@@ -57,23 +69,35 @@ std::string hermitage_case_name(const HermitageCase& c);
 // "T1" for session 0: what the scripts, histories and reports call a session.
 std::string hermitage_session_name(uint32_t session);
 // The steps of a script: "T<n> begin|commit|abort", "T<n> read x", "T<n> read-for-update x",
-// "T<n> write x VALUE", separated by ';'. False with error on anything else.
+// "T<n> write x VALUE", separated by ';'; in table cases "T<n> select PREDICATE", "T<n> insert
+// ID VALUE", "T<n> update ID VALUE", "T<n> update-where PREDICATE add N", "T<n> delete-where
+// PREDICATE". False with error on anything else.
 bool parse_hermitage_script(const char* script, std::vector<HermitageStep>& steps, std::string& error);
 
-// What a session's transaction did, as recorded: its operations (a write, or a read and the
-// value it returned), how it ended, when (ns from the case's start).
+// What a session's transaction did, as recorded: its operations (a write; a read and the value
+// it returned; a predicate read and the rows it returned), how it ended, when (ns from the
+// case's start).
 struct HermitageOp {
-  bool write;
-  uint8_t key;  // 0: x, 1: y
-  int64_t value;
+  enum Kind : uint8_t { Read, Write, Select } kind;
+  int64_t key = 0;               // Read, Write: 0 is x, 1 is y; in table cases, the row's id
+  std::optional<int64_t> value;  // nullopt: no row (a delete's write, a read that found none)
+  std::string predicate;         // Select
+  std::vector<std::pair<int64_t, int64_t>> rows;  // Select: what it returned
 };
+// What a predicate write (UpdateWhere, DeleteWhere) recorded, given the rows its locking read
+// returned: that read, and the write of each row.
+void record_predicate_write(const HermitageStep& s, const std::vector<std::pair<int64_t, int64_t>>& rows,
+                            std::vector<HermitageOp>& ops);
+// The SQL of a predicate over the columns k (the row's id) and v (its value).
+std::string predicate_sql(const std::string& predicate);
 struct HermitageTxn {
   std::vector<HermitageOp> ops;
   TxnStatus status = TxnStatus::Unknown;  // one the script left open: it may have committed
   int64_t start_ns = 0, end_ns = 0;
 };
 // The isoscope JSON of a case's outcome (a session's transactions in its order): keys "x" and
-// "y", transactions named T1, T2 (T3.1, T3.2 for a session's several), recorded_by naming the case.
+// "y" (a table case: the rows' ids, and the table's rows at the start), transactions named T1,
+// T2 (T3.1, T3.2 for a session's several), recorded_by naming the case.
 std::string hermitage_history_json(const HermitageCase& c, const std::vector<std::vector<HermitageTxn>>& sessions);
 
 // A step that waited: which session, which step of the script, and for whom (empty: the
@@ -97,7 +121,13 @@ struct HermitageRun {
 // lock_pause_ms: how long a step runs before it counts as blocked where the database has no
 // lock view.
 // interrupted: when it becomes true, the case stops (its error says so).
-HermitageRun run_hermitage_case(Database& db, const HermitageCase& c, uint32_t lock_pause_ms,
+// table: the case's table (the schema's registers table); row_locks: the database has SELECT ...
+// FOR UPDATE (not SQLite, whose writer holds the whole database).
+struct HermitageTable {
+  std::string name;
+  bool row_locks = true;
+};
+HermitageRun run_hermitage_case(Database& db, const HermitageCase& c, const HermitageTable& table, uint32_t lock_pause_ms,
                                 const std::atomic<bool>* interrupted = nullptr);
 
 // How a cell came out.

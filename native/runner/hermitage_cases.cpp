@@ -3,8 +3,10 @@
 // so every read names its writer. `level` is the weakest isoscope level that the anomaly's
 // outcome of the script fails; tests/native/runner/hermitage_test.cpp checks it on both the
 // anomalous and the prevented outcome.
+#include <cctype>
 #include <cstring>
 
+#include "model/predicates.h"
 #include "runner/hermitage.h"
 
 namespace isoscope::runner {
@@ -76,6 +78,14 @@ const std::vector<HermitageCase>& hermitage_cases() {
        "T1 begin; T2 begin; T3 begin; T1 write x 1; T1 write y 1; T2 write x 2; T1 commit; T3 read x; T3 read y; "
        "T2 write y 2; T3 read x; T3 read y; T2 commit; T3 read x; T3 read y; T3 commit",
        "T3 reads T2's x, then T1's y, which T2 overwrote: T2 was observed, then vanishes"},
+      {A::PMP, "read-only", Level::RA,
+       "T1 begin; T2 begin; T1 select value = 30; T2 insert 3 30; T2 commit; T1 select value % 3 = 0; T1 commit",
+       "T1's second select sees the row T2 inserted after its first missed it (a phantom)", true},
+      {A::PMP, "with writes", Level::RA,
+       "T1 begin; T2 begin; T1 update-where true add 10; T2 select value = 20; T2 delete-where value = 20; "
+       "T1 commit; T2 select value = 20; T2 commit",
+       "T2 deletes where value = 20 while T1 adds 10 to every row: its delete matches neither T1's rows nor the ones "
+       "before them, and T2 then sees T1's row 1 = 20 (a phantom on a write predicate)", true},
       {A::P4, "", Level::SI,
        "T1 begin; T2 begin; T1 read x; T2 read x; T1 write x 1; T2 write x 2; T1 commit; T2 commit",
        "T1 and T2 read x = 0 and both write x: one update is lost"},
@@ -91,6 +101,17 @@ const std::vector<HermitageCase>& hermitage_cases() {
        "T1 begin; T2 begin; T1 read x; T1 read y; T2 read x; T2 read y; T1 write x 1; T2 write y 1; "
        "T1 commit; T2 commit",
        "T1 and T2 read x and y, then each writes one of them: both commit (write skew)"},
+      // On Hermitage's table: rows (1, 10) and (2, 20).
+      // On Hermitage's table: rows (1, 10) and (2, 20) (the PMP cases above too).
+      {A::G2, "", Level::SER,
+       "T1 begin; T2 begin; T1 select value % 3 = 0; T2 select value % 3 = 0; T1 insert 3 30; T2 insert 4 42; "
+       "T1 commit; T2 commit",
+       "T1 and T2 each find no row with value % 3 = 0 and insert one: both commit (predicate write skew)", true},
+      {A::G2, "two anti-dependencies", Level::SER,
+       "T1 begin; T1 select true; T2 begin; T2 update 2 25; T2 commit; T3 begin; T3 select true; T3 commit; "
+       "T1 update 1 0; T1 commit",
+       "T3 sees T2's update, which T1 did not; T1 then overwrites a row T3 read (Fekete et al.'s read-only "
+       "anomaly: two anti-dependencies)", true},
   };
   return cases;
 }
@@ -113,7 +134,7 @@ bool parse_hermitage_script(const char* script, std::vector<HermitageStep>& step
     at = end + 1;
     if (words.empty()) continue;
     const std::string step = "step " + std::to_string(steps.size() + 1);
-    HermitageStep s{HermitageStep::Begin, 0, 0, 0};
+    HermitageStep s{HermitageStep::Begin, 0, 0, 0, {}};
     if (words[0].size() != 2 || words[0][0] != 'T' || words[0][1] < '1' || words[0][1] > '9') {
       error = step + ": expected T1 .. T9, got '" + words[0] + "'";
       return false;
@@ -125,8 +146,34 @@ bool parse_hermitage_script(const char* script, std::vector<HermitageStep>& step
       s.key = words[i] == "x" ? 0 : 1;
       return true;
     };
+    // A predicate: the words from i on (up to `end_word`), canonical; false when it does not parse.
+    auto predicate = [&](size_t i, size_t end_word) {
+      std::string text;
+      for (size_t w = i; w < end_word && w < words.size(); ++w) {
+        if (!text.empty()) text += ' ';
+        text += words[w];
+      }
+      const ParsedPredicate p = parse_predicate(text);
+      s.predicate = p.predicate.text;
+      return p.error.empty() && i < end_word;
+    };
+    auto number = [&](size_t i, int64_t& out) {
+      if (words.size() <= i) return false;
+      char* e = nullptr;
+      out = std::strtoll(words[i].c_str(), &e, 10);
+      return e && *e == '\0' && !words[i].empty();
+    };
     bool ok = true;
-    if (verb == "begin") s.kind = HermitageStep::Begin, ok = words.size() == 2;
+    if (verb == "select") s.kind = HermitageStep::Select, ok = predicate(2, words.size());
+    else if (verb == "insert" || verb == "update")
+      s.kind = verb == "insert" ? HermitageStep::Insert : HermitageStep::Update,
+      ok = words.size() == 4 && number(2, s.key) && number(3, s.value);
+    else if (verb == "delete-where") s.kind = HermitageStep::DeleteWhere, ok = predicate(2, words.size());
+    else if (verb == "update-where")
+      s.kind = HermitageStep::UpdateWhere,
+      ok = words.size() >= 5 && words[words.size() - 2] == "add" && number(words.size() - 1, s.value) &&
+           predicate(2, words.size() - 2);
+    else if (verb == "begin") s.kind = HermitageStep::Begin, ok = words.size() == 2;
     else if (verb == "commit") s.kind = HermitageStep::Commit, ok = words.size() == 2;
     else if (verb == "abort") s.kind = HermitageStep::Abort, ok = words.size() == 2;
     else if (verb == "read") s.kind = HermitageStep::Read, ok = key(2) && words.size() == 3;
@@ -143,12 +190,48 @@ bool parse_hermitage_script(const char* script, std::vector<HermitageStep>& step
       ok = false;
     }
     if (!ok) {
-      error = step + ": expected begin, commit, abort, read x|y, read-for-update x|y or write x|y VALUE (VALUE > 0)";
+      error = step + ": expected begin, commit, abort, read x|y, read-for-update x|y, write x|y VALUE (VALUE > 0), "
+                     "select PREDICATE, insert ID VALUE, update ID VALUE, update-where PREDICATE add N or "
+                     "delete-where PREDICATE";
       return false;
     }
     steps.push_back(s);
   }
   return true;
+}
+
+void record_predicate_write(const HermitageStep& s, const std::vector<std::pair<int64_t, int64_t>>& rows,
+                            std::vector<HermitageOp>& ops) {
+  ops.push_back({HermitageOp::Select, 0, std::nullopt, s.predicate, rows});
+  for (const auto& [k, v] : rows)
+    ops.push_back({HermitageOp::Write, k, s.kind == HermitageStep::UpdateWhere ? std::optional<int64_t>(v + s.value) : std::nullopt, {}, {}});
+}
+
+std::string predicate_sql(const std::string& predicate) {
+  // The canonical text's words are SQL already but for the column names and "true".
+  std::string out, word;
+  char quote = 0;
+  auto flush = [&] {
+    out += word == "value" ? "v" : word == "key" ? "k" : word == "true" ? "1 = 1" : word;
+    word.clear();
+  };
+  for (char ch : predicate) {
+    if (quote) {  // a string literal, as it is
+      const bool closes = ch == quote;
+      out += closes ? '\'' : ch;
+      if (closes) quote = 0;
+      continue;
+    }
+    if (std::isalpha(static_cast<unsigned char>(ch))) {
+      word += ch;
+      continue;
+    }
+    flush();
+    if (ch == '\'' || ch == '"') quote = ch;
+    out += ch == '"' ? '\'' : ch;
+  }
+  flush();
+  return out;
 }
 
 }  // namespace isoscope::runner

@@ -183,6 +183,23 @@ class MariaConnection final : public Connection {
     if (!found) return missing(key);
     return parse_list_text(text, values) ? Status{} : Status{Outcome::Failed, "not a list: " + text};
   }
+  Status exec_rows(const std::string& sql, Rows* rows, int64_t& changed) override {
+    if (mysql_real_query(c_, sql.data(), sql.size()) != 0) return classify(c_);
+    MYSQL_RES* r = mysql_store_result(c_);
+    changed = r ? 0 : static_cast<int64_t>(mysql_affected_rows(c_));
+    if (!r) return classify(c_);
+    Status s;
+    while (MYSQL_ROW row = mysql_fetch_row(r)) {
+      int64_t k = 0, v = 0;
+      if (!row[0] || !row[1] || !parse_int(row[0], k) || !parse_int(row[1], v)) {
+        s = {Outcome::Failed, "not a row of two integers: " + sql};
+        break;
+      }
+      if (rows) rows->push_back({k, v});
+    }
+    mysql_free_result(r);
+    return s;
+  }
   Status commit() override { return run(c_, "COMMIT"); }
   void rollback() override { run(c_, "ROLLBACK"); }
   int64_t server_id() const override { return id_; }

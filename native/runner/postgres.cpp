@@ -139,6 +139,20 @@ class PgConnection final : public Connection {
       return parse_list_text(text, values) ? Status{} : Status{Outcome::Failed, std::string("not a list: ") + text};
     });
   }
+  Status exec_rows(const std::string& sql, Rows* rows, int64_t& changed) override {
+    Result r(PQexec(c_, sql.c_str()));
+    if (Status s = classify(c_, r.r); !s.ok()) return s;
+    changed = 0;
+    parse_int(PQcmdTuples(r.r), changed);
+    if (rows)
+      for (int i = 0; i < PQntuples(r.r); ++i) {
+        int64_t k = 0, v = 0;
+        if (!parse_int(PQgetvalue(r.r, i, 0), k) || !parse_int(PQgetvalue(r.r, i, 1), v))
+          return {Outcome::Failed, "not a row of two integers: " + sql};
+        rows->push_back({k, v});
+      }
+    return {};
+  }
   Status commit() override { return command("COMMIT"); }
   void rollback() override {
     if (PQstatus(c_) == CONNECTION_OK) PQclear(PQexec(c_, "ROLLBACK"));

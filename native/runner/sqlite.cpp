@@ -41,7 +41,8 @@ class Statement {
   Statement(const Statement&) = delete;
   Statement& operator=(const Statement&) = delete;
   ~Statement() { sqlite3_finalize(st_); }
-  bool prepare(sqlite3* db, const std::string& sql) { return sqlite3_prepare_v2(db, sql.c_str(), -1, &st_, nullptr) == SQLITE_OK; }
+  bool prepare(sqlite3* db, const std::string& sql) { return prepare_rc(db, sql) == SQLITE_OK; }
+  int prepare_rc(sqlite3* db, const std::string& sql) { return sqlite3_prepare_v2(db, sql.c_str(), -1, &st_, nullptr); }
   sqlite3_stmt* get() const { return st_; }
 
  private:
@@ -82,6 +83,16 @@ class SqliteConnection final : public Connection {
       const std::string t = text ? text : "";
       return parse_list_text(t, values) ? Status{} : Status{Outcome::Failed, "not a list: " + t};
     });
+  }
+  Status exec_rows(const std::string& sql, Rows* rows, int64_t& changed) override {
+    Statement st;
+    int rc = st.prepare_rc(db_, sql);
+    if (rc != SQLITE_OK) return classify(db_, rc);
+    while ((rc = sqlite3_step(st.get())) == SQLITE_ROW)
+      if (rows) rows->push_back({sqlite3_column_int64(st.get(), 0), sqlite3_column_int64(st.get(), 1)});
+    if (rc != SQLITE_DONE) return classify(db_, rc);
+    changed = sqlite3_changes(db_);
+    return {};
   }
   Status commit() override { return exec("COMMIT"); }
   void rollback() override {

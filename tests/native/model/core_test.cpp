@@ -98,7 +98,7 @@ TEST(JsonReader, ErrorsNameByteOffsetLineAndExpectation) {
   EXPECT_NE(e.to_string().find("byte"), std::string::npos);
 
   e = parse_error("{\"sessions\": [[ [[\"q\",\"x\",0]] ]]}");
-  EXPECT_NE(e.message.find("\"r\", \"w\" or \"append\""), std::string::npos) << e.message;
+  EXPECT_NE(e.message.find("\"r\", \"w\", \"append\", \"select\", \"insert\", \"update\" or \"delete\""), std::string::npos) << e.message;
 
   e = parse_error("{\"sessions\": [[ {\"ops\": [], \"status\": \"maybe\"} ]]}");
   EXPECT_NE(e.message.find("status"), std::string::npos) << e.message;

@@ -20,10 +20,13 @@ namespace {
 
 // An outcome of a script: what its reads return, in script order, and the step (index) a
 // database refused (its transaction aborts there; the rest of it is skipped, and a refused or
-// skipped read returns nothing), or -1.
+// skipped read returns nothing), or -1. Table cases: the rows each select and each predicate
+// write's read returned, in script order; which updates by id found their row.
+using HermitageRows = std::vector<std::pair<int64_t, int64_t>>;
 struct Outcome {
   std::vector<int64_t> reads;
   int refused_step = -1;
+  std::vector<HermitageRows> selects = {};
 };
 
 std::string replay(const HermitageCase& c, const Outcome& o) {
@@ -32,7 +35,11 @@ std::string replay(const HermitageCase& c, const Outcome& o) {
   EXPECT_TRUE(parse_hermitage_script(c.script, steps, error)) << error;
   std::vector<std::vector<HermitageTxn>> sessions;
   std::map<int, bool> open;
-  size_t next_read = 0;
+  size_t next_read = 0, next_select = 0;
+  auto rows = [&]() {
+    EXPECT_LT(next_select, o.selects.size()) << c.script;
+    return next_select < o.selects.size() ? o.selects[next_select++] : HermitageRows{};
+  };
   int64_t clock = 0;
   for (size_t i = 0; i < steps.size(); ++i) {
     const HermitageStep& s = steps[i];
@@ -57,10 +64,15 @@ std::string replay(const HermitageCase& c, const Outcome& o) {
       case HermitageStep::Read:
       case HermitageStep::ReadForUpdate:
         EXPECT_LT(next_read, o.reads.size()) << c.script;
-        t.ops.push_back({false, s.key, next_read < o.reads.size() ? o.reads[next_read] : 0});
+        t.ops.push_back({HermitageOp::Read, s.key, next_read < o.reads.size() ? o.reads[next_read] : 0, {}, {}});
         ++next_read;
         break;
-      case HermitageStep::Write: t.ops.push_back({true, s.key, s.value}); break;
+      case HermitageStep::Write:
+      case HermitageStep::Insert:
+      case HermitageStep::Update: t.ops.push_back({HermitageOp::Write, s.key, s.value, {}, {}}); break;
+      case HermitageStep::Select: t.ops.push_back({HermitageOp::Select, 0, std::nullopt, s.predicate, rows()}); break;
+      case HermitageStep::UpdateWhere:
+      case HermitageStep::DeleteWhere: record_predicate_write(s, rows(), t.ops); break;
       case HermitageStep::Commit:
       case HermitageStep::Abort:
         t.status = s.kind == HermitageStep::Commit ? TxnStatus::Committed : TxnStatus::Aborted;
@@ -71,6 +83,7 @@ std::string replay(const HermitageCase& c, const Outcome& o) {
     }
   }
   EXPECT_EQ(next_read, o.reads.size()) << c.script;
+  EXPECT_EQ(next_select, o.selects.size()) << c.script;
   return hermitage_history_json(c, sessions);
 }
 
@@ -105,6 +118,14 @@ const Expectation kExpected[] = {
     {"G1c", {{1, 1}}, {{0, 0}}},
     // T3 reads T2's x, then T1's y (T2 overwrites it), then T2's; prevented: T1's until T2 commits.
     {"OTV", {{2, 1, 2, 2, 2, 2}}, {{1, 1, 1, 1, 2, 2}}},
+    // On Hermitage's table, (1, 10) and (2, 20): each select's rows.
+    // T1's second select returns T2's row 3; prevented: nothing again.
+    {"PMP (read-only)", {{}, -1, {{}, {{3, 30}}}}, {{}, -1, {{}, {}}}},
+    // T1 adds 10 to both rows; T2 sees (2, 20), its delete matches nothing once T1 commits (its
+    // rows were 10 and 20, now 20 and 30), and it then sees T1's (1, 20); prevented: T2's
+    // delete refused (step 4).
+    {"PMP (with writes)", {{}, -1, {{{1, 10}, {2, 20}}, {{2, 20}}, {}, {{1, 20}}}},
+     {{}, 4, {{{1, 10}, {2, 20}}, {{2, 20}}}}},
     // Both read 0 and both commit their writes; prevented: T2's write refused (step 5).
     {"P4", {{0, 0}}, {{0, 0}, 5}},
     // T1 reads x before T2 and y after it; prevented: y from its snapshot.
@@ -113,6 +134,14 @@ const Expectation kExpected[] = {
     {"G-single (with writes)", {{0, 0, 0, 1}}, {{0, 0, 0}, 8}},
     // Both read x = y = 0 and both commit; prevented: T2's commit refused (step 9).
     {"G2-item", {{0, 0, 0, 0}}, {{0, 0, 0, 0}, 9}},
+    // On Hermitage's table, (1, 10) and (2, 20): each select's rows.
+    // Neither select finds a multiple of 3, both insert one and commit; prevented: T2's commit
+    // refused (step 7).
+    {"G2", {{}, -1, {{}, {}}}, {{}, 7, {{}, {}}}},
+    // T1 sees (2, 20), T3 sees T2's (2, 25), T1 then overwrites row 1, which T3 read; prevented:
+    // T1's update refused (step 8).
+    {"G2 (two anti-dependencies)", {{}, -1, {{{1, 10}, {2, 20}}, {{1, 10}, {2, 25}}}},
+     {{}, 8, {{{1, 10}, {2, 20}}, {{1, 10}, {2, 25}}}}},
 };
 
 }  // namespace

@@ -147,7 +147,10 @@ size_t report_non_repeatable(const History& h, const Reads& R, LevelResult& out,
                       " twice before writing it and gets two different versions: " +
                       h.op_text(R.op[f]) + " from " + h.txn_name(w1) + ", then " +
                       h.op_text(R.op[i]) + " from " + h.txn_name(w2) +
-                      ". Repeatable reads requires every such read of a key to see one writer";
+                      (phantoms || !(h.ops[R.op[f]].value == kNoRow || h.ops[R.op[i]].value == kNoRow)
+                           ? ". Repeatable reads requires every such read of a key to see one writer"
+                           : ": the row appeared or vanished between them (a phantom). Read atomic requires a "
+                             "transaction to see one version of each row, whether a predicate returned it or not");
       out.anomalies.push_back(std::move(a));
     }
     if (any && multi) {
