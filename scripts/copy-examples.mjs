@@ -65,6 +65,13 @@ for (const file of readdirSync(src).filter((f) => f.endsWith('.json')).sort((a, 
 }
 // the serial history first, then alphabetical
 index.sort((a, b) => (a.file === 'serial.json' ? -1 : b.file === 'serial.json' ? 1 : a.title.localeCompare(b.title)));
+// Then the textbook tables (rows that come and go: phantoms, predicate skews), with the verdicts
+// their manifest gives.
+const tables = join(repo, 'tests', 'fixtures', 'tables');
+for (const e of JSON.parse(readFileSync(join(tables, 'manifest.json'), 'utf8')).entries) {
+  copyFileSync(join(tables, e.file), join(out, e.file));
+  index.push({ file: e.file, title: e.title, note: e.note, expect: e.expect, format: 'isoscope' });
+}
 // Then the real databases, in the manifest's order.
 const recorded = join(repo, 'tests', 'fixtures', 'db');
 for (const e of JSON.parse(readFileSync(join(recorded, 'manifest.json'), 'utf8')).entries) {

@@ -35,3 +35,20 @@ test('the gallery: an RR example, no duplicates, every format, links to the docs
   assert.equal(await page.textContent('#format'), 'cobra');
   assert.deepEqual(page.errors, []);
 });
+
+test("the textbook tables (a phantom, predicate skews) open with the verdicts their manifest gives, as on the command line", async () => {
+  const page = await env.landing();
+  await page.waitForSelector('.example');
+  const index = await page.evaluate(async () => (await fetch('./examples/index.json')).json());
+  const tables = ['phantom.json', 'predicate-write-skew.json', 'predicate-read-skew.json'].map((f) => index.find((e) => e.file === f));
+  assert.ok(tables.every(Boolean), 'the gallery has the three textbook tables');
+  for (const t of tables) {
+    await env.landing(page);
+    await page.waitForSelector('.example');
+    await page.click(`.example[data-example="${t.file}"]`);
+    await waitChecked(page);
+    const got = await ladder(page);
+    for (const [level, verdict] of Object.entries(t.expect)) assert.equal(got[level], verdict, `${t.file} ${level}`);
+  }
+  assert.deepEqual(page.errors, []);
+});

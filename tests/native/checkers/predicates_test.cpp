@@ -17,6 +17,7 @@
 #include "generate/random_history.h"
 #include "model/predicates.h"
 #include "reference.h"
+#include "simdjson.h"
 #include "test_util.h"
 
 using namespace isoscope;
@@ -348,4 +349,41 @@ TEST(Predicates, AgreesWithReferenceOnRandomHistoriesWithRows) {
     EXPECT_GT(pass[li], scaled_threshold(10000 / 20)) << level_name(kTransactional[li]);
     EXPECT_GT(fail[li], scaled_threshold(10000 / 50)) << level_name(kTransactional[li]);
   }
+}
+
+// The textbook tables of the gallery (tests/fixtures/tables/manifest.json): each level's verdict
+// as its definition gives it, and each failure's anomaly naming the predicate's rows.
+TEST(Predicates, TheTextbookTablesHaveTheirVerdicts) {
+  const std::string dir = std::string(ISOSCOPE_FIXTURES) + "/tables";
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  ASSERT_EQ(parser.load(dir + "/manifest.json").get(doc), simdjson::SUCCESS);
+  simdjson::dom::array entries;
+  ASSERT_EQ(doc["entries"].get_array().get(entries), simdjson::SUCCESS);
+  size_t n = 0;
+  for (simdjson::dom::element e : entries) {
+    std::string_view file;
+    simdjson::dom::object expect;
+    ASSERT_EQ(e["file"].get_string().get(file), simdjson::SUCCESS);
+    ASSERT_EQ(e["expect"].get_object().get(expect), simdjson::SUCCESS);
+    Expected<History> h = read_path(dir + "/" + std::string(file));
+    ASSERT_TRUE(h.ok()) << file << ": " << h.error().to_string();
+    EXPECT_TRUE(h->has_rows()) << file;
+    const CheckReport report = check_history(*h, {});
+    for (auto [level, verdict_value] : expect) {
+      Level l;
+      std::string_view want;
+      ASSERT_TRUE(parse_level(level, l));
+      ASSERT_EQ(verdict_value.get_string().get(want), simdjson::SUCCESS);
+      const LevelResult& r = report.results[static_cast<int>(l)];
+      EXPECT_EQ(verdict_name(r.verdict), want) << file << " " << level;
+      EXPECT_EQ(reference_check(*h, l) == Verdict::Pass ? "pass" : "fail", want) << file << " " << level << " (reference)";
+      if (r.verdict == Verdict::Fail && !r.implied_by) {
+        ASSERT_FALSE(r.anomalies.empty());
+        EXPECT_NE(r.anomalies[0].explanation.find("select("), std::string::npos) << file << " " << r.anomalies[0].explanation;
+      }
+    }
+    ++n;
+  }
+  EXPECT_EQ(n, 3u);
 }

@@ -52,7 +52,8 @@ void write_txn_ref(JsonWriter& j, const History& h, uint32_t t, const RegOp* op 
   j.end_object();
 }
 
-uint32_t op_position(const History& h, uint32_t op) { return op - h.txns[h.op_txn[op]].op_begin; }
+// As the input wrote it: a predicate read is one operation ("select").
+uint32_t op_position(const History& h, uint32_t op) { return h.input_position(op); }
 
 void write_anomaly(JsonWriter& j, const History& h, const Anomaly& a) {
   // Edges name their ends by position in "transactions"; an end missing there is added.
@@ -259,16 +260,30 @@ std::string transactions_json(const History& h, uint32_t begin, uint32_t end) {
         .member("committed", x.committed);
     // Exact decimals: JSON numbers beyond 2^53 stay exact in the text (a reader in JS rounds them).
     if (x.has_time()) j.key("start").raw(h.times[t].start.text()).key("end").raw(h.times[t].end.text());
+    // A predicate read is one operation, as the input wrote it: ["select", predicate, [[key,
+    // value], ...]] (its reads of every key are the checkers').
+    auto first = [&](uint32_t i) { return !h.ops[i].in_predicate() || i == h.predicate_reads[h.ops[i].list].op_begin; };
     j.key("ops").begin_array();
-    for (uint32_t i = x.op_begin; i < x.op_end; ++i)
+    for (uint32_t i = x.op_begin; i < x.op_end; ++i) {
+      if (!first(i)) continue;
+      if (h.ops[i].in_predicate()) {
+        const PredicateRead& p = h.predicate_reads[h.ops[i].list];
+        j.begin_array().string("select").string(h.predicates[p.predicate].text).begin_array();
+        for (uint32_t o = p.op_begin; o < p.returned_end; ++o)
+          j.begin_array().raw(ref_json(h.keys, h.ops[o].key)).raw(ref_json(h.values, h.ops[o].value)).end_array();
+        j.end_array().end_array();
+        continue;
+      }
       j.begin_array().string(op_kind_name(h.ops[i].kind)).raw(ref_json(h.keys, h.ops[i].key)).raw(op_value_ref_json(h, i)).end_array();
+    }
     // per operation: the transaction a read reads from (0: the initial one; -1: no writer,
     // a thin-air read; an array: its candidates, a value written more than once), null for a
-    // write
+    // write and for a select (which reads every key)
     j.end_array().key("read_from").begin_array();
     for (uint32_t i = x.op_begin; i < x.op_end; ++i) {
+      if (!first(i)) continue;
       const uint32_t w = h.ops[i].is_read() ? h.read_from[i] : kNone;
-      if (!h.ops[i].is_read() || !h.registers.empty()) j.null();  // object histories resolve no reads-from
+      if (!h.ops[i].is_read() || !h.registers.empty() || h.ops[i].in_predicate()) j.null();  // object histories resolve no reads-from
       else if (w == kAmbiguous) {
         j.begin_array();
         for (uint32_t c : h.ambiguous.candidates(i)) j.integer(h.candidate_txn(c));

@@ -32,6 +32,11 @@ export function fmtOp(op: Op): string {
   if (f === 'r') return `r ${key} \u2192 ${fmtValue(v)}`;
   if (f === 'w') return `w ${key} \u2190 ${fmtValue(v)}`;
   if (f === 'append') return `append ${key} ${fmtValue(v)}`;
+  if (f === 'select') {
+    // A predicate read of a table: its predicate and the rows it returned.
+    const rows = (Array.isArray(v) ? v : []) as unknown as [Key, Value][];
+    return `select ${key} \u2192 {${rows.map(([rk, rv]) => `(${keyText(rk)}, ${fmtValue(rv)})`).join(', ')}}`;
+  }
   return `${f} ${key} ${fmtValue(v)}`;
 }
 
