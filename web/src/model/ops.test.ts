@@ -28,7 +28,7 @@ describe('values', () => {
 
 describe('tables', () => {
   it('print a select with its predicate and the rows it returned', () => {
-    expect(fmtOp(['select', 'value % 3 = 0', [[3, 30], ['a', 'b']]] as never)).toBe('select value % 3 = 0 \u2192 {(3, 30), ("a", "b")}');
+    expect(fmtOp(['select', 'value % 3 = 0', [[3, 30], ['a', 'b']]] as never)).toBe('select value % 3 = 0 \u2192 {(3, 30), (a, "b")}');
     expect(fmtOp(['select', 'true', []] as never)).toBe('select true \u2192 {}');
     expect(fmtOp(['w', 2, null])).toBe('w 2 \u2190 null');
   });
