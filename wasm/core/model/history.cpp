@@ -149,23 +149,18 @@ std::string History::predicate_read_text(uint32_t pr) const {
   return s + "}";
 }
 
-uint32_t History::input_position(uint32_t op) const {
-  const Txn& t = txns[op_txn[op]];
-  if (predicate_reads.empty()) return op - t.op_begin;
+// The operations as the input wrote them in [from, op): a predicate read's reads count once, and
+// op's own predicate read (when op is one of its later reads) is not before it.
+static uint32_t input_ops_before(const History& h, uint32_t from, uint32_t op) {
+  if (h.predicate_reads.empty()) return op - from;
+  auto first = [&](uint32_t o) { return !h.ops[o].in_predicate() || o == h.predicate_reads[h.ops[o].list].op_begin; };
   uint32_t n = 0;
-  for (uint32_t o = t.op_begin; o < op; ++o)
-    n += !ops[o].in_predicate() || o == predicate_reads[ops[o].list].op_begin;
-  if (ops[op].in_predicate() && op != predicate_reads[ops[op].list].op_begin) --n;  // its read's first
-  return n;
+  for (uint32_t o = from; o < op; ++o) n += first(o);
+  return n - !first(op);
 }
 
-uint32_t History::input_index(uint32_t op) const {
-  if (predicate_reads.empty()) return op;
-  uint32_t n = 0;
-  for (uint32_t o = 0; o < op; ++o) n += !ops[o].in_predicate() || o == predicate_reads[ops[o].list].op_begin;
-  if (ops[op].in_predicate() && op != predicate_reads[ops[op].list].op_begin) --n;
-  return n;
-}
+uint32_t History::input_position(uint32_t op) const { return input_ops_before(*this, txns[op_txn[op]].op_begin, op); }
+uint32_t History::input_index(uint32_t op) const { return input_ops_before(*this, 0, op); }
 
 size_t History::memory_bytes() const {
   return txns.capacity() * sizeof(Txn) + times.capacity() * sizeof(Interval) + session_begin.capacity() * 4 +
@@ -422,12 +417,12 @@ static void resolve_repeated(History& h) {
     size_t j = i;
     while (j < writes.size() && writes[j].kv == writes[i].kv) ++j;
     const uint32_t key = static_cast<uint32_t>(writes[i].kv >> 32), value = static_cast<uint32_t>(writes[i].kv);
-    const bool row = h.table && h.initial_of(key) == value;  // written by the initial transaction too
-    if (j - i > 1 || row) {
+    const bool initial = h.initial_of(key) == value;
+    // (In a table the initial transaction writes the pair too: written once more, it repeats.)
+    if (j - i > 1 || (h.table && initial)) {
       group_of.insert(writes[i].kv, static_cast<uint32_t>(A.group_begin.size() - 1));
       for (size_t k = i; k < j; ++k) A.cands.push_back(writes[k].op);
-      const std::optional<uint32_t> init = h.initial_of(key);
-      if (init && *init == value) A.cands.push_back(kReadsInitial);
+      if (initial) A.cands.push_back(kReadsInitial);
       A.group_begin.push_back(static_cast<uint32_t>(A.cands.size()));
       ++h.repeated_pairs;
     }
