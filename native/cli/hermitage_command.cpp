@@ -113,7 +113,7 @@ Row run_row(const Target& target, Isolation iso, uint32_t lock_pause_ms, ServerF
       row.error = error;
       break;
     }
-    const Schema schema = run_schema(id, false, 2);
+    const Schema schema = run_schema(id, RunTable::Registers, 2);
     if (Status st = db->create_schema(schema); !st.ok()) {
       row.error = "cannot create the case's tables: " + st.message;
       break;

@@ -22,10 +22,12 @@
 #include "checkers/check.h"
 #include "formats/formats.h"
 #include "generate/workload.h"
+#include "model/history.h"
 #include "model/levels.h"
 #include "report/result_json.h"
 #include "runner/database.h"
 #include "runner/runner.h"
+#include "runner/table_workload.h"
 #include "util/json.h"
 
 using namespace isoscope;
@@ -35,21 +37,26 @@ namespace {
 
 const char* kRunUsage =
     "usage: isoscope run [TARGET] [--isolation read-uncommitted|read-committed|repeatable-read|serializable]\n"
-    "                 [--list-append | --mt | --lwt] [--mix cobra|polysi|random|RO,WO,RMW] [--read-ratio R]\n"
-    "                 [--sessions N] [--txns N] [--ops N|MIN-MAX] [--keys N] [--dist uniform|zipf|hotspot]\n"
-    "                 [--seed S] [--duration SECONDS] [--nemesis kill] [--nemesis-interval MS] [--out FILE]\n"
-    "                 [--level L[,L...]] [--json] [--budget-ms N] [--max-anomalies N] [--password-file FILE]\n"
+    "                 [--list-append | --mt | --lwt | --predicates] [--mix cobra|polysi|random|RO,WO,RMW]\n"
+    "                 [--read-ratio R] [--sessions N] [--txns N] [--ops N|MIN-MAX] [--keys N]\n"
+    "                 [--dist uniform|zipf|hotspot] [--seed S] [--duration SECONDS] [--nemesis kill]\n"
+    "                 [--nemesis-interval MS] [--out FILE] [--level L[,L...]] [--json] [--budget-ms N]\n"
+    "                 [--max-anomalies N] [--password-file FILE]\n"
     "       isoscope run TARGET --cleanup\n"
     "  TARGET: postgresql://USER@HOST:PORT/DB, mariadb://USER@HOST:PORT/DB or mysql://... (an IPv6\n"
     "          address in brackets, [::1]; a socket folder or file as the host, %-encoded: %2Ftmp%2Fpg; libpq's\n"
     "          keywords as ?host=...&sslmode=...; any other ?VAR=VALUE sets a session variable on every\n"
     "          connection), sqlite:PATH; none: a fresh SQLite file in a private temporary folder\n"
+    "  Workloads: registers (default; --mix, --read-ratio), Elle's --list-append, MTC's --mt, --lwt\n"
+    "          (compare-and-set), or --predicates: a table whose rows come and go, read by predicates\n"
+    "          (SELECT ... WHERE) and by key, with inserts, updates, deletes and predicate writes\n"
+    "          (UPDATE/DELETE ... WHERE); --read-ratio: the share of reads (default 0.5)\n"
     "  The password: give it in PGPASSWORD or MYSQL_PWD, in a password file (--password-file FILE, whose\n"
     "          first line is the password; or the client library's own: ~/.pgpass or PGPASSFILE, the [client]\n"
     "          group of ~/.my.cnf), not in the URL: a command line is seen by every user of the machine\n"
     "          ('ps', /proc) and kept in shell histories. isoscope never prints a password.\n"
-    "  Tables: each run makes its own (isoscope_run_<random id>_registers or _lists) and drops them at\n"
-    "          the end. A run says when the database holds tables of runs that did not finish (killed);\n"
+    "  Tables: each run makes its own (isoscope_run_<random id>_registers, _lists or _rows) and drops it\n"
+    "          at the end. A run says when the database holds tables of runs that did not finish (killed);\n"
     "          --cleanup drops those (never a running run's) and ends.\n";
 
 std::atomic<bool> g_stop{false};
@@ -100,7 +107,7 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
   cli::WorkloadOptions w;  // run's defaults: 10 sessions of 100 transactions, 1-4 operations over 8 keys
   w.sessions = p.sessions;
   w.txns_per_session = p.txns_per_session;
-  std::string target_text, out_path, nemesis;
+  std::string target_text, out_path, nemesis, workload_flag;
   Isolation iso = Isolation::Serializable;
   bool have_target = false, json = false, cleanup = false;
   std::string password_file;
@@ -127,12 +134,14 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
       if (!v || !parse_isolation(v, iso))
         return usage("--isolation needs read-uncommitted, read-committed, repeatable-read or serializable");
       ++i;
-    } else if (a == "--list-append") {
-      p.workload.kind = WorkloadKind::ListAppend;
-    } else if (a == "--mt") {
-      p.workload.kind = WorkloadKind::MiniTxn;
-    } else if (a == "--lwt") {
-      p.workload.kind = WorkloadKind::Lightweight;
+    } else if (a == "--list-append" || a == "--mt" || a == "--lwt" || a == "--predicates") {
+      if (!workload_flag.empty() && workload_flag != a)
+        return usage(workload_flag + " and " + a + " are two workloads: choose one");
+      workload_flag = a;
+      if (a == "--list-append") p.workload.kind = WorkloadKind::ListAppend;
+      else if (a == "--mt") p.workload.kind = WorkloadKind::MiniTxn;
+      else if (a == "--lwt") p.workload.kind = WorkloadKind::Lightweight;
+      else p.predicates = true;
     } else if (a == "--nemesis") {
       nemesis = v ? v : "";
       if (nemesis != "kill" && nemesis != "none") return usage("--nemesis needs kill or none");
@@ -179,8 +188,8 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
       return usage("more than one TARGET given ('" + target_text + "' and '" + a + "')");
     }
   }
-  if (p.workload.kind != WorkloadKind::Registers && p.workload.kind != WorkloadKind::ListAppend && w.mix_given)
-    return usage("--mix chooses register or list-append shapes; --mt and --lwt have their own");
+  if ((p.predicates || (p.workload.kind != WorkloadKind::Registers && p.workload.kind != WorkloadKind::ListAppend)) && w.mix_given)
+    return usage("--mix chooses register or list-append shapes; --mt, --lwt and --predicates have their own");
   if (w.sessions > kMaxRunSessions)
     return usage("--sessions: a run opens a connection per session, at most " + std::to_string(kMaxRunSessions));
   if (w.keys > kMaxRunKeys)
@@ -195,6 +204,16 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
   p.workload.read_ratio = w.read_ratio;
   p.workload.mix = w.mix;
   p.seed = w.seed;
+  p.table_workload.key = p.workload.key;
+  p.table_workload.min_ops = w.min_ops;
+  p.table_workload.max_ops = w.max_ops;
+  p.table_workload.read_ratio = w.read_ratio;
+  // A select reads every key of the history (docs/formats.md): the checkers read at most
+  // kMaxPredicateReads such versions, so a run that would record more is refused before it starts.
+  if (p.predicates && (p.duration_s <= 0 || w.txns_given) &&
+      static_cast<double>(p.sessions) * p.txns_per_session * w.max_ops * w.keys > static_cast<double>(kMaxPredicateReads))
+    return usage("--predicates: every select reads every key, and the checkers read at most " + std::to_string(kMaxPredicateReads) +
+                 " such versions: --sessions x --txns x the most --ops x --keys must stay within it");
 
   // The target; none: a fresh SQLite file in a folder of its own (mkdtemp: a name no one can
   // foresee, made by this run, private), removed afterwards with the folder.
@@ -306,10 +325,25 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
     remove_fresh();
     return kExitInput;
   }
-  const Schema schema = run_schema(run_id, p.workload.kind == WorkloadKind::ListAppend, p.workload.key.keys);
-  if (Status s = db->create_schema(schema); !s.ok()) {
+  const Schema schema = run_schema(run_id,
+                                   p.predicates                                   ? RunTable::Rows
+                                   : p.workload.kind == WorkloadKind::ListAppend ? RunTable::Lists
+                                                                                  : RunTable::Registers,
+                                   p.workload.key.keys);
+  Status created = db->create_schema(schema);
+  if (created.ok() && p.predicates) {
+    // The table workload's rows at the start: half the keys, chosen by the seed.
+    p.table = schema.registers;
+    // MariaDB's and MySQL's READ UNCOMMITTED let a transaction see another's writes before it
+    // commits (PostgreSQL runs it as READ COMMITTED).
+    p.dirty_reads = iso == Isolation::ReadUncommitted && target.kind == DbKind::MariaDB;
+    p.rows = initial_table_rows(p.workload.key.keys, p.seed);
+    created = fill_table(*db, p.table, p.rows);
+    if (!created.ok()) db->drop_schema(schema);
+  }
+  if (!created.ok()) {
     std::fprintf(stderr, "isoscope run: %s at %s: cannot create the runner's tables: %s\n", facts.product.c_str(),
-                 target.display.c_str(), s.message.c_str());
+                 target.display.c_str(), created.message.c_str());
     db.reset();
     remove_fresh();
     return kExitInput;
@@ -329,9 +363,16 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
                      ", \"server_variables\": {";
   for (size_t i = 0; i < facts.variables.size(); ++i)
     meta += (i ? ", " : "") + json_quote(facts.variables[i].first) + ": " + json_quote(facts.variables[i].second);
-  meta += "}, \"workload\": " + json_quote(workload_name(p.workload.kind));
-  if (p.workload.kind == WorkloadKind::Registers || p.workload.kind == WorkloadKind::ListAppend)
+  meta += "}, \"workload\": " + json_quote(p.predicates ? "predicates" : workload_name(p.workload.kind));
+  if (p.predicates) {
+    // How the predicate writes were observed (docs/testing-a-database.md, "The table workload").
+    const SqlFeatures f = db->sql_features();
+    const char* by_read = f.row_locks ? "locking read" : "read";
+    meta += ", \"read_ratio\": " + json_number(w.read_ratio) + ", \"predicate_writes\": {\"update\": " +
+            json_quote(f.update_returning ? "returning" : by_read) + ", \"delete\": " + json_quote(f.delete_returning ? "returning" : by_read) + "}";
+  } else if (p.workload.kind == WorkloadKind::Registers || p.workload.kind == WorkloadKind::ListAppend) {
     meta += ", \"mix\": " + json_quote(w.mix_text);
+  }
   meta += ", \"sessions\": " + std::to_string(p.sessions) + ", \"txns_per_session\": " + std::to_string(p.txns_per_session) +
           ", \"keys\": " + std::to_string(p.workload.key.keys) + ", \"seed\": " + std::to_string(p.seed) +
           ", \"nemesis\": " + json_quote(p.nemesis_kill ? "kill" : "none") + ", \"time_unit\": \"ns\"" +
@@ -341,7 +382,7 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
   // history (docs/testing-a-database.md); until the end, its metadata says it is streaming.
   HistoryStream stream;
   if (!stream.open(out_path, p.sessions, p.workload.kind == WorkloadKind::ListAppend,
-                   meta + ", \"interrupted\": true, \"streaming\": true}", error)) {
+                   meta + ", \"interrupted\": true, \"streaming\": true}", error, p.predicates ? &p.rows : nullptr)) {
     db->drop_schema(schema);
     db.reset();
     remove_fresh();

@@ -351,11 +351,16 @@ std::string new_run_id(std::string& error) {
   return id;
 }
 
-Schema run_schema(const std::string& run_id, bool lists, uint32_t keys) {
+Schema run_schema(const std::string& run_id, RunTable table, uint32_t keys) {
   Schema s;
   s.run_id = run_id;
   s.keys = keys;
-  (lists ? s.lists : s.registers) = "isoscope_run_" + run_id + (lists ? "_lists" : "_registers");
+  const std::string prefix = "isoscope_run_" + run_id;
+  switch (table) {
+    case RunTable::Registers: s.registers = prefix + "_registers"; break;
+    case RunTable::Lists: s.lists = prefix + "_lists"; break;
+    case RunTable::Rows: s.registers = prefix + "_rows"; break;
+  }
   return s;
 }
 
@@ -363,16 +368,16 @@ bool runner_table(std::string_view name, std::string& run_id) {
   const std::string_view prefix = "isoscope_run_";
   if (name.rfind(prefix, 0) != 0) return false;
   std::string_view rest = name.substr(prefix.size());
-  for (std::string_view suffix : {std::string_view("_registers"), std::string_view("_lists")})
+  for (std::string_view suffix : {std::string_view("_registers"), std::string_view("_lists"), std::string_view("_rows")})
     if (rest.size() > suffix.size() && rest.substr(rest.size() - suffix.size()) == suffix) {
       const std::string_view id = rest.substr(0, rest.size() - suffix.size());
       if (id.size() == 16 && id.find_first_not_of("0123456789abcdef") == std::string_view::npos) {
         run_id = std::string(id);
         return true;
       }
-      // Earlier versions: <pid>_<seed>.
+      // Earlier versions: <pid>_<seed> (never for _rows, which came after them).
       const size_t u = id.find('_');
-      if (u != std::string_view::npos && u > 0 && u + 1 < id.size() &&
+      if (suffix != "_rows" && u != std::string_view::npos && u > 0 && u + 1 < id.size() &&
           id.substr(0, u).find_first_not_of("0123456789") == std::string_view::npos &&
           id.substr(u + 1).find_first_not_of("0123456789") == std::string_view::npos) {
         run_id.clear();

@@ -71,10 +71,14 @@ struct Status {
   // innodb_lock_wait_timeout, SQLite's busy timeout), not because the database refused an
   // interleaving: `isoscope hermitage` takes it for a stalled schedule.
   bool lock_timeout = false;
+  // Failed because the row's key is taken (a unique-key violation: PostgreSQL 23505, MariaDB
+  // 1062, SQLite's constraint error): the table workload's insert of a key another transaction
+  // inserted, which it takes for a refusal (it rolls its transaction back).
+  bool duplicate_key = false;
   bool ok() const { return outcome == Outcome::Ok; }
 };
 
-// The runner's own tables: isoscope_run_<ID>_registers or _lists, ID 16 hexadecimal digits
+// The runner's own tables: isoscope_run_<ID>_registers, _lists or _rows, ID 16 hexadecimal digits
 // from the operating system's random source (new_run_id), so that no two runs, on one machine
 // or in two containers, name the same table. A run marks its tables as in use for as long as
 // it runs (PostgreSQL: an advisory lock on ID, MariaDB: the named lock isoscope_run_<ID>, both
@@ -83,15 +87,18 @@ struct Status {
 // and creates them without dropping anything first: a table of that name is an error.
 struct Schema {
   std::string run_id;     // 16 hexadecimal digits
-  std::string registers;  // (k integer primary key, v integer)
+  // (k integer primary key, v integer), a row per key (v = 0): isoscope_run_<ID>_registers, or
+  // _rows for the table workload (whose runner then puts its own rows in it)
+  std::string registers;
   std::string lists;      // (k integer primary key, v text): space-separated appended values
   uint32_t keys = 0;
 };
 // 16 hexadecimal digits from getrandom(2); empty with error when there is no random source.
 std::string new_run_id(std::string& error);
 // The schema of a run: its tables' names from its id.
-Schema run_schema(const std::string& run_id, bool lists, uint32_t keys);
-// Whether name is a runner table (isoscope_run_<16 hex>_registers|_lists, or the
+enum class RunTable : uint8_t { Registers, Lists, Rows };
+Schema run_schema(const std::string& run_id, RunTable table, uint32_t keys);
+// Whether name is a runner table (isoscope_run_<16 hex>_registers|_lists|_rows, or the
 // isoscope_run_<pid>_<seed>_... of earlier isoscope versions), and its id.
 bool runner_table(std::string_view name, std::string& run_id);
 
@@ -126,6 +133,13 @@ class Connection {
   virtual int64_t server_id() const = 0;
 };
 
+// What the database's SQL offers the table workload (`isoscope run --predicates`).
+struct SqlFeatures {
+  bool update_returning = false;  // UPDATE ... RETURNING (PostgreSQL, SQLite 3.35+)
+  bool delete_returning = false;  // DELETE ... RETURNING (PostgreSQL, MariaDB, SQLite 3.35+)
+  bool row_locks = false;         // SELECT ... FOR UPDATE (not SQLite, whose writer holds the whole database)
+};
+
 // Facts about the server recorded with the history.
 struct ServerFacts {
   std::string product;  // "PostgreSQL"
@@ -152,6 +166,7 @@ class Database {
   // Drops a leftover found by leftovers(): a runner table's name (runner_table), nothing else.
   Status drop_leftover(const Leftover& l);
   virtual ServerFacts facts() = 0;
+  virtual SqlFeatures sql_features() = 0;
   // The server's count of committed transactions (PostgreSQL pg_stat_database.xact_commit,
   // MariaDB Com_commit), or -1; `name` says which.
   virtual int64_t commit_counter(std::string& name) = 0;

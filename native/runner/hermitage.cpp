@@ -11,6 +11,7 @@
 #include <optional>
 #include <thread>
 
+#include "runner/table_workload.h"
 #include "util/json.h"
 
 namespace isoscope::runner {

@@ -88,8 +88,6 @@ struct HermitageOp {
 // returned: that read, and the write of each row.
 void record_predicate_write(const HermitageStep& s, const std::vector<std::pair<int64_t, int64_t>>& rows,
                             std::vector<HermitageOp>& ops);
-// The SQL of a predicate over the columns k (the row's id) and v (its value).
-std::string predicate_sql(const std::string& predicate);
 struct HermitageTxn {
   std::vector<HermitageOp> ops;
   TxnStatus status = TxnStatus::Unknown;  // one the script left open: it may have committed

@@ -3,7 +3,6 @@
 // so every read names its writer. `level` is the weakest isoscope level that the anomaly's
 // outcome of the script fails; tests/native/runner/hermitage_test.cpp checks it on both the
 // anomalous and the prevented outcome.
-#include <cctype>
 #include <cstring>
 
 #include "model/predicates.h"
@@ -205,33 +204,6 @@ void record_predicate_write(const HermitageStep& s, const std::vector<std::pair<
   ops.push_back({HermitageOp::Select, 0, std::nullopt, s.predicate, rows});
   for (const auto& [k, v] : rows)
     ops.push_back({HermitageOp::Write, k, s.kind == HermitageStep::UpdateWhere ? std::optional<int64_t>(v + s.value) : std::nullopt, {}, {}});
-}
-
-std::string predicate_sql(const std::string& predicate) {
-  // The canonical text's words are SQL already but for the column names and "true".
-  std::string out, word;
-  char quote = 0;
-  auto flush = [&] {
-    out += word == "value" ? "v" : word == "key" ? "k" : word == "true" ? "1 = 1" : word;
-    word.clear();
-  };
-  for (char ch : predicate) {
-    if (quote) {  // a string literal, as it is
-      const bool closes = ch == quote;
-      out += closes ? '\'' : ch;
-      if (closes) quote = 0;
-      continue;
-    }
-    if (std::isalpha(static_cast<unsigned char>(ch))) {
-      word += ch;
-      continue;
-    }
-    flush();
-    if (ch == '\'' || ch == '"') quote = ch;
-    out += ch == '"' ? '\'' : ch;
-  }
-  flush();
-  return out;
 }
 
 }  // namespace isoscope::runner

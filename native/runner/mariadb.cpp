@@ -32,6 +32,7 @@ Status classify(MYSQL* c) {
   else
     s.outcome = Outcome::Failed;
   s.lock_timeout = e == 1205;
+  s.duplicate_key = e == 1062;  // ER_DUP_ENTRY
   return s;
 }
 
@@ -310,6 +311,10 @@ class MariaDatabase final : public Database {
   }
   Status drop_table(const std::string& name) override {
     return run(admin_, "DROP TABLE IF EXISTS " + name);
+  }
+  // MariaDB has DELETE ... RETURNING (10.0.5) but no UPDATE ... RETURNING; MySQL has neither.
+  SqlFeatures sql_features() override {
+    return {false, value("SELECT VERSION()").find("MariaDB") != std::string::npos, true};
   }
   ServerFacts facts() override {
     ServerFacts f;

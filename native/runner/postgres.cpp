@@ -37,6 +37,7 @@ Status classify(PGconn* c, PGresult* r) {
   else
     s.outcome = Outcome::Failed;
   s.lock_timeout = code == "55P03";
+  s.duplicate_key = code == "23505";
   return s;
 }
 
@@ -274,6 +275,7 @@ class PgDatabase final : public Database {
   Status drop_table(const std::string& name) override {
     return exec("DROP TABLE IF EXISTS " + name);
   }
+  SqlFeatures sql_features() override { return {true, true, true}; }
   ServerFacts facts() override {
     ServerFacts f;
     f.product = "PostgreSQL";

@@ -16,6 +16,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "model/predicates.h"
 #include "util/json.h"
 
 namespace isoscope::runner {
@@ -24,15 +25,43 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The (key, value) pairs the table workload has written, across its sessions: every value
+// written to a key is unique (the checkers need it), which the values' scheme makes so
+// (table_workload.h, kPredicateUpdateStep) and this keeps so in any run: a fresh value a key
+// already had is skipped, and a predicate update whose sum a row already had is rolled back.
+class WrittenValues {
+ public:
+  // Whether (key, value) was free; it is taken from now on.
+  bool claim(int64_t key, int64_t value) {
+    std::lock_guard<std::mutex> lock(mu_);
+    return taken_.insert({key, value}).second;
+  }
+
+ private:
+  struct Hash {
+    size_t operator()(const std::pair<int64_t, int64_t>& p) const {
+      return std::hash<uint64_t>()(static_cast<uint64_t>(p.first) * 0x9E3779B97F4A7C15ull ^ static_cast<uint64_t>(p.second));
+    }
+  };
+  std::mutex mu_;
+  std::unordered_set<std::pair<int64_t, int64_t>, Hash> taken_;
+};
+
+// What the sessions of a table run share: what the database's SQL offers, the values written.
+struct TableShared {
+  SqlFeatures features;
+  WrittenValues written;
+};
+
 class Session {
  public:
   // stop: roll back the transaction in progress and end; finish: end after it.
   Session(Database& db, const RunParams& p, uint32_t index, Clock::time_point t0, std::atomic<bool>& stop,
           std::atomic<bool>& finish, std::atomic<int64_t>& next_value, RunCounts& counts, std::atomic<int64_t>& server_id,
-          std::latch& connected, HistoryStream* stream)
-      : db_(db), p_(p), index_(index), planner_(p.workload), rng_(p.seed * 0x9E3779B97F4A7C15ull + index + 1), t0_(t0),
-        stop_(stop), finish_(finish), next_value_(next_value), counts_(counts), server_id_(server_id), connected_(connected),
-        stream_(stream) {}
+          std::latch& connected, HistoryStream* stream, TableShared* table)
+      : db_(db), p_(p), index_(index), planner_(p.workload), table_planner_(p.table_workload),
+        rng_(p.seed * 0x9E3779B97F4A7C15ull + index + 1), t0_(t0), stop_(stop), finish_(finish), next_value_(next_value),
+        counts_(counts), server_id_(server_id), connected_(connected), stream_(stream), table_(table) {}
 
   // Runs the session's transactions; false with error_ set on a failure that ends the run.
   // Every session connects before any begins (connecting takes milliseconds each, so sessions
@@ -43,10 +72,18 @@ class Session {
     if (!ok) return false;
     connected_.wait();
     TxnProgram program;
+    TableProgram table_program;
     for (uint32_t i = 0; i < p_.txns_per_session && !stop_.load(std::memory_order_relaxed) &&
                          !finish_.load(std::memory_order_relaxed);) {
-      planner_.plan(rng_, program);
-      switch (execute(program)) {
+      Next next;
+      if (table_) {
+        table_planner_.plan(rng_, table_program);
+        next = execute_table(table_program);
+      } else {
+        planner_.plan(rng_, program);
+        next = execute(program);
+      }
+      switch (next) {
         case Next::Done: ++i; break;
         case Next::Retry: break;  // the connection was gone before the transaction began
         case Next::Fail: return false;
@@ -83,16 +120,33 @@ class Session {
   Next execute(const TxnProgram& program) {
     bool writes = false;
     for (const ProgramStep& s : program) writes |= s.kind != StepKind::Read && s.kind != StepKind::ReadList;
+    return run_txn(writes, program.size(), [&](size_t i) { return step(program[i]); });
+  }
+  Next execute_table(const TableProgram& program) {
+    bool writes = false;
+    for (const TableStep& s : program) writes |= table_step_writes(s.kind);
+    seen_.clear();
+    wrote_ = false;
+    visible_ns_ = INT64_MAX;
+    return run_txn(writes, program.size(), [&](size_t i) { return table_step(program[i]); });
+  }
+
+  // One transaction: BEGIN, its steps (each records what it observed), COMMIT; recorded with
+  // its status and times.
+  template <class Step>
+  Next run_txn(bool writes, size_t steps, Step&& step) {
     RecordedTxn t{static_cast<uint32_t>(rec_.ops.size()), 0, TxnStatus::Committed, now(), 0};
     Status st = conn_->begin(writes);
     if (st.outcome == Outcome::Lost) return reconnect() ? Next::Retry : Next::Fail;
-    for (size_t i = 0; st.ok() && i < program.size(); ++i) {
+    for (size_t i = 0; st.ok() && i < steps; ++i) {
       if (stop_.load(std::memory_order_relaxed)) {
         st = {Outcome::Aborted, "stopped"};  // rolled back below
         break;
       }
-      st = step(program[i]);
+      st = step(i);
     }
+    if (st.ok() && table_ && wrote_) writes_visible();
+    if (table_) t.visible_ns = visible_ns_;
     if (st.ok()) st = conn_->commit();
     t.end_ns = now();
     t.op_end = static_cast<uint32_t>(rec_.ops.size());
@@ -185,10 +239,163 @@ class Session {
     return {};
   }
 
+  // The table workload's statements (table_workload.h), each recorded as what it observed.
+  Status table_step(const TableStep& s) {
+    const std::string& t = p_.table;
+    const SqlFeatures& f = table_->features;
+    Connection::Rows rows;
+    int64_t changed = 0;
+    Status st;
+    switch (s.kind) {
+      case TableStep::Select:
+        st = conn_->exec_rows(select_sql(t, s.predicate), &rows, changed);
+        if (st.ok()) {
+          record_select(s.predicate, rows);
+          believe_select(s.predicate, rows);
+        }
+        return st;
+      case TableStep::Read: return read_key(s.key);
+      case TableStep::Insert: {
+        // A key this transaction saw absent: one it has not seen is read first.
+        if (!seen_.count(s.key))
+          if (st = read_key(s.key); !st.ok()) return st;
+        if (!seen_[s.key]) {
+          const int64_t v = fresh_value(s.key);
+          about_to_write();
+          st = conn_->exec_rows(insert_sql(t, s.key, v), nullptr, changed);
+          if (st.duplicate_key) {
+            // Another transaction inserted the row since: what the client saw is a refusal,
+            // and the transaction is rolled back, as a database that refuses it would.
+            return {Outcome::Aborted, st.message};
+          }
+          if (st.ok()) record(RecordedOp::Insert, s.key, v);
+          return st;
+        }
+      }
+        [[fallthrough]];  // a key this transaction saw present: updated instead
+      case TableStep::Update: {
+        const int64_t v = fresh_value(s.key);
+        about_to_write();
+        st = conn_->exec_rows(update_sql(t, s.key, v), nullptr, changed);
+        if (!st.ok()) return st;
+        if (changed == 0) record_absent(s.key);
+        else record(RecordedOp::Update, s.key, v);
+        return st;
+      }
+      case TableStep::Delete:
+        about_to_write();
+        st = conn_->exec_rows(delete_sql(t, s.key), nullptr, changed);
+        if (!st.ok()) return st;
+        if (changed == 0) record_absent(s.key);
+        else record(RecordedOp::Delete, s.key, 0);
+        return st;
+      case TableStep::UpdateWhere:
+      case TableStep::DeleteWhere: {
+        const bool update = s.kind == TableStep::UpdateWhere;
+        about_to_write();
+        const int64_t delta = update ? next_value_.fetch_add(1, std::memory_order_relaxed) * kPredicateUpdateStep : 0;
+        if (update ? f.update_returning : f.delete_returning) {
+          // The rows the statement changed, as it changed them.
+          st = conn_->exec_rows(update ? update_where_sql(t, s.predicate, delta, true) : delete_where_sql(t, s.predicate, true),
+                                &rows, changed);
+          if (!st.ok()) return st;
+          std::sort(rows.begin(), rows.end());
+          for (auto& r : rows) r.second -= delta;  // UPDATE returns the new values
+        } else {
+          // The rows it matches, read as it reads them (the latest versions, locked), then each
+          // written by its key.
+          st = conn_->exec_rows(select_sql(t, s.predicate, f.row_locks), &rows, changed);
+          for (size_t i = 0; st.ok() && i < rows.size(); ++i) {
+            st = conn_->exec_rows(update ? add_sql(t, rows[i].first, delta) : delete_sql(t, rows[i].first), nullptr, changed);
+            if (st.ok() && changed != 1)
+              return {Outcome::Failed, "the row of key " + std::to_string(rows[i].first) + " that " + select_sql(t, s.predicate, f.row_locks) +
+                                           " returned was not there to write"};
+          }
+          if (!st.ok()) return st;
+        }
+        if (update)
+          for (const auto& [k, old] : rows)
+            if (!table_->written.claim(k, old + delta))
+              return {Outcome::Aborted, "the runner rolled the transaction back: its predicate update gave key " + std::to_string(k) +
+                                            " a value the key held before (" + std::to_string(old + delta) + ")"};
+        record_select(s.predicate, rows);
+        for (const auto& [k, old] : rows) record(update ? RecordedOp::Update : RecordedOp::Delete, static_cast<uint32_t>(k), old + delta);
+        return st;
+      }
+    }
+    return st;
+  }
+
+  // The transaction sends a write (with dirty reads, others may see it from now on).
+  void about_to_write() {
+    wrote_ = true;
+    if (p_.dirty_reads) writes_visible();
+  }
+  // Others may see the transaction's writes from now on (HistoryStream).
+  void writes_visible() {
+    if (visible_ns_ != INT64_MAX) return;
+    visible_ns_ = now();
+    if (stream_) stream_->visible(index_, visible_ns_);
+  }
+
+  // A read by key: the row's value, or null.
+  Status read_key(uint32_t key) {
+    Connection::Rows rows;
+    int64_t changed = 0;
+    Status st = conn_->exec_rows(read_sql(p_.table, key), &rows, changed);
+    if (!st.ok()) return st;
+    if (rows.size() > 1) return {Outcome::Failed, "two rows for key " + std::to_string(key) + " in " + p_.table};
+    if (rows.empty()) record_absent(key);
+    else record(RecordedOp::Read, key, rows[0].second);
+    return st;
+  }
+
+  // A value of the run's counter that the key never had.
+  int64_t fresh_value(uint32_t key) {
+    for (;;) {
+      const int64_t v = next_value_.fetch_add(1, std::memory_order_relaxed);
+      if (table_->written.claim(key, v)) return v;
+    }
+  }
+  // Records an operation and what it tells of the row's presence.
+  void record(RecordedOp::Kind kind, uint32_t key, int64_t value) {
+    rec_.ops.push_back({kind, key, kind == RecordedOp::Delete ? 0 : value, 0, 0});
+    seen_[key] = kind != RecordedOp::Delete;
+  }
+  void record_absent(uint32_t key) {
+    rec_.ops.push_back({RecordedOp::ReadNull, key, 0, 0, 0});
+    seen_[key] = false;
+  }
+  void record_select(const std::string& predicate, const Connection::Rows& rows) {
+    if (rec_.predicates.empty() || rec_.predicates.back() != predicate) rec_.predicates.push_back(predicate);
+    const auto b = static_cast<uint32_t>(rec_.rows.size());
+    rec_.rows.insert(rec_.rows.end(), rows.begin(), rows.end());
+    rec_.ops.push_back({RecordedOp::Select, 0, static_cast<int64_t>(rec_.predicates.size() - 1), b, static_cast<uint32_t>(rec_.rows.size())});
+  }
+  // What the transaction saw of a row: a select's rows are present; when its predicate is on the
+  // key alone, the keys it matches but did not return are absent (on tables of at most 65,536
+  // keys: a scan of them). Only to choose between an insert and an update.
+  void believe_select(const std::string& predicate, const Connection::Rows& rows) {
+    for (const auto& [k, v] : rows) seen_[static_cast<uint32_t>(k)] = true;
+    const uint32_t keys = p_.table_workload.key.keys;
+    if (keys > 65536) return;
+    const ParsedPredicate parsed = parse_predicate(predicate);
+    if (!parsed.error.empty()) return;
+    for (const Condition& c : parsed.predicate.all)
+      if (!c.on_key) return;
+    const uint32_t any_value = values_.intern_int(1);
+    for (uint32_t k = 0, r = 0; k < keys; ++k) {
+      while (r < rows.size() && rows[r].first < k) ++r;
+      if (r < rows.size() && rows[r].first == k) continue;
+      if (predicate_matches(parsed.predicate, keys_, keys_.intern_int(k), values_, any_value)) seen_[k] = false;
+    }
+  }
+
   Database& db_;
   const RunParams& p_;
   uint32_t index_;
   WorkloadPlanner planner_;
+  TablePlanner table_planner_;
   Rng rng_;
   Clock::time_point t0_;
   std::atomic<bool>& stop_;
@@ -198,6 +405,11 @@ class Session {
   std::atomic<int64_t>& server_id_;
   std::latch& connected_;
   HistoryStream* stream_;
+  TableShared* table_;  // the table workload's shared state; nullptr for the others
+  std::unordered_map<uint32_t, bool> seen_;  // the table workload: rows the transaction saw present or absent
+  bool wrote_ = false;                       // the table workload: the transaction has sent a write
+  int64_t visible_ns_ = INT64_MAX;           // since when others may see its writes
+  Interner keys_{false}, values_{true};           // (for predicate_matches)
   std::unique_ptr<Connection> conn_;
   RecordedSession rec_;
   std::unordered_map<uint32_t, int64_t> last_seen_;
@@ -212,6 +424,15 @@ RunResult run_sessions(Database& db, const RunParams& p, std::atomic<bool>& stop
   RunResult result;
   const Clock::time_point t0 = Clock::now();
   std::atomic<int64_t> next_value{1};
+  std::unique_ptr<TableShared> table;
+  if (p.predicates) {
+    table = std::make_unique<TableShared>();
+    table->features = db.sql_features();
+    for (const auto& [k, v] : p.rows) {
+      table->written.claim(k, v);
+      next_value = std::max<int64_t>(next_value.load(), v + 1);
+    }
+  }
   std::atomic<uint32_t> running{p.sessions};
   std::atomic<bool> failed{false};
   std::atomic<bool> stop_sessions{stop.load()};  // the caller's stop
@@ -221,7 +442,8 @@ RunResult run_sessions(Database& db, const RunParams& p, std::atomic<bool>& stop
   std::latch connected(p.sessions);
   std::vector<std::unique_ptr<Session>> sessions;
   for (uint32_t s = 0; s < p.sessions; ++s)
-    sessions.push_back(std::make_unique<Session>(db, p, s, t0, stop_sessions, timed_out, next_value, counts, server_ids[s], connected, stream));
+    sessions.push_back(std::make_unique<Session>(db, p, s, t0, stop_sessions, timed_out, next_value, counts, server_ids[s], connected,
+                                                 stream, table.get()));
   std::vector<std::thread> threads;
   for (uint32_t s = 0; s < p.sessions; ++s)
     threads.emplace_back([&, s] {
@@ -261,6 +483,19 @@ RunResult run_sessions(Database& db, const RunParams& p, std::atomic<bool>& stop
   return result;
 }
 
+Status fill_table(Database& db, const std::string& table, const std::vector<std::pair<int64_t, int64_t>>& rows) {
+  std::string error;
+  std::unique_ptr<Connection> c = db.connect(error);
+  if (!c) return {Outcome::Failed, error};
+  Status st = c->begin(true);
+  int64_t changed = 0;
+  for (const std::string& sql : fill_table_sql(table, rows))
+    if (st.ok()) st = c->exec_rows(sql, nullptr, changed);
+  if (st.ok()) st = c->commit();
+  if (!st.ok()) c->rollback();
+  return st;
+}
+
 std::string txn_json(const RecordedSession& rs, const RecordedTxn& t) {
   std::string out;
   out.reserve(96 + 24 * static_cast<size_t>(t.op_end - t.op_begin));
@@ -270,10 +505,35 @@ std::string txn_json(const RecordedSession& rs, const RecordedTxn& t) {
   for (uint32_t o = t.op_begin; o < t.op_end; ++o) {
     const RecordedOp& op = rs.ops[o];
     if (o > t.op_begin) out += ", ";
-    out += op.kind == RecordedOp::Write ? "[\"w\", " : op.kind == RecordedOp::Append ? "[\"append\", " : "[\"r\", ";
+    if (op.kind == RecordedOp::Select) {
+      out += "[\"select\", " + json_quote(rs.predicates[static_cast<size_t>(op.value)]) + ", [";
+      for (uint32_t r = op.list_begin; r < op.list_end; ++r) {
+        out += r > op.list_begin ? ", [" : "[";
+        number(rs.rows[r].first);
+        out += ", ";
+        number(rs.rows[r].second);
+        out += "]";
+      }
+      out += "]]";
+      continue;
+    }
+    switch (op.kind) {
+      case RecordedOp::Write: out += "[\"w\", "; break;
+      case RecordedOp::Append: out += "[\"append\", "; break;
+      case RecordedOp::Insert: out += "[\"insert\", "; break;
+      case RecordedOp::Update: out += "[\"update\", "; break;
+      case RecordedOp::Delete: out += "[\"delete\", "; break;
+      default: out += "[\"r\", "; break;
+    }
     number(op.key);
+    if (op.kind == RecordedOp::Delete) {
+      out += "]";
+      continue;
+    }
     out += ", ";
-    if (op.kind != RecordedOp::ReadList) {
+    if (op.kind == RecordedOp::ReadNull) {
+      out += "null";
+    } else if (op.kind != RecordedOp::ReadList) {
       number(op.value);
     } else {
       out += "[";
@@ -316,11 +576,21 @@ HistoryStream::~HistoryStream() {
 }
 
 bool HistoryStream::open(const std::string& path, uint32_t sessions, bool lists, const std::string& recorded_by_json,
-                         std::string& error) {
+                         std::string& error, const std::vector<std::pair<int64_t, int64_t>>* rows) {
   path_ = path;
   lists_ = lists;
   meta_ = recorded_by_json;
+  if (rows) {
+    rows_json_ = "[";
+    for (size_t i = 0; i < rows->size(); ++i) {
+      rows_json_ += (i ? ", [" : "[") + std::to_string((*rows)[i].first) + ", " + std::to_string((*rows)[i].second) + "]";
+      initial_values_.insert((*rows)[i].second);
+    }
+    rows_json_ += "]";
+  }
   added_.assign(sessions, {});
+  visible_ = std::vector<std::atomic<int64_t>>(sessions);
+  for (auto& w : visible_) w.store(INT64_MAX);
   waiting_.assign(sessions, {});
   text_.assign(sessions, {});
   room_.assign(sessions, 1024);
@@ -336,11 +606,39 @@ void HistoryStream::add(uint32_t session, const RecordedSession& rs, const Recor
     switch (op.kind) {
       case RecordedOp::Read: e.reads.push_back(op.value); break;
       case RecordedOp::ReadList: e.reads.insert(e.reads.end(), rs.list_values.begin() + op.list_begin, rs.list_values.begin() + op.list_end); break;
-      case RecordedOp::Write: case RecordedOp::Append: e.writes.push_back(op.value); break;
+      case RecordedOp::Write: case RecordedOp::Append: case RecordedOp::Insert: case RecordedOp::Update: e.writes.push_back(op.value); break;
+      case RecordedOp::ReadNull: e.absent = true; break;
+      case RecordedOp::Select:
+        e.absent = true;
+        for (uint32_t r = op.list_begin; r < op.list_end; ++r) e.reads.push_back(rs.rows[r].second);
+        break;
+      case RecordedOp::Delete: break;
     }
   }
-  std::lock_guard<std::mutex> lock(mu_);
-  added_[session].push_back(std::move(e));
+  e.end_ns = t.end_ns;
+  e.visible_ns = t.visible_ns;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    added_[session].push_back(std::move(e));
+  }
+  visible_[session].store(INT64_MAX);  // after: write_ready sees the one or the other
+}
+
+void HistoryStream::visible(uint32_t session, int64_t since_ns) { visible_[session].store(since_ns); }
+
+const HistoryStream::Mark* HistoryStream::find_mark(int64_t v) const {
+  if (v >= 0 && v < kDenseMarks) return static_cast<size_t>(v) < mark_.size() && mark_[v].round ? &mark_[v] : nullptr;
+  const auto it = large_marks_.find(v);
+  return it == large_marks_.end() ? nullptr : &it->second;
+}
+
+void HistoryStream::set_mark(int64_t v, Mark m) {
+  if (v >= 0 && v < kDenseMarks) {
+    if (static_cast<size_t>(v) >= mark_.size()) mark_.resize(std::max<size_t>(2 * mark_.size(), v + 1));
+    mark_[v] = m;
+  } else {
+    large_marks_[v] = m;
+  }
 }
 
 bool HistoryStream::flush(std::string& error) { return write_ready(false, error); }
@@ -375,6 +673,10 @@ bool HistoryStream::finish(const std::string& recorded_by_json, std::string& err
 }
 
 bool HistoryStream::write_ready(bool everything, std::string& error) {
+  // Read before the transactions added are taken: a transaction added since was added before its
+  // session said it no longer writes (add()), so it is taken below.
+  std::vector<int64_t> visible(visible_.size());
+  for (size_t s = 0; s < visible.size(); ++s) visible[s] = visible_[s].load();
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (size_t s = 0; s < added_.size(); ++s) {
@@ -383,35 +685,97 @@ bool HistoryStream::write_ready(bool everything, std::string& error) {
     }
   }
   const size_t n = waiting_.size();
-  std::vector<size_t> taken(n, 0);
+  std::vector<size_t> taken(n, 0), upto(n, 0);
   std::vector<std::string> chunk(n);
+  const bool table = !rows_json_.empty();
   // Rounds: in each, every session's next transactions whose values read are in the file, or
   // written by the same session in this round (they go in the same write); then one write per
   // session. A kill between two writes leaves only transactions whose reads are in the file.
+  // Tables: the greatest prefixes whose transactions read values in the file or in this round's
+  // prefixes, and whose rows seen absent could only have been deleted by transactions in the
+  // file or in this round: transactions that need each other go in together (the writes of one
+  // round: HistoryStream's comment).
+  std::unordered_map<int64_t, std::pair<size_t, size_t>> writer;  // tables: value -> (session, index) waiting
   for (uint32_t round = ++round_;; round = ++round_) {
-    bool any = false, full = false;
-    for (size_t s = 0; s < n; ++s) {
-      chunk[s].clear();
-      while (taken[s] < waiting_[s].size()) {
-        const Entry& e = waiting_[s][taken[s]];
-        bool ready = true;
-        for (int64_t v : e.reads) {
-          if (everything || v == 0 || std::find(e.writes.begin(), e.writes.end(), v) != e.writes.end()) continue;
-          const bool known = v > 0 && static_cast<size_t>(v) < mark_.size() && mark_[v].round != 0;
-          if (!known || (mark_[v].round == round && mark_[v].session != s)) {
-            ready = false;
+    auto known = [&](const Entry& e, int64_t v) {
+      return everything || v == 0 || initial_values_.count(v) || std::find(e.writes.begin(), e.writes.end(), v) != e.writes.end();
+    };
+    if (!table) {
+      for (size_t s = 0; s < n; ++s) {
+        // The values read: in the file before this round, or written by this session's earlier
+        // transactions of the round (marked as they are taken, here).
+        upto[s] = taken[s];
+        while (upto[s] < waiting_[s].size()) {
+          const Entry& e = waiting_[s][upto[s]];
+          bool ready = true;
+          for (int64_t v : e.reads) {
+            if (known(e, v)) continue;
+            const Mark* m = find_mark(v);
+            if (!m || (m->round == round && m->session != s)) {
+              ready = false;
+              break;
+            }
+          }
+          if (!ready) break;
+          for (int64_t v : e.writes) set_mark(v, {round, static_cast<uint32_t>(s)});
+          ++upto[s];
+        }
+      }
+    } else {
+      writer.clear();
+      for (size_t s = 0; s < n; ++s) {
+        upto[s] = waiting_[s].size();
+        for (size_t i = taken[s]; i < upto[s]; ++i)
+          for (int64_t v : waiting_[s][i].writes) writer[v] = {s, i};
+      }
+      // horizon(s): before when no write of a transaction of s left out of this round's prefixes
+      // could be seen: the earliest visible_ns of those left out, and of the one it runs.
+      std::vector<int64_t> left_out(n);
+      auto horizon = [&](size_t s) -> int64_t { return std::min(left_out[s], visible[s]); };
+      auto leave_out = [&](size_t s, size_t from) {
+        upto[s] = from;
+        left_out[s] = INT64_MAX;
+        for (size_t i = from; i < waiting_[s].size(); ++i) left_out[s] = std::min(left_out[s], waiting_[s][i].visible_ns);
+      };
+      for (size_t s = 0; s < n; ++s) leave_out(s, waiting_[s].size());
+      for (bool changed = !everything; changed;) {
+        changed = false;
+        // The two lowest horizons: each session's bound is the lowest of the others'.
+        int64_t low = INT64_MAX, second = INT64_MAX;
+        size_t low_at = n;
+        for (size_t s = 0; s < n; ++s) {
+          const int64_t h = horizon(s);
+          if (h < low) second = low, low = h, low_at = s;
+          else if (h < second) second = h;
+        }
+        for (size_t s = 0; s < n; ++s) {
+          const int64_t bound = s == low_at ? second : low;
+          for (size_t i = taken[s]; i < upto[s]; ++i) {
+            const Entry& e = waiting_[s][i];
+            bool ready = !e.absent || e.end_ns < bound;
+            for (size_t r = 0; ready && r < e.reads.size(); ++r) {
+              const int64_t v = e.reads[r];
+              if (known(e, v) || find_mark(v)) continue;
+              const auto w = writer.find(v);
+              ready = w != writer.end() && w->second.second < upto[w->second.first];
+            }
+            if (ready) continue;
+            leave_out(s, i);
+            changed = true;
             break;
           }
         }
-        if (!ready) break;
+      }
+      for (size_t s = 0; s < n; ++s)
+        for (size_t i = taken[s]; i < upto[s]; ++i)
+          for (int64_t v : waiting_[s][i].writes) set_mark(v, {round, static_cast<uint32_t>(s)});
+    }
+    bool any = false, full = false;
+    for (size_t s = 0; s < n; ++s) {
+      chunk[s].clear();
+      for (; taken[s] < upto[s]; ++taken[s]) {
         chunk[s] += text_[s].empty() && chunk[s].empty() ? "\n   " : ",\n   ";
-        chunk[s] += e.text;
-        for (int64_t v : e.writes) {
-          if (v <= 0) continue;
-          if (static_cast<size_t>(v) >= mark_.size()) mark_.resize(std::max<size_t>(2 * mark_.size(), v + 1));
-          mark_[v] = {round, static_cast<uint32_t>(s)};
-        }
-        ++taken[s];
+        chunk[s] += waiting_[s][taken[s]].text;
       }
       if (chunk[s].empty()) continue;
       any = true;
@@ -446,8 +810,8 @@ bool HistoryStream::write_ready(bool everything, std::string& error) {
 }
 
 bool HistoryStream::lay_out(const std::string& recorded_by_json, bool padded, std::string& error) {
-  std::string doc = "{\"format\": \"isoscope/1\", \"initial\": ";
-  doc += lists_ ? "null" : "0";
+  std::string doc = "{\"format\": \"isoscope/1\", ";
+  doc += !rows_json_.empty() ? "\"rows\": " + rows_json_ : lists_ ? "\"initial\": null" : "\"initial\": 0";
   doc += ",\n \"recorded_by\": " + recorded_by_json + ",\n \"sessions\": [";
   for (size_t s = 0; s < text_.size(); ++s) {
     doc += s ? ",\n  [" : "\n  [";

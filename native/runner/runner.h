@@ -8,17 +8,30 @@
 // transaction (serialization failure, deadlock, lock timeout, busy) or the run was stopped in
 // its middle (rolled back); unknown when the connection was lost before COMMIT was
 // acknowledged (the session reconnects and goes on). Values written are unique across the run.
+//
+// The table workload (`--predicates`, table_workload.h) runs its statements as they are and
+// records what each observed, as docs/formats.md's tables say: a select and the rows it
+// returned; a read by key and the row's value or null; an insert, an update and a delete that
+// changed a row as that write; an update or delete by key that changed none as a read of null;
+// a predicate write (UPDATE/DELETE ... WHERE) as a select of the rows it changed (their values
+// before it: from RETURNING where the database has it, else from a locking read of the matching
+// rows, which are then written by key) followed by the write of each. An insert (of a key the
+// transaction saw absent) refused for its key (a unique-key violation: another transaction
+// inserted the row) rolls its transaction back, recorded as aborted.
 #pragma once
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <mutex>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "generate/workload.h"
 #include "model/history.h"
 #include "runner/database.h"
+#include "runner/table_workload.h"
 
 namespace isoscope::runner {
 
@@ -30,23 +43,38 @@ struct RunParams {
   bool nemesis_kill = false;
   uint32_t nemesis_interval_ms = 200;  // a kill every interval, of a random session
   double duration_s = 0;  // > 0: the sessions stop after this long (a benchmark's fixed time)
+  // The table workload (--predicates) instead of `workload`: its programs, its table (the
+  // schema's rows table) and the rows the table holds at the start (put there by fill_table).
+  bool predicates = false;
+  bool dirty_reads = false;  // the database lets transactions read uncommitted writes (MariaDB READ UNCOMMITTED)
+  TableWorkloadParams table_workload;
+  std::string table;
+  std::vector<std::pair<int64_t, int64_t>> rows;
 };
 
 struct RecordedOp {
-  enum Kind : uint8_t { Read, Write, Append, ReadList } kind;
+  // Tables: ReadNull (no row), Insert, Update, Delete, Select.
+  enum Kind : uint8_t { Read, Write, Append, ReadList, ReadNull, Insert, Update, Delete, Select } kind;
   uint32_t key;
-  int64_t value;                     // Read, Write, Append
-  uint32_t list_begin, list_end;     // ReadList: its values in RecordedSession::list_values
+  int64_t value;                     // Read, Write, Append, Insert, Update; Select: its predicate's
+                                     // index in RecordedSession::predicates
+  uint32_t list_begin, list_end;     // ReadList: its values in RecordedSession::list_values;
+                                     // Select: its rows in RecordedSession::rows
 };
 struct RecordedTxn {
   uint32_t op_begin, op_end;
   TxnStatus status;
   int64_t start_ns, end_ns;
+  // The table workload: since when other transactions may have seen its writes (it sent COMMIT;
+  // with dirty reads, its first write); INT64_MAX when it wrote nothing (HistoryStream).
+  int64_t visible_ns = INT64_MAX;
 };
 struct RecordedSession {
   std::vector<RecordedTxn> txns;
   std::vector<RecordedOp> ops;
   std::vector<int64_t> list_values;
+  std::vector<std::pair<int64_t, int64_t>> rows;  // the rows selects returned
+  std::vector<std::string> predicates;
 };
 
 // committed, aborted, unknown: the transactions in the history, by status. A transaction that
@@ -67,6 +95,10 @@ struct RunResult {
 // One transaction in isoscope JSON: {"ops": [...], "status": ..., "start": ..., "end": ...}.
 std::string txn_json(const RecordedSession& s, const RecordedTxn& t);
 
+// Puts `rows` in the table (the table workload's rows at the start), in one transaction of a
+// connection of its own.
+Status fill_table(Database& db, const std::string& table, const std::vector<std::pair<int64_t, int64_t>>& rows);
+
 // The history file (--out), written while the run goes: a complete isoscope JSON document
 // between its writes, so that a run killed at any point (even by SIGKILL; the one exception
 // below) leaves a history that `isoscope check` reads, with the transactions that had finished
@@ -83,6 +115,15 @@ std::string txn_json(const RecordedSession& s, const RecordedTxn& t);
 // least twice the average), in a new file renamed over the old one (rename is atomic): the
 // rewriting costs a few times the file in all. finish() puts the final document, without the
 // spaces, in place the same way.
+//
+// A table's transaction that saw a row absent (a read of null; a select, which sees every row
+// it does not return absent or not matching) may have seen the delete of any transaction whose
+// writes were visible before it ended (it had sent COMMIT; with dirty reads, a write), so it
+// goes in only once every such transaction of the other sessions is in the file (a session says
+// when its running transaction's writes become visible: visible(); a recorded transaction's
+// time is its RecordedTxn::visible_ns). Transactions that may need each other so, or a value
+// the other wrote, go in the same round, whose writes are one per session (a kill between two
+// of them, a matter of microseconds, may leave a select without the delete it saw).
 class HistoryStream {
  public:
   HistoryStream() = default;
@@ -91,10 +132,14 @@ class HistoryStream {
   ~HistoryStream();
   // recorded_by_json: the metadata object written while the run goes. False with error set
   // when the file cannot be written.
+  // rows: a table's rows at the start (the document's "rows" instead of "initial": 0).
   bool open(const std::string& path, uint32_t sessions, bool lists, const std::string& recorded_by_json,
-            std::string& error);
+            std::string& error, const std::vector<std::pair<int64_t, int64_t>>* rows = nullptr);
   // A finished transaction of a session, in session order. Any thread.
   void add(uint32_t session, const RecordedSession& rs, const RecordedTxn& t);
+  // The writes of the session's running transaction (the one it will add next) may be seen
+  // from since_ns on (a table's: see above). Any thread.
+  void visible(uint32_t session, int64_t since_ns);
   // Writes what was added since the last flush and can be written. One thread at a time.
   bool flush(std::string& error);
   // Replaces the file with the final document (everything added), its metadata recorded_by_json.
@@ -110,21 +155,32 @@ class HistoryStream {
   struct Entry {
     std::string text;                   // txn_json
     std::vector<int64_t> reads, writes;  // values read from others, values written
+    bool absent = false;                // saw a row absent (a read of null, a select)
+    int64_t end_ns = 0, visible_ns = INT64_MAX;
+  };
+  struct Mark {
+    uint32_t round = 0, session = 0;  // by value: the round that put its write in the file
   };
   bool write_ready(bool everything, std::string& error);
   bool lay_out(const std::string& recorded_by_json, bool padded, std::string& error);
+  // The mark of a value (nullptr: none); values below kDenseMarks are looked up in an array.
+  static constexpr int64_t kDenseMarks = int64_t{1} << 22;
+  const Mark* find_mark(int64_t v) const;
+  void set_mark(int64_t v, Mark m);
 
   std::string path_;
   bool lists_ = false;
+  std::string rows_json_;                      // a table's rows at the start ("" for registers, lists)
+  std::unordered_set<int64_t> initial_values_;  // their values: in the file from the start
   std::string meta_;  // the metadata of the file as it is being written
   int fd_ = -1;
   std::mutex mu_;
   std::vector<std::vector<Entry>> added_;   // under mu_: added since the last flush
+  // Since when each session's running transaction's writes may be seen (INT64_MAX: not yet)
+  std::vector<std::atomic<int64_t>> visible_;
   std::vector<std::vector<Entry>> waiting_;  // added, not yet in the file (a value read is not)
-  struct Mark {
-    uint32_t round = 0, session = 0;  // by value: the round that put its write in the file
-  };
   std::vector<Mark> mark_;
+  std::unordered_map<int64_t, Mark> large_marks_;  // values outside [0, kDenseMarks)
   uint32_t round_ = 0;
   std::vector<std::string> text_;           // each session's transactions, as in the file
   std::vector<size_t> room_;                // each session's region size

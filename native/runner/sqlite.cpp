@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <charconv>
+#include <cstdio>
 
 #include "runner/backends.h"
 
@@ -19,6 +20,7 @@ Status classify(sqlite3* db, int rc) {
   const int primary = rc & 0xff;
   s.outcome = primary == SQLITE_BUSY || primary == SQLITE_LOCKED ? Outcome::Aborted : Outcome::Failed;
   s.lock_timeout = primary == SQLITE_BUSY;  // the busy timeout ran out
+  s.duplicate_key = primary == SQLITE_CONSTRAINT;  // the table workload's only constraint is its key
   return s;
 }
 
@@ -213,6 +215,13 @@ class SqliteDatabase final : public Database {
   }
   Status drop_table(const std::string& name) override {
     return classify(admin_, sqlite3_exec(admin_, ("DROP TABLE IF EXISTS " + name).c_str(), nullptr, nullptr, nullptr));
+  }
+  // RETURNING from SQLite 3.35.0; no row locks (a transaction that writes holds the database's
+  // write lock from its BEGIN IMMEDIATE).
+  SqlFeatures sql_features() override {
+    int major = 0, minor = 0;
+    const bool returning = std::sscanf(sqlite3_libversion(), "%d.%d", &major, &minor) == 2 && (major > 3 || (major == 3 && minor >= 35));
+    return {returning, returning, false};
   }
   ServerFacts facts() override {
     ServerFacts f;

@@ -324,3 +324,29 @@ TEST(CliRun, MessagesNeverPrintThePassword) {
   EXPECT_NE(help.out.find("--password-file"), std::string::npos);
   EXPECT_NE(help.out.find("ps"), std::string::npos);
 }
+
+// --predicates on a fresh SQLite file: a table whose rows come and go, recorded as a table
+// (rows at the start, selects, inserts, deletes), serializable; and the options it refuses.
+TEST(CliRun, PredicatesRecordATable) {
+  const fs::path d = fresh_dir("run-predicates"), out = d / "h.json";
+  const CommandResult r = run_cli("run --predicates --sessions 3 --txns 20 --keys 6 --seed 4 --json --out " + shell_quote(out.string()));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\"SER\": {\"verdict\": \"pass\""), std::string::npos) << r.out.substr(0, 2000);
+  const std::string h = slurp_run_output(out);
+  EXPECT_EQ(h.rfind("{\"format\": \"isoscope/1\", \"rows\": [[", 0), 0u) << h.substr(0, 200);
+  EXPECT_NE(h.find("\"workload\": \"predicates\""), std::string::npos);
+  EXPECT_NE(h.find("\"predicate_writes\": {\"update\": \"returning\", \"delete\": \"returning\"}"), std::string::npos);
+  EXPECT_NE(h.find("_rows\""), std::string::npos) << "its table is isoscope_run_<id>_rows";
+  for (const char* op : {"[\"select\", \"", "[\"insert\", ", "[\"delete\", ", "[\"update\", ", ", null]"})
+    EXPECT_NE(h.find(op), std::string::npos) << op;
+  EXPECT_NE(h.find("\"committed\": 60"), std::string::npos);
+  // The same verdicts from the file.
+  const CommandResult again = run_cli("check --level SER " + shell_quote(out.string()));
+  EXPECT_EQ(again.status, 0) << again.out;
+  for (const char* args : {"--predicates --mt", "--lwt --predicates", "--predicates --list-append", "--predicates --mix cobra",
+                           "--predicates --sessions 1000 --txns 1000 --keys 1000"}) {
+    const CommandResult bad = run_cli(std::string("run ") + args);
+    EXPECT_EQ(bad.status, 2) << args;
+    EXPECT_NE(bad.err.find("usage:"), std::string::npos) << args << ": " << bad.err;
+  }
+}

@@ -196,17 +196,21 @@ TEST(RunnerTarget, TableNamesAreRandomAndRecognised) {
   ASSERT_EQ(a.size(), 16u) << err;
   EXPECT_EQ(a.find_first_not_of("0123456789abcdef"), std::string::npos);
   EXPECT_NE(a, b);
-  const Schema s = run_schema(a, false, 8);
+  const Schema s = run_schema(a, RunTable::Registers, 8);
   EXPECT_EQ(s.registers, "isoscope_run_" + a + "_registers");
   EXPECT_TRUE(s.lists.empty());
-  EXPECT_EQ(run_schema(a, true, 8).lists, "isoscope_run_" + a + "_lists");
+  EXPECT_EQ(run_schema(a, RunTable::Lists, 8).lists, "isoscope_run_" + a + "_lists");
   std::string id;
   ASSERT_TRUE(runner_table(s.registers, id));
   EXPECT_EQ(id, a);
+  EXPECT_EQ(run_schema(b, RunTable::Rows, 8).registers, "isoscope_run_" + b + "_rows");
+  ASSERT_TRUE(runner_table("isoscope_run_" + b + "_rows", id));
+  EXPECT_EQ(id, b);
   ASSERT_TRUE(runner_table("isoscope_run_1_7_lists", id));
   EXPECT_TRUE(id.empty());
   for (const char* other : {"isoscope_run_", "isoscope_run_x_registers", "isoscope_run_0123456789abcdeF_registers",
                             "isoscope_run_0123456789abcdef_registers2", "isoscope_run_1_registers", "isoscope_run_1__registers",
-                            "isoscope_run_0123456789abcdef", "orders", "isoscope_run_1_7_lists; DROP TABLE x"})
+                            "isoscope_run_0123456789abcdef", "orders", "isoscope_run_1_7_lists; DROP TABLE x",
+                            "isoscope_run_1_7_rows"})
     EXPECT_FALSE(runner_table(other, id)) << other;
 }

@@ -47,7 +47,9 @@
 // choice satisfying SI satisfies every level below it) and of a read-committed one; each
 // checked by the level's own checker (so a pass stays a pass; finding none decides nothing).
 // They need no timestamps. RC, RR, RA and CC, when these fail, try the choice SER's solver finds (a choice
-// that satisfies SER satisfies them), checked by their own checker, before learning nogoods.
+// that satisfies SER satisfies them), checked by their own checker, before learning nogoods; on
+// a table (whose predicate reads the schedule searches skip), SI's and then PC's when SER's
+// finds none.
 // WCC, CCv and CM (not closed under projections) learn the whole choice instead, so they are
 // decided by enumeration, up to kMaxCausalChoices choices.
 #pragma once
