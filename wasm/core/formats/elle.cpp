@@ -5,6 +5,12 @@
 // ({"type": "ok", "f": "txn", "value": [["append", "x", 1], ["r", "y", [1, 2]]], ...}, one
 // object a line or one array). Micro-ops: [:append k v], [:r k [v1 .. vn]] (list-append),
 // [:w k v], [:r k v] (rw-register).
+// Elle's closed-predicate histories are tables (docs/formats.md, "Rows that come and go"): an
+// {:f :init, :value {k v ...}} operation gives the rows at the start (trusted, as Elle trusts
+// it; not a transaction), [:insert k v] and [:w k v] write a row, [:delete k] writes absence,
+// [:r k nil] found no row, and [:rp pred {k v ...}] is a predicate read that returned those
+// rows, pred one of :true, [:= v] and [:mod m r] (Elle's modulo, whose result has the divisor's
+// sign: "value % m = r" for values that are not negative).
 //   :ok = committed, :fail = aborted, :info = unknown; an invocation with no completion is
 //   unknown as well. The session is the :process; an op without :process is a session of its
 //   own, and an op without :f is a transaction, as in Elle. Ops of the :nemesis (in JSON
@@ -22,11 +28,14 @@
 #include <cstdlib>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "formats/edn.h"
 #include "formats/formats.h"
 #include "formats/reader_util.h"
+#include "model/predicates.h"
 #include "util/json.h"
 
 namespace isoscope {
@@ -36,11 +45,11 @@ using edn::NT;
 using edn::Node;
 
 
-enum class MK : uint8_t { Read, NilRead, Write, Append, ListRead };
+enum class MK : uint8_t { Read, NilRead, Write, Append, ListRead, Delete, Select };
 struct MicroOp {
   MK kind;
-  uint32_t key, value;
-  uint32_t list_begin = 0, list_size = 0;
+  uint32_t key, value;  // Select: value is the predicate
+  uint32_t list_begin = 0, list_size = 0;  // ListRead: in list_values_; Select: in rows_
 };
 struct PendingTxn {
   int64_t process = 0;
@@ -114,14 +123,38 @@ class Converter {
       return fail(value, "expected :value to be a vector of micro-ops such as [:append k v] or [:r k v]");
     for (uint32_t c = value.first; c != kNone; c = nodes()[c].next) {
       const Node& m = nodes()[c];
-      if ((m.type != NT::Vector && m.type != NT::List) || m.count != 3)
-        return fail(m, "expected a micro-op [f k v] with f one of :append, :r, :w");
+      if ((m.type != NT::Vector && m.type != NT::List) || m.count < 2 || m.count > 3)
+        return fail(m, "expected a micro-op [f k v] with f one of :append, :r, :w, :insert, :rp, or [:delete k]");
       const Node& fn = nodes()[m.first];
       const Node& kn = nodes()[fn.next];
+      if (is_name(&fn, "delete")) {
+        if (m.count != 2) return fail(m, "expected [:delete k]: a delete names its key only");
+        MicroOp op{MK::Delete, 0, null_};
+        if (!scalar(kn, b.keys(), op.key, "a key")) return false;
+        table_ = true;
+        ops_.push_back(op);
+        continue;
+      }
+      if (m.count != 3) return fail(m, "expected a micro-op [f k v] of three elements");
       const Node& vn = nodes()[kn.next];
+      if (is_name(&fn, "rp")) {
+        table_ = true;
+        if (vn.type == NT::Nil) {
+          if (!observed) {  // an unobserved result: not a read
+            ++unobserved_;
+            continue;
+          }
+          return fail(vn, "expected the rows the predicate read returned (a map {k v ...}), found nil");
+        }
+        MicroOp op{MK::Select, 0, 0};
+        if (!predicate(kn, op.value) || !predicate_rows(vn, op)) return false;
+        ops_.push_back(op);
+        continue;
+      }
       MicroOp op{};
       if (!scalar(kn, b.keys(), op.key, "a key")) return false;
-      if (is_name(&fn, "append") || is_name(&fn, "w")) {
+      if (is_name(&fn, "insert")) table_ = true;
+      if (is_name(&fn, "append") || is_name(&fn, "w") || is_name(&fn, "insert")) {
         op.kind = is_name(&fn, "append") ? MK::Append : MK::Write;
         if (op.kind == MK::Append) has_lists_ = true;
         if (vn.type == NT::Nil) return fail(vn, "expected the value to write, found nil");
@@ -149,9 +182,94 @@ class Converter {
           if (!scalar(vn, b.values(), op.value, "a value")) return false;
         }
       } else {
-        return fail(fn, "expected the micro-op function :append, :r or :w");
+        return fail(fn, "expected the micro-op function :append, :r, :w, :insert, :delete or :rp");
       }
+      if (op.kind == MK::Write || op.kind == MK::Read) note_value(vn);
       ops_.push_back(op);
+    }
+    return true;
+  }
+
+  // Elle's predicates: :true, [:= v], [:mod m r], as the predicate language writes them.
+  bool predicate(const Node& n, uint32_t& out) {
+    std::string text;
+    if (is_name(&n, "true")) {
+      text = "true";
+    } else if ((n.type == NT::Vector || n.type == NT::List) && n.count >= 2) {
+      const Node& f = nodes()[n.first];
+      const Node& a = nodes()[f.next];
+      if (is_name(&f, "=") && n.count == 2) {
+        if (a.type == NT::Int) {
+          text = "value = " + std::to_string(a.i);
+        } else if (a.type == NT::Str || a.type == NT::Keyword || a.type == NT::Symbol) {
+          const std::string s = a.type == NT::Str && a.escaped ? edn::unescape_string(a.text) : std::string(a.text);
+          const char q = s.find('\'') == std::string::npos ? '\'' : '"';
+          if (s.find(q) != std::string::npos)
+            return fail(a, "expected a value to compare with that holds at most one kind of quote");
+          text = "value = " + std::string(1, q) + s + q;
+        } else {
+          return fail(a, "expected the value of [:= v] to be an integer, a string or a keyword, found " + edn::describe(a));
+        }
+      } else if (is_name(&f, "mod") && n.count == 3) {
+        const Node& r = nodes()[a.next];
+        if (a.type != NT::Int || r.type != NT::Int || a.i <= 0 || r.i < 0 || r.i >= a.i)
+          return fail(n, "expected [:mod m r] with integers m > 0 and 0 <= r < m");
+        text = "value % " + std::to_string(a.i) + " = " + std::to_string(r.i);
+        if (r.i != 0 && signed_mod_ == kNone) signed_mod_ = n.offset;
+      } else {
+        return fail(n, "expected a predicate :true, [:= v] or [:mod m r]");
+      }
+    } else {
+      return fail(n, "expected a predicate :true, [:= v] or [:mod m r], found " + edn::describe(n));
+    }
+    ParsedPredicate p = parse_predicate(text);
+    if (!p.error.empty()) return fail(n, p.error.substr(9));
+    out = b.add_predicate(std::move(p.predicate));
+    return true;
+  }
+  // The rows of a predicate read, {k v ...}: each key once, each row matching the predicate.
+  bool predicate_rows(const Node& map, MicroOp& op) {
+    if (map.type != NT::Map) return fail(map, "expected the rows the predicate read returned: a map {k v ...}, found " + edn::describe(map));
+    op.list_begin = static_cast<uint32_t>(rows_.size());
+    const Predicate& p = b.predicates()[op.value];
+    for (uint32_t c = map.first; c != kNone;) {
+      const Node& kn = nodes()[c];
+      const Node& vn = nodes()[kn.next];
+      c = vn.next;
+      uint32_t k, v;
+      if (!scalar(kn, b.keys(), k, "a key") || !scalar(vn, b.values(), v, "a row's value")) return false;
+      note_value(vn);
+      for (uint32_t r = op.list_begin; r < rows_.size(); ++r)
+        if (rows_[r].first == k) return fail(kn, "expected each key once in the rows a predicate read returned, found " + b.keys().display(k) + " twice");
+      if (!predicate_matches(p, b.keys(), k, b.values(), v))
+        return fail(vn, "expected rows that match the predicate " + p.text + "; the row (" + b.keys().display(k) + ", " + b.values().display(v) + ") does not");
+      rows_.push_back({k, v});
+    }
+    op.list_size = static_cast<uint32_t>(rows_.size() - op.list_begin);
+    return true;
+  }
+  // Elle's modulo and the predicate language's agree on values that are not negative.
+  void note_value(const Node& v) {
+    if (v.type == NT::Int && v.i < 0 && negative_ == kNone) negative_ = v.offset;
+  }
+  // {:f :init, :value {k v ...}}: the rows at the start.
+  bool init(const Node& m, const Node* type, const Node* value) {
+    table_ = true;
+    if (is_name(type, "invoke")) return true;  // its completion says what the rows are
+    if (!is_name(type, "ok")) return fail(*type, "expected the :init operation to complete :ok: its rows are the state every transaction starts from");
+    if (!value || value->type != NT::Map) return fail(value ? *value : m, "expected the rows at the start: a map {k v ...} as the :init operation's :value");
+    if (saw_init_) return fail(m, "expected one :init operation (the rows at the start), found a second");
+    saw_init_ = true;
+    for (uint32_t c = value->first; c != kNone;) {
+      const Node& kn = nodes()[c];
+      const Node& vn = nodes()[kn.next];
+      c = vn.next;
+      uint32_t k, v;
+      if (!scalar(kn, b.keys(), k, "a key") || !scalar(vn, b.values(), v, "a row's value")) return false;
+      note_value(vn);
+      if (!init_keys_.insert(k).second)
+        return fail(kn, "expected each key once in the :init operation's rows, found " + b.keys().display(k) + " twice");
+      b.set_initial_row(k, v);
     }
     return true;
   }
@@ -187,8 +305,9 @@ class Converter {
       return true;
     }
     // Like Elle, an operation without :f is a transaction (its :value lists the micro-ops).
+    if (f && is_name(f, "init")) return init(m, type, value);
     if (f && !is_name(f, "txn"))
-      return fail(*f, "expected :f :txn (only transactional histories are supported)");
+      return fail(*f, "expected :f :txn, or :init in a closed-predicate history (only transactional histories are supported)");
     // Without :process, an operation is a session of its own (no session order to follow, no
     // invocation to pair with).
     const bool anonymous = !process;
@@ -284,6 +403,12 @@ class Converter {
       const PendingTxn &x = txns_[a], &y = txns_[c];
       return x.anonymous != y.anonymous ? y.anonymous : !x.anonymous && x.process < y.process;
     });
+    if (table_ && has_lists_) return fmt::text_error(f_, 0, "expected a history of rows (:init, :insert, :delete, :rp) or of lists (:append), found both");
+    if (signed_mod_ != kNone && negative_ != kNone)
+      return fmt::text_error(f_, negative_,
+                             "expected values that are not negative where a predicate [:mod m r] has r > 0 (line " + line_of(signed_mod_) +
+                                 "): Elle's modulo of a negative value has the divisor's sign, which no predicate isoscope reads says");
+    if (table_) b.set_table();
     b.reserve(txns_.size(), ops_.size());
     const PendingTxn* prev = nullptr;
     for (uint32_t ti : order) {
@@ -305,7 +430,11 @@ class Converter {
             else
               b.read(o.key, o.value);
             break;
-          case MK::Write: b.write(o.key, o.value); break;
+          case MK::Write:
+          case MK::Delete: b.write(o.key, o.value); break;
+          case MK::Select:
+            b.predicate_read(o.value, std::span<const std::pair<uint32_t, uint32_t>>(rows_.data() + o.list_begin, o.list_size));
+            break;
           case MK::Append: b.append(o.key, o.value); break;
           case MK::ListRead:
             b.list_read(o.key, std::span<const uint32_t>(list_values_.data() + o.list_begin, o.list_size));
@@ -339,6 +468,12 @@ class Converter {
   bool has_lists_ = false;
   std::vector<MicroOp> ops_;
   std::vector<uint32_t> list_values_;
+  std::vector<std::pair<uint32_t, uint32_t>> rows_;  // the rows predicate reads returned
+  bool table_ = false;       // a closed-predicate history: rows that come and go
+  bool saw_init_ = false;
+  std::unordered_set<uint32_t> init_keys_;  // the keys of the :init operation's rows
+  uint32_t signed_mod_ = kNone;  // where a [:mod m r] with r > 0 is
+  uint32_t negative_ = kNone;    // where a negative integer value is
   std::vector<PendingTxn> txns_;
   std::unordered_map<int64_t, uint32_t> pending_;  // process -> its invoked, uncompleted txn
   size_t dropped_not_client_ = 0;  // operations of non-client processes (:nemesis)
