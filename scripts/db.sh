@@ -7,18 +7,36 @@
 #                                           data folder, and prints the target URL
 #   scripts/db.sh postgres|mariadb url     prints the URL of the running server
 #   scripts/db.sh postgres|mariadb stop    stops the server and deletes its data folder
+#   ... start --durable                     a server that loses no acknowledged commit when its
+#                                           processes are killed: PostgreSQL with fsync and
+#                                           synchronous_commit on, MariaDB with
+#                                           innodb_flush_log_at_trx_commit = 1
 #
-# Idempotent: start on a running server prints its URL again. The servers use password
-# authentication (never trust), and are tuned for tests, not durability: fsync off, and a
+# Idempotent: start on a running server prints its URL again (one started with the other
+# durability is stopped and started afresh). The servers use password authentication (never
+# trust), and are tuned for tests, not durability, unless --durable: fsync off and
+# synchronous_commit off (PostgreSQL), innodb_flush_log_at_trx_commit = 0 (MariaDB), and a
 # 100 ms deadlock_timeout for PostgreSQL (the default 1 s makes every deadlock cost a second).
 # ISOSCOPE_DB_DIR chooses where the data folders live (default /tmp/isoscope-db).
+#
+# Beside the URL, each server's folder holds servers.json, which tells `isoscope run --nemesis
+# pause,crash` how to reach the server's processes (docs/testing-a-database.md, "Faults"):
+#   {"kind": ..., "url": ..., "settings": {...}, "nodes": [{"name": ..., "address": "HOST:PORT",
+#    "pid_file": ..., "start": ...}]}
+# pid_file holds the server's main process id (the nemesis pauses or kills it with every process
+# below it); start is a script that starts that node again on its data folder and returns once it
+# accepts connections.
 set -euo pipefail
 
 kind=${1:-}
 action=${2:-}
-case "$kind" in postgres|postgresql) kind=postgres ;; mariadb|mysql) kind=mariadb ;;
-  *) echo "usage: scripts/db.sh postgres|mariadb start|stop|url" >&2; exit 2 ;; esac
-case "$action" in start|stop|url) ;; *) echo "usage: scripts/db.sh postgres|mariadb start|stop|url" >&2; exit 2 ;; esac
+usage() { echo "usage: scripts/db.sh postgres|mariadb start [--durable]|stop|url" >&2; exit 2; }
+case "$kind" in postgres|postgresql) kind=postgres ;; mariadb|mysql) kind=mariadb ;; *) usage ;; esac
+case "$action" in start|stop|url) ;; *) usage ;; esac
+durable=no
+for arg in "${@:3}"; do
+  case "$arg" in --durable) [ "$action" = start ] || usage; durable=yes ;; *) usage ;; esac
+done
 
 base=${ISOSCOPE_DB_DIR:-/tmp/isoscope-db}
 dir=$base/$kind
@@ -73,6 +91,27 @@ prepare_dir() {
   port=$(free_port)
 }
 
+# $dir/start.sh: starts the server on its data folder (the first time and after a crash); the
+# body runs with as_user defined, and returns once the server accepts connections.
+write_start_script() {
+  {
+    echo '#!/usr/bin/env bash'
+    echo "# Starts the $kind server of scripts/db.sh on $dir (isoscope run's crash nemesis runs it too)."
+    echo 'set -u'
+    if [ "$(id -u)" -eq 0 ]; then echo "as_user() { runuser -u '$os_user' -- \"\$@\"; }"; else echo 'as_user() { "$@"; }'; fi
+    echo "$1"
+  } > "$dir/start.sh"
+  chmod 700 "$dir/start.sh"
+  echo "$durable" > "$dir/durable"
+}
+
+# $dir/servers.json (see the top): $1 the main pid file, $2 the settings in force as JSON members.
+write_servers_json() {
+  printf '{"kind": "%s", "url": "%s", "settings": {%s}, "nodes": [{"name": "%s", "address": "127.0.0.1:%s", "pid_file": "%s", "start": "%s"}]}\n' \
+    "$kind" "$(cat "$dir/url")" "$2" "$kind" "$port" "$1" "$dir/start.sh" > "$dir/servers.json"
+  chmod 600 "$dir/servers.json"
+}
+
 start_postgres() {
   apt_install postgresql-15 postgresql-client-15
   ensure_os_user
@@ -89,16 +128,17 @@ port = $port
 unix_socket_directories = '$dir'
 max_connections = 200
 deadlock_timeout = '100ms'
-fsync = off
-synchronous_commit = off
-full_page_writes = off
 shared_buffers = '64MB'
 EOF
-  as_user "$pg_bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start >/dev/null \
-    || { cat "$dir/server.log" >&2; return 1; }
+  local sync=off
+  [ "$durable" = yes ] && sync=on
+  printf 'fsync = %s\nsynchronous_commit = %s\nfull_page_writes = %s\n' $sync $sync $sync >> "$dir/data/postgresql.conf"
+  write_start_script "as_user '$pg_bin/pg_ctl' -D '$dir/data' -l '$dir/server.log' -w -t 60 start >/dev/null"
+  "$dir/start.sh" || { cat "$dir/server.log" >&2; return 1; }
   PGPASSWORD=$password "$pg_bin/psql" -h 127.0.0.1 -p "$port" -U "$db_user" -d postgres -qAt \
     -c "CREATE DATABASE $db_name" >/dev/null
   echo "postgresql://$db_user:$password@127.0.0.1:$port/$db_name" > "$dir/url"
+  write_servers_json "$dir/data/postmaster.pid" "\"fsync\": \"$sync\", \"synchronous_commit\": \"$sync\", \"full_page_writes\": \"$sync\""
 }
 
 start_mariadb() {
@@ -109,18 +149,20 @@ start_mariadb() {
   [ "$(id -u)" -eq 0 ] && chown "$os_user" "$dir/data"
   as_user mariadb-install-db --no-defaults --datadir="$dir/data" --auth-root-authentication-method=socket \
     --auth-root-socket-user="$os_user" --skip-test-db >"$dir/install.log" 2>&1 || { cat "$dir/install.log" >&2; return 1; }
-  as_user /usr/sbin/mariadbd --no-defaults --datadir="$dir/data" --bind-address=127.0.0.1 --port="$port" \
-    --socket="$dir/mysqld.sock" --pid-file="$dir/pid" --log-error="$dir/server.log" \
-    --innodb-flush-log-at-trx-commit=0 --innodb-doublewrite=0 --innodb-buffer-pool-size=64M \
-    --innodb-lock-wait-timeout=5 --max-connections=200 --skip-log-bin </dev/null >/dev/null 2>&1 &
-  local i
-  for i in $(seq 1 120); do
-    [ -S "$dir/mysqld.sock" ] && as_user mariadb --no-defaults -S "$dir/mysqld.sock" -u"$os_user" -e 'SELECT 1' >/dev/null 2>&1 && break
-    kill -0 $! 2>/dev/null || break
-    sleep 0.5
-  done
-  as_user mariadb --no-defaults -S "$dir/mysqld.sock" -u"$os_user" -e "SELECT 1" >/dev/null 2>&1 \
-    || { log "mariadb did not start:"; tail -20 "$dir/server.log" >&2; return 1; }
+  local flush=0 doublewrite=0
+  [ "$durable" = yes ] && flush=1 doublewrite=1
+  write_start_script "as_user /usr/sbin/mariadbd --no-defaults --datadir='$dir/data' --bind-address=127.0.0.1 --port=$port \\
+  --socket='$dir/mysqld.sock' --pid-file='$dir/pid' --log-error='$dir/server.log' \\
+  --innodb-flush-log-at-trx-commit=$flush --innodb-doublewrite=$doublewrite --innodb-buffer-pool-size=64M \\
+  --innodb-lock-wait-timeout=5 --max-connections=200 --skip-log-bin </dev/null >/dev/null 2>&1 &
+server=\$!
+for i in \$(seq 1 120); do
+  [ -S '$dir/mysqld.sock' ] && as_user mariadb --no-defaults -S '$dir/mysqld.sock' -u'$os_user' -e 'SELECT 1' >/dev/null 2>&1 && exit 0
+  kill -0 \$server 2>/dev/null || break
+  sleep 0.5
+done
+echo 'mariadb did not start:' >&2; tail -20 '$dir/server.log' >&2; exit 1"
+  "$dir/start.sh" || return 1
   # The socket's root runs the set-up; the runner connects over TCP with a password.
   as_user mariadb --no-defaults -S "$dir/mysqld.sock" -u"$os_user" <<EOF
 CREATE DATABASE $db_name;
@@ -129,6 +171,7 @@ GRANT ALL ON $db_name.* TO '$db_user'@'127.0.0.1';
 GRANT PROCESS, CONNECTION ADMIN ON *.* TO '$db_user'@'127.0.0.1';
 EOF
   echo "mariadb://$db_user:$password@127.0.0.1:$port/$db_name" > "$dir/url"
+  write_servers_json "$dir/pid" "\"innodb_flush_log_at_trx_commit\": \"$flush\", \"innodb_doublewrite\": \"$doublewrite\""
 }
 
 stop() {
@@ -151,7 +194,11 @@ case "$action" in
   url) url ;;
   stop) stop ;;
   start)
-    if running && [ -f "$dir/url" ]; then url; exit 0; fi
+    if running && [ -f "$dir/url" ]; then
+      if [ "$(cat "$dir/durable" 2>/dev/null || echo no)" = "$durable" ]; then url; exit 0; fi
+      log "the running $kind server has the other durability: starting it afresh"
+      stop
+    fi
     case "$kind" in postgres) start_postgres ;; mariadb) start_mariadb ;; esac
     url ;;
 esac

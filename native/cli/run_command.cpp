@@ -39,8 +39,9 @@ const char* kRunUsage =
     "usage: isoscope run [TARGET] [--isolation read-uncommitted|read-committed|repeatable-read|serializable]\n"
     "                 [--list-append | --mt | --lwt | --predicates] [--mix cobra|polysi|random|RO,WO,RMW]\n"
     "                 [--read-ratio R] [--sessions N] [--txns N] [--ops N|MIN-MAX] [--keys N]\n"
-    "                 [--dist uniform|zipf|hotspot] [--seed S] [--duration SECONDS] [--nemesis kill]\n"
-    "                 [--nemesis-interval MS] [--out FILE] [--level L[,L...]] [--json] [--budget-ms N]\n"
+    "                 [--dist uniform|zipf|hotspot] [--seed S] [--duration SECONDS]\n"
+    "                 [--nemesis kill,pause,crash] [--nemesis-interval MS] [--servers FILE]\n"
+    "                 [--out FILE] [--level L[,L...]] [--json] [--budget-ms N]\n"
     "                 [--max-anomalies N] [--password-file FILE]\n"
     "       isoscope run TARGET --cleanup\n"
     "  TARGET: postgresql://USER@HOST:PORT/DB, mariadb://USER@HOST:PORT/DB or mysql://... (an IPv6\n"
@@ -51,6 +52,12 @@ const char* kRunUsage =
     "          (compare-and-set), or --predicates: a table whose rows come and go, read by predicates\n"
     "          (SELECT ... WHERE) and by key, with inserts, updates, deletes and predicate writes\n"
     "          (UPDATE/DELETE ... WHERE); --read-ratio: the share of reads (default 0.5)\n"
+    "  Faults (--nemesis, any of them, comma-separated): kill ends a random session's connection from\n"
+    "          the server (every --nemesis-interval, default 200 ms); pause stops a server's processes\n"
+    "          (SIGSTOP) for half the interval, crash kills them (SIGKILL) and starts the server again on\n"
+    "          its data (every --nemesis-interval, default 5000 ms for these two; in a cluster one node at\n"
+    "          a time). pause and crash need a server scripts/db.sh started: its servers.json (found from\n"
+    "          the target, or --servers FILE) says where its processes are. The faults go in the history.\n"
     "  The password: give it in PGPASSWORD or MYSQL_PWD, in a password file (--password-file FILE, whose\n"
     "          first line is the password; or the client library's own: ~/.pgpass or PGPASSFILE, the [client]\n"
     "          group of ~/.my.cnf), not in the URL: a command line is seen by every user of the machine\n"
@@ -58,6 +65,24 @@ const char* kRunUsage =
     "  Tables: each run makes its own (isoscope_run_<random id>_registers, _lists or _rows) and drops it\n"
     "          at the end. A run says when the database holds tables of runs that did not finish (killed);\n"
     "          --cleanup drops those (never a running run's) and ends.\n";
+
+// The name scripts/db.sh gives the target's kind of server (its folder under ISOSCOPE_DB_DIR).
+std::string script_kind(DbKind k) {
+  switch (k) {
+    case DbKind::PostgreSQL: return "postgres";
+    case DbKind::MariaDB: return "mariadb";
+    case DbKind::SQLite: return "sqlite";
+  }
+  return "";
+}
+
+// The faults asked for, as --nemesis takes them: "kill,crash", or "none".
+std::string nemesis_text(const RunParams& p) {
+  std::string out;
+  for (const auto& [on, name] : {std::pair{p.nemesis_kill, "kill"}, std::pair{p.nemesis_pause, "pause"}, std::pair{p.nemesis_crash, "crash"}})
+    if (on) out += (out.empty() ? "" : ",") + std::string(name);
+  return out.empty() ? "none" : out;
+}
 
 std::atomic<bool> g_stop{false};
 extern "C" void on_signal(int) { g_stop.store(true); }
@@ -107,7 +132,7 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
   cli::WorkloadOptions w;  // run's defaults: 10 sessions of 100 transactions, 1-4 operations over 8 keys
   w.sessions = p.sessions;
   w.txns_per_session = p.txns_per_session;
-  std::string target_text, out_path, nemesis, workload_flag;
+  std::string target_text, out_path, nemesis, workload_flag, servers_path;
   Isolation iso = Isolation::Serializable;
   bool have_target = false, json = false, cleanup = false;
   std::string password_file;
@@ -144,15 +169,27 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
       else p.predicates = true;
     } else if (a == "--nemesis") {
       nemesis = v ? v : "";
-      if (nemesis != "kill" && nemesis != "none") return usage("--nemesis needs kill or none");
-      p.nemesis_kill = nemesis == "kill";
+      p.nemesis_kill = p.nemesis_pause = p.nemesis_crash = false;
+      for (size_t b = 0; b <= nemesis.size();) {
+        const size_t e = std::min(nemesis.find(',', b), nemesis.size());
+        const std::string f = nemesis.substr(b, e - b);
+        if (f == "kill") p.nemesis_kill = true;
+        else if (f == "pause") p.nemesis_pause = true;
+        else if (f == "crash") p.nemesis_crash = true;
+        else if (f != "none" || nemesis != "none") return usage("--nemesis needs kill, pause, crash (any of them, comma-separated) or none");
+        b = e + 1;
+      }
+      ++i;
+    } else if (a == "--servers") {
+      if (!v) return usage("--servers needs the servers.json scripts/db.sh wrote");
+      servers_path = v;
       ++i;
     } else if (a == "--duration") {
       if (!take(0.001, 1e7, false)) return usage("--duration needs a number of seconds");
       p.duration_s = d;
     } else if (a == "--nemesis-interval") {
       if (!take(1, 1e6, true)) return usage("--nemesis-interval needs milliseconds");
-      p.nemesis_interval_ms = static_cast<uint32_t>(d);
+      p.nemesis_interval_ms = p.process_fault_interval_ms = static_cast<uint32_t>(d);
     } else if (a == "--out") {
       if (!v) return usage("--out needs a file name");
       out_path = v;
@@ -262,11 +299,33 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
     target.password_source = "file";
     if (target.password.empty()) return usage("--password-file " + password_file + ": its first line is empty");
   }
-  if (cleanup && (p.nemesis_kill || !out_path.empty()))
+  if (cleanup && (p.nemesis_kill || p.nemesis_pause || p.nemesis_crash || !out_path.empty()))
     return usage("--cleanup drops the tables of runs that did not finish and ends: it takes no run options");
   if (p.nemesis_kill && target.kind == DbKind::SQLite) {
     remove_fresh();
     return usage("--nemesis kill needs a database server (SQLite runs inside isoscope: there is no connection to kill)");
+  }
+  // The process faults: the servers scripts/db.sh started for this target.
+  ServerSet servers;
+  if (p.nemesis_pause || p.nemesis_crash) {
+    if (target.kind == DbKind::SQLite) {
+      remove_fresh();
+      return usage("--nemesis pause and crash need a database server (SQLite runs inside isoscope)");
+    }
+    const bool given = !servers_path.empty();
+    if (!given) servers_path = default_server_set_path(script_kind(target.kind));
+    std::string serr;
+    if (!read_server_set(servers_path, servers, serr))
+      return usage("--nemesis pause and crash act on a server scripts/db.sh started, whose servers.json says where its processes are: " +
+                   serr + (given ? "" : " (start the server with scripts/db.sh, or give --servers FILE)"));
+    Target listed;
+    if (!parse_target(servers.url, listed, serr) || listed.display != target.display)
+      return usage(servers_path + " describes the server at " + redact_password(servers.url) + ", not " + target.display +
+                   ": the faults would hit another server");
+    p.servers = &servers;
+    p.reconnect_ms = 60000;  // a crashed server is back once its start script ran
+  } else if (!servers_path.empty()) {
+    return usage("--servers is for --nemesis pause or crash");
   }
   if (p.workload.kind == WorkloadKind::MiniTxn && p.workload.key.keys < 2) {
     remove_fresh();
@@ -375,7 +434,7 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
   }
   meta += ", \"sessions\": " + std::to_string(p.sessions) + ", \"txns_per_session\": " + std::to_string(p.txns_per_session) +
           ", \"keys\": " + std::to_string(p.workload.key.keys) + ", \"seed\": " + std::to_string(p.seed) +
-          ", \"nemesis\": " + json_quote(p.nemesis_kill ? "kill" : "none") + ", \"time_unit\": \"ns\"" +
+          ", \"nemesis\": " + json_quote(nemesis_text(p)) + ", \"time_unit\": \"ns\"" +
           ", \"started_at\": " + json_quote(iso_time_now()) +
           ", \"tables\": " + json_quote(schema.registers.empty() ? schema.lists : schema.registers);
   // The history is written as the transactions finish: a run killed at any point leaves a
@@ -407,9 +466,20 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
 
-  const Status dropped = db->drop_schema(schema);
-  // The server's statistics may trail the sessions' exits by a moment.
-  int64_t commits_after = db->commit_counter(counter_name);
+  // A crash ended the database's own connection (and the mark that the run's tables are in use):
+  // a new one drops them, as it would a leftover's.
+  const bool crashed = std::any_of(run.faults.begin(), run.faults.end(), [](const Fault& f) { return f.kind == FaultKind::Crash; });
+  Status dropped;
+  if (crashed) {
+    std::string again_error;
+    if (std::unique_ptr<Database> again = open_database(target, iso, again_error)) db = std::move(again);
+    for (const std::string& table : {schema.registers, schema.lists})
+      if (!table.empty() && dropped.ok()) dropped = db->drop_leftover(Leftover{table, ""});
+  } else {
+    dropped = db->drop_schema(schema);
+  }
+  // The server's statistics may trail the sessions' exits by a moment (and a crash loses them).
+  int64_t commits_after = crashed ? -1 : db->commit_counter(counter_name);
   for (int i = 0; i < 20 && commits_before >= 0 && commits_after - commits_before < static_cast<int64_t>(counts.committed.load()); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     commits_after = db->commit_counter(counter_name);
@@ -422,13 +492,22 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
           ", \"aborted_before_any_operation\": " + std::to_string(counts.aborted_before_any_operation.load()) +
           ", \"unknown_before_any_operation\": " + std::to_string(counts.unknown_before_any_operation.load()) + ", \"kills\": " + std::to_string(counts.kills.load()) +
           ", \"seconds\": " + json_number(run.seconds) + (p.duration_s > 0 ? ", \"duration\": " + json_number(p.duration_s) : std::string()) + ", \"interrupted\": " + (run.interrupted ? "true" : "false");
-  if (commits_before >= 0)
+  if (commits_before >= 0 && commits_after >= 0)
     meta += ", \"commit_counter\": {\"name\": " + json_quote(counter_name) + ", \"before\": " + std::to_string(commits_before) +
             ", \"after\": " + std::to_string(commits_after) + "}";
+  if (p.servers) {
+    // The settings every start of the servers applies (scripts/db.sh's start script), so they
+    // are in force after every crash's restart too.
+    meta += ", \"servers\": {\"file\": " + json_quote(p.servers->path) + ", \"nodes\": " + std::to_string(p.servers->nodes.size()) +
+            ", \"settings\": {";
+    for (size_t i = 0; i < p.servers->settings.size(); ++i)
+      meta += (i ? ", " : "") + json_quote(p.servers->settings[i].first) + ": " + json_quote(p.servers->settings[i].second);
+    meta += "}}, \"faults\": " + std::to_string(run.faults.size());
+  }
   meta += ", \"tables_dropped\": " + std::string(dropped.ok() ? "true" : "false") +
           ", \"leftover_tables\": " + std::to_string(leftovers.size()) + "}";
 
-  if (!stream.finish(meta, error)) {
+  if (!stream.finish(meta, error, p.servers ? faults_json(run.faults) : std::string())) {
     std::fprintf(stderr, "isoscope run: %s\n", error.c_str());
     return kExitInput;
   }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -107,7 +108,7 @@ class Session {
       std::string err;
       conn_ = db_.connect(err);
       if (conn_) break;
-      if (attempt >= 50 || stop_.load()) {  // five seconds
+      if (attempt >= static_cast<int>(p_.reconnect_ms / 100) || stop_.load()) {
         error_ = err;
         return false;
       }
@@ -455,6 +456,40 @@ RunResult run_sessions(Database& db, const RunParams& p, std::atomic<bool>& stop
     });
   Rng nemesis_rng(p.seed ^ 0x6E656D65736973ull);
   auto last_kill = Clock::now();
+  // The process faults, on a thread of their own: a crash waits for the node's restart.
+  std::atomic<bool> nemesis_done{false};
+  std::mutex faults_mu;
+  std::thread process_nemesis;
+  if ((p.nemesis_pause || p.nemesis_crash) && p.servers && !p.servers->nodes.empty())
+    process_nemesis = std::thread([&] {
+      Rng rng(p.seed ^ 0x70726F63657373ull);
+      const auto ns = [&] { return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count(); };
+      // Sleeps ms in short steps; false when the run ended meanwhile.
+      const auto wait = [&](uint32_t ms) {
+        for (uint32_t slept = 0; slept < ms; slept += 20) {
+          if (nemesis_done.load()) return false;
+          std::this_thread::sleep_for(std::chrono::milliseconds(std::min<uint32_t>(20, ms - slept)));
+        }
+        return !nemesis_done.load();
+      };
+      while (wait(p.process_fault_interval_ms)) {
+        const bool crash = p.nemesis_crash && (!p.nemesis_pause || rng.below(2) == 0);
+        const ServerNode& node = p.servers->nodes[rng.below(static_cast<uint32_t>(p.servers->nodes.size()))];
+        Fault f{crash ? FaultKind::Crash : FaultKind::Pause, node.name, ns(), 0, ""};
+        std::string err;
+        if (crash) {
+          if (!signal_node(node, SIGKILL, err) || !start_node(node, err)) f.note = err;
+        } else if (signal_node(node, SIGSTOP, err)) {
+          wait(p.process_fault_interval_ms / 2);
+          if (!signal_node(node, SIGCONT, err)) f.note = err;
+        } else {
+          f.note = err;
+        }
+        f.end_ns = ns();
+        std::lock_guard<std::mutex> lock(faults_mu);
+        result.faults.push_back(std::move(f));
+      }
+    });
   while (running.load() > 0) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     if (stop.load()) stop_sessions = true;
@@ -473,6 +508,8 @@ RunResult run_sessions(Database& db, const RunParams& p, std::atomic<bool>& stop
     if (tick) tick();
   }
   for (std::thread& t : threads) t.join();
+  nemesis_done = true;
+  if (process_nemesis.joinable()) process_nemesis.join();
   if (stream && result.error.empty() && !stream->flush(result.error)) failed = true;
   result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   for (auto& s : sessions) {
@@ -667,8 +704,9 @@ bool HistoryStream::read_back(std::string& out, bool& replaced, std::string& err
   return true;
 }
 
-bool HistoryStream::finish(const std::string& recorded_by_json, std::string& error) {
+bool HistoryStream::finish(const std::string& recorded_by_json, std::string& error, const std::string& faults) {
   if (!write_ready(true, error)) return false;
+  faults_json_ = faults;
   return lay_out(recorded_by_json, false, error);
 }
 
@@ -812,7 +850,9 @@ bool HistoryStream::write_ready(bool everything, std::string& error) {
 bool HistoryStream::lay_out(const std::string& recorded_by_json, bool padded, std::string& error) {
   std::string doc = "{\"format\": \"isoscope/1\", ";
   doc += !rows_json_.empty() ? "\"rows\": " + rows_json_ : lists_ ? "\"initial\": null" : "\"initial\": 0";
-  doc += ",\n \"recorded_by\": " + recorded_by_json + ",\n \"sessions\": [";
+  doc += ",\n \"recorded_by\": " + recorded_by_json;
+  if (!faults_json_.empty()) doc += ",\n \"faults\": " + faults_json_;
+  doc += ",\n \"sessions\": [";
   for (size_t s = 0; s < text_.size(); ++s) {
     doc += s ? ",\n  [" : "\n  [";
     offset_[s] = doc.size();

@@ -31,6 +31,7 @@
 #include "generate/workload.h"
 #include "model/history.h"
 #include "runner/database.h"
+#include "runner/nemesis.h"
 #include "runner/table_workload.h"
 
 namespace isoscope::runner {
@@ -42,6 +43,14 @@ struct RunParams {
   uint64_t seed = 1;
   bool nemesis_kill = false;
   uint32_t nemesis_interval_ms = 200;  // a kill every interval, of a random session
+  // Process faults (nemesis.h) on `servers`' nodes, one node at a time: every interval a pause
+  // (for half the interval) or a crash (and the node's restart), of a random node.
+  bool nemesis_pause = false, nemesis_crash = false;
+  const ServerSet* servers = nullptr;
+  uint32_t process_fault_interval_ms = 5000;
+  // How long a session tries to connect again after its connection was lost (a crashed server
+  // comes back once its start script has run, which may take seconds).
+  uint32_t reconnect_ms = 5000;
   double duration_s = 0;  // > 0: the sessions stop after this long (a benchmark's fixed time)
   // The table workload (--predicates) instead of `workload`: its programs, its table (the
   // schema's rows table) and the rows the table holds at the start (put there by fill_table).
@@ -90,6 +99,7 @@ struct RunResult {
   bool interrupted = false;  // stopped (Ctrl-C, a failure) before every session finished
   std::string error;         // a failure that stopped the run (the history holds what ran)
   double seconds = 0;
+  std::vector<Fault> faults;  // the process faults, in the order they began
 };
 
 // One transaction in isoscope JSON: {"ops": [...], "status": ..., "start": ..., "end": ...}.
@@ -142,8 +152,9 @@ class HistoryStream {
   void visible(uint32_t session, int64_t since_ns);
   // Writes what was added since the last flush and can be written. One thread at a time.
   bool flush(std::string& error);
-  // Replaces the file with the final document (everything added), its metadata recorded_by_json.
-  bool finish(const std::string& recorded_by_json, std::string& error);
+  // Replaces the file with the final document (everything added), its metadata recorded_by_json
+  // and, when given, the run's faults (faults_json).
+  bool finish(const std::string& recorded_by_json, std::string& error, const std::string& faults = "");
   const std::string& path() const { return path_; }
   // The bytes of the file this stream wrote last (after finish: the final document), read from
   // its own descriptor: the history of this run even when another program (another run with
@@ -173,6 +184,7 @@ class HistoryStream {
   std::string rows_json_;                      // a table's rows at the start ("" for registers, lists)
   std::unordered_set<int64_t> initial_values_;  // their values: in the file from the start
   std::string meta_;  // the metadata of the file as it is being written
+  std::string faults_json_;  // the run's faults (finish)
   int fd_ = -1;
   std::mutex mu_;
   std::vector<std::vector<Entry>> added_;   // under mu_: added since the last flush
