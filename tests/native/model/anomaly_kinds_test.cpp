@@ -25,7 +25,7 @@ TEST(AnomalyKinds, EveryKindHasOneRow) {
     EXPECT_GT(std::string(k.title).size(), 2u);
     EXPECT_GT(std::string(k.description).size(), 20u);
   }
-  EXPECT_EQ(names.size(), static_cast<size_t>(AnomalyKind::G2Predicate) + 1);  // the last enumerator
+  EXPECT_EQ(names.size(), static_cast<size_t>(AnomalyKind::LostWrite) + 1);  // the last enumerator
 }
 
 TEST(AnomalyKinds, PlantableAnomaliesUseTheVocabulary) {

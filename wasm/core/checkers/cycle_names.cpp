@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "checkers/lost_writes.h"
+
 namespace isoscope {
 
 namespace {
@@ -209,32 +211,8 @@ static AnomalyKind predicate_flavour(const History& h, const Anomaly& a) {
   }
 }
 
-void name_level(const History& h, CheckReport& report, Level level, size_t max_anomalies) {
-  const int i = static_cast<int>(level);
-  if (!report.requested[i]) return;
-  LevelResult& r = report.results[i];
-  if (r.verdict != Verdict::Fail) return;
-  bool changed = false;
-  // Renaming: only a level's own anomalies (an implied failure repeats the weaker level's).
-  if (!r.implied_by && is_transactional(level))
-    for (Anomaly& a : r.anomalies) {
-      bool misnamed = false;
-      for (int j = 0; j < kNumLevels && !misnamed; ++j)
-        misnamed = report.requested[j] && report.results[j].verdict == Verdict::Pass &&
-                   is_transactional(static_cast<Level>(j)) && forbids(static_cast<Level>(j), a.kind);
-      if (misnamed) {
-        a.kind = added_by(h, level, a);
-        changed = true;
-      }
-      if (!h.predicate_reads.empty() && predicate_flavour(h, a) != a.kind) {
-        a.kind = predicate_flavour(h, a);
-        changed = true;
-      }
-    }
-  if (changed) {
-    const bool exhaustive = std::all_of(r.kinds.begin(), r.kinds.end(), [](const KindCount& k) { return !k.lower_bound; });
-    summarize_kinds(r, exhaustive);
-  }
+// The scan's lost updates in a failing level's anomalies (name_level).
+static void merge_lost_updates(const History& h, LevelResult& r, Level level, size_t max_anomalies) {
   constexpr AnomalyKind lost_name = AnomalyKind::LostUpdate;
   if (!is_transactional(level) || !forbids(level, lost_name)) return;
   size_t lost_total = 0;
@@ -272,6 +250,79 @@ void name_level(const History& h, CheckReport& report, Level level, size_t max_a
   if (r.anomalies.size() > max_anomalies) r.anomalies.resize(max_anomalies);
   for (KindCount& k : r.kinds)
     if (k.example >= r.anomalies.size()) k.example = kNone;
+}
+
+// The lost writes (lost_writes.h) first among a failing SSER's or LIN's anomalies, counted
+// exactly.
+static void merge_lost_writes(const History& h, LevelResult& r, size_t max_anomalies) {
+  if (h.faults.empty()) return;
+  for (const KindCount& k : r.kinds)
+    if (k.kind == AnomalyKind::LostWrite) return;  // merged already
+  size_t total = 0;
+  std::vector<Anomaly> lost = lost_writes(h, max_anomalies, total);
+  if (total == 0) return;
+  const std::vector<KindCount> kinds = r.kinds;
+  const size_t before = r.anomalies_total;
+  for (Anomaly& a : r.anomalies) lost.push_back(std::move(a));
+  r.anomalies = std::move(lost);
+  r.anomalies_total = before + total;
+  summarize_kinds(r, true);
+  // The lost write first, and its example first (what a person came to a crash test for).
+  for (size_t i = 0; i < r.kinds.size(); ++i)
+    if (r.kinds[i].kind == AnomalyKind::LostWrite) {
+      std::rotate(r.kinds.begin(), r.kinds.begin() + static_cast<std::ptrdiff_t>(i), r.kinds.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+      const size_t ex = r.kinds[0].example;
+      if (ex != kNone && ex != 0) {
+        std::swap(r.anomalies[0], r.anomalies[ex]);
+        for (KindCount& k : r.kinds) k.example = k.example == 0 ? ex : k.example == ex ? 0 : k.example;
+      }
+      break;
+    }
+  for (KindCount& k : r.kinds) {
+    if (k.kind == AnomalyKind::LostWrite) {
+      k.count = total;
+      k.lower_bound = false;
+      continue;
+    }
+    for (const KindCount& old : kinds)
+      if (old.kind == k.kind) {
+        k.count = std::max(k.count, old.count);
+        k.lower_bound = old.lower_bound;
+      }
+  }
+  if (r.anomalies.size() > max_anomalies) r.anomalies.resize(max_anomalies);
+  for (KindCount& k : r.kinds)
+    if (k.example >= r.anomalies.size()) k.example = kNone;
+}
+
+void name_level(const History& h, CheckReport& report, Level level, size_t max_anomalies) {
+  const int i = static_cast<int>(level);
+  if (!report.requested[i]) return;
+  LevelResult& r = report.results[i];
+  if (r.verdict != Verdict::Fail) return;
+  bool changed = false;
+  // Renaming: only a level's own anomalies (an implied failure repeats the weaker level's).
+  if (!r.implied_by && is_transactional(level))
+    for (Anomaly& a : r.anomalies) {
+      bool misnamed = false;
+      for (int j = 0; j < kNumLevels && !misnamed; ++j)
+        misnamed = report.requested[j] && report.results[j].verdict == Verdict::Pass &&
+                   is_transactional(static_cast<Level>(j)) && forbids(static_cast<Level>(j), a.kind);
+      if (misnamed) {
+        a.kind = added_by(h, level, a);
+        changed = true;
+      }
+      if (!h.predicate_reads.empty() && predicate_flavour(h, a) != a.kind) {
+        a.kind = predicate_flavour(h, a);
+        changed = true;
+      }
+    }
+  if (changed) {
+    const bool exhaustive = std::all_of(r.kinds.begin(), r.kinds.end(), [](const KindCount& k) { return !k.lower_bound; });
+    summarize_kinds(r, exhaustive);
+  }
+  merge_lost_updates(h, r, level, max_anomalies);
+  if (level == Level::SSER || level == Level::LIN) merge_lost_writes(h, r, max_anomalies);
 }
 
 void name_anomalies(const History& h, CheckReport& report, size_t max_anomalies) {

@@ -64,6 +64,8 @@ class JsonHistoryReader {
       } else if (name == "rows") {
         builder_.set_table();
         if (!read_rows(doc, v, /*initial=*/true)) return error_;
+      } else if (name == "faults") {
+        if (!read_faults(doc, v)) return error_;
       }  // other members are ignored (On-Demand skips what is not read)
     }
     if (!doc.at_end()) return fail_doc(doc, simdjson::TRAILING_CONTENT, "the end of the document");
@@ -78,6 +80,7 @@ class JsonHistoryReader {
       h->origin.insert(h->origin.end(), origin_.begin(), origin_.end());
       h->origin_txns = origin_txns_;
     }
+    if (h.ok()) h->faults = std::move(faults_);
     return h;
   }
 
@@ -118,6 +121,45 @@ class JsonHistoryReader {
       }
     }
     saw_origin_ = true;
+    return true;
+  }
+
+  // "faults": [{"kind": "crash", "node": "n1", "start": 10, "end": 25, "note": "..."}, ...]: what
+  // a nemesis did while the history was recorded, on the transactions' clock; "node" and "note"
+  // are optional, and start <= end.
+  bool read_faults(od::document& doc, od::value& v) {
+    const char* what = "\"faults\": [{\"kind\": \"crash\", \"node\": \"n1\", \"start\": 10, \"end\": 25}, ...]";
+    od::array faults;
+    if (auto err = v.get_array().get(faults)) return fail_doc(doc, err, what), false;
+    for (auto fault_result : faults) {
+      od::object obj;
+      if (auto err = fault_result.get_object().get(obj)) return fail_doc(doc, err, std::string("a fault object in ") + what), false;
+      FaultSpan f;
+      bool has[3] = {};  // kind, start, end
+      const char* at[2] = {nullptr, nullptr};
+      for (auto field_result : obj) {
+        std::string_view name;
+        if (auto err = field_result.unescaped_key(false).get(name)) return fail_doc(doc, err, what), false;
+        od::value fv;
+        if (auto err = field_result.value().get(fv)) return fail_doc(doc, err, what), false;
+        if (name == "kind" || name == "node" || name == "note") {
+          std::string_view text;
+          if (auto err = fv.get_string().get(text))
+            return fail_doc(doc, err, "a string for the fault's \"" + std::string(name) + "\""), false;
+          (name == "kind" ? f.kind : name == "node" ? f.node : f.note) = text;
+          if (name == "kind") has[0] = true;
+        } else if (name == "start" || name == "end") {
+          const bool end = name == "end";
+          if (!read_time(doc, fv, name, end ? f.end : f.start, at[end])) return false;
+          has[1 + end] = true;
+        }
+      }
+      if (!has[0] || f.kind.empty()) return fail_doc(doc, simdjson::INCORRECT_TYPE, "a fault with a \"kind\" (\"pause\", \"crash\", ...)"), false;
+      if (!has[1] || !has[2]) return fail_doc(doc, simdjson::INCORRECT_TYPE, "a fault with a \"start\" and an \"end\""), false;
+      if (f.end < f.start)
+        return fail_at(at[1] - base_, simdjson::SUCCESS, "the fault's \"end\" to be no earlier than its \"start\""), false;
+      faults_.push_back(std::move(f));
+    }
     return true;
   }
 
@@ -483,6 +525,7 @@ class JsonHistoryReader {
   std::vector<TxnOrigin> origin_;
   size_t origin_txns_ = 0;
   bool saw_origin_ = false;
+  std::vector<FaultSpan> faults_;  // "faults"
 };
 
 }  // namespace

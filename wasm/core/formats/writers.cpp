@@ -79,15 +79,29 @@ class IsoscopeJsonWriter final : public HistoryWriter {
     }
     origin_ += "]}";
   }
+  void faults(const History& h) override {
+    if (h.faults.empty()) return;
+    faults_ = ",\n \"faults\": [";
+    for (size_t i = 0; i < h.faults.size(); ++i) {
+      const FaultSpan& f = h.faults[i];
+      faults_ += (i ? ",\n  {\"kind\": " : "\n  {\"kind\": ") + json_quote(f.kind);
+      if (!f.node.empty()) faults_ += ", \"node\": " + json_quote(f.node);
+      faults_ += ", \"start\": " + f.start.text() + ", \"end\": " + f.end.text();
+      if (!f.note.empty()) faults_ += ", \"note\": " + json_quote(f.note);
+      faults_ += "}";
+    }
+    faults_ += "\n ]";
+  }
   void finish() override {
     out_.put(sessions_ ? "]\n]" : ", \"sessions\": [\n]");
+    out_.put(faults_);
     out_.put(origin_);
     out_.put("}\n");
   }
 
  private:
   TextOut& out_;
-  std::string origin_;
+  std::string origin_, faults_;
   size_t sessions_ = 0, txns_in_session_ = 0, ops_in_txn_ = 0;
 };
 
@@ -170,7 +184,13 @@ void write_history(const History& h, HistoryWriter& w) {
   std::optional<std::string> initial;
   if (h.initial) initial = h.values.json(*h.initial);
   w.begin(initial ? std::optional<std::string_view>(*initial) : std::nullopt);
-  auto row = [&](uint32_t key, uint32_t value) { return "[" + h.keys.json(key) + ", " + h.values.json(value) + "]"; };
+  auto row = [&](uint32_t key, uint32_t value) {
+    std::string r = "[";
+    r += h.keys.json(key);
+    r += ", ";
+    r += h.values.json(value);
+    return r += "]";
+  };
   if (h.table) {
     std::string rows;
     for (uint32_t k = 0; k < h.initial_rows.size(); ++k)
@@ -197,6 +217,7 @@ void write_history(const History& h, HistoryWriter& w) {
     }
   }
   w.origin(h);
+  w.faults(h);
   w.finish();
 }
 

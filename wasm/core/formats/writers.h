@@ -34,6 +34,9 @@ class HistoryWriter {
   // A counterexample's transactions' identities in its original history (History::origin),
   // before finish(); formats that cannot hold them ignore them.
   virtual void origin(const History&) {}
+  // The faults recorded with the history (History::faults), before finish(); formats that cannot
+  // hold them ignore them.
+  virtual void faults(const History&) {}
   virtual void finish() = 0;
   // Set when the format cannot express what it was given (then the output is incomplete).
   const std::optional<InputError>& error() const { return error_; }

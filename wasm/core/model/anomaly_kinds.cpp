@@ -62,6 +62,9 @@ constexpr AnomalyKindInfo kKinds[] = {
      "Every order that explains the reads contradicts the real-time order of the transactions."},
     {K::SSERViolation, "SSERViolation", F::RealTime, Level::SSER, "Strict serializability violation",
      "No serial order that respects real time explains the history: the smallest set of transactions that shows it."},
+    {K::LostWrite, "LostWrite", F::RealTime, Level::SSER, "Lost write",
+     "A committed write was lost in a crash: a transaction that began after the crash, and after the write was acknowledged, "
+     "read an older version (or a list without the element)."},
     {K::DuplicateElements, "DuplicateElements", F::ListOrder, Level::RC, "Duplicate list elements",
      "A list read contains the same appended element twice."},
     {K::IncompatibleOrder, "IncompatibleOrder", F::ListOrder, Level::RC, "Incompatible list orders",

@@ -39,6 +39,8 @@ enum class AnomalyKind : uint8_t {
   // Over predicate reads (docs/formats.md, "Rows that come and go"): a read of a key the
   // predicate read did not return is in the cycle or pattern.
   Phantom, GSinglePredicate, G2Predicate,
+  // A committed write a crash lost (History::faults): a later read returns an older version.
+  LostWrite,
 };
 
 struct AnomalyKindInfo {

@@ -152,6 +152,15 @@ struct AmbiguousReads {
 // Where a transaction of a counterexample came from: its number, session and position in the
 // history the counterexample was cut from, so that whoever opens a shared counterexample can
 // find its transactions in their own history.
+// A fault injected while the history was recorded (docs/formats.md, "Faults"): a server's
+// processes paused or crashed (and started again), on the transactions' clock.
+struct FaultSpan {
+  std::string kind;  // "pause", "crash", ... (as the input names it)
+  std::string node;  // which server, as the input names it ("" when it does not say)
+  Time start, end;
+  std::string note;  // what did not go as planned, when the input says
+};
+
 struct TxnOrigin {
   uint32_t txn = 0, session = 0, index = 0;
 };
@@ -197,6 +206,7 @@ struct History {
   // value) do not model.
   bool table = false;
   bool has_rows() const { return table; }
+  std::vector<FaultSpan> faults;  // in the order they began
   std::string format;  // the format it was read from
 
   size_t num_sessions() const { return session_begin.size() - 1; }
