@@ -1,0 +1,125 @@
+// Process faults (issue 39): `isoscope run --nemesis pause,crash` on servers scripts/db.sh started
+// in a folder of their own (ISOSCOPE_DB_DIR), each durability set explicitly (scripts/db.sh
+// start [--durable]; the settings in force are recorded with the history). What was measured on
+// PostgreSQL 15 and MariaDB 10.11 is in docs/testing-a-database.md, "Faults":
+//   - PostgreSQL with synchronous_commit = off loses commits it acknowledged when its processes
+//     are killed: the report names the lost write (LostWrite, first among SSER's anomalies);
+//   - PostgreSQL with synchronous_commit = on, and MariaDB with innodb_flush_log_at_trx_commit = 1,
+//     lose nothing: SSER holds through every crash;
+//   - a pause loses nothing either.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const cli = join(root, 'build', 'isoscope');
+const dbsh = join(root, 'scripts', 'db.sh');
+const dir = mkdtempSync(join(tmpdir(), 'isoscope-faults-test-'));
+// Servers of their own: the crashes never touch the other tests' servers. (Beside the test's
+// folder, not in it: the servers' user must reach it, and mkdtemp's folder is the test's alone.)
+const serverDir = join(tmpdir(), `isoscope-db-faults-${process.pid}`);
+const env = { ...process.env, ISOSCOPE_DB_DIR: serverDir };
+let n = 0;
+
+function start(kind, durable) {
+  return execFileSync('bash', [dbsh, kind, 'start', ...(durable ? ['--durable'] : [])],
+    { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+}
+after(() => {
+  for (const kind of ['postgres', 'mariadb']) spawnSync('bash', [dbsh, kind, 'stop'], { env, stdio: 'inherit' });
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(serverDir, { recursive: true, force: true });
+});
+
+function run(target, args) {
+  const out = join(dir, `h${++n}.json`);
+  const r = spawnSync(cli, ['run', target, ...args, '--out', out, '--json'], { encoding: 'utf8', env, maxBuffer: 1 << 28 });
+  const result = r.stdout ? JSON.parse(r.stdout) : null;
+  const history = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : null;
+  return { status: r.status, result, history, stderr: r.stderr, out };
+}
+const verdict = (res, level) => res.result.levels[level]?.verdict;
+const kinds = (res, level) => (res.result.levels[level]?.anomalies ?? []).map((a) => a.kind);
+
+// `isoscope check` on the recorded file gives the run's verdicts.
+function assertCheckAgrees(res, levels) {
+  const r = spawnSync(cli, ['check', res.out, '--json', '--level', levels.join(',')], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const again = JSON.parse(r.stdout);
+  for (const l of levels) assert.equal(again.levels[l].verdict, verdict(res, l), `${l} from the file`);
+}
+
+function assertFaults(res, kind, settings) {
+  const h = res.history;
+  assert.ok(Array.isArray(h.faults) && h.faults.length > 0, `faults in the history: ${res.stderr}`);
+  for (const f of h.faults) {
+    assert.equal(f.kind, kind);
+    assert.ok(f.start <= f.end, JSON.stringify(f));
+    assert.equal(f.note, undefined, `the fault went as planned: ${f.note}`);
+  }
+  assert.equal(h.recorded_by.faults, h.faults.length);
+  for (const [k, v] of Object.entries(settings)) assert.equal(h.recorded_by.servers.settings[k], v, k);
+}
+
+test('PostgreSQL, synchronous_commit = off: a crash loses acknowledged commits, named as lost writes', () => {
+  const pg = start('postgres', false);
+  let lost = null;
+  for (const seed of [1, 2, 3, 4]) {
+    const res = run(pg, ['--nemesis', 'crash', '--nemesis-interval', '1500', '--duration', '6', '--txns', '1000000',
+      '--seed', String(seed), '--level', 'SER,SSER']);
+    assert.ok(res.result, res.stderr);
+    assertFaults(res, 'crash', { synchronous_commit: 'off' });
+    if (kinds(res, 'SSER').includes('LostWrite')) {
+      lost = res;
+      break;
+    }
+  }
+  assert.ok(lost, 'a lost write within four seeds');
+  assert.equal(verdict(lost, 'SSER'), 'fail');
+  assert.equal(kinds(lost, 'SSER')[0], 'LostWrite');
+  const a = lost.result.levels.SSER.anomalies[0];
+  assert.ok(a.transactions.length <= 3, 'the write, the read, and the version it read');
+  assert.match(a.explanation, /acknowledged at \d+; then came the crash of postgres at \d+/);
+  assertCheckAgrees(lost, ['SER', 'SSER']);
+});
+
+test('PostgreSQL, synchronous_commit = on: SSER holds through every crash', () => {
+  const pg = start('postgres', true);
+  const res = run(pg, ['--nemesis', 'crash', '--nemesis-interval', '1500', '--duration', '6', '--txns', '1000000', '--level', 'SER,SSER']);
+  assert.ok(res.result, res.stderr);
+  assertFaults(res, 'crash', { synchronous_commit: 'on', fsync: 'on' });
+  assert.equal(verdict(res, 'SSER'), 'pass', JSON.stringify(res.result.levels.SSER.anomalies?.[0]));
+  assert.ok(res.history.recorded_by.unknown > 0, 'commits cut off by a crash are unknown (:info)');
+  assertCheckAgrees(res, ['SER', 'SSER']);
+});
+
+test('PostgreSQL: a pause loses nothing', () => {
+  const pg = start('postgres', true);
+  const res = run(pg, ['--nemesis', 'pause', '--nemesis-interval', '1000', '--duration', '4', '--txns', '1000000', '--level', 'SSER']);
+  assert.ok(res.result, res.stderr);
+  assertFaults(res, 'pause', { synchronous_commit: 'on' });
+  assert.equal(verdict(res, 'SSER'), 'pass');
+});
+
+test('MariaDB, innodb_flush_log_at_trx_commit = 1: SSER holds through every crash', () => {
+  const maria = start('mariadb', true);
+  const res = run(maria, ['--nemesis', 'crash', '--nemesis-interval', '2500', '--duration', '8', '--txns', '1000000', '--level', 'SER,SSER']);
+  assert.ok(res.result, res.stderr);
+  assertFaults(res, 'crash', { innodb_flush_log_at_trx_commit: '1' });
+  assert.equal(verdict(res, 'SSER'), 'pass', JSON.stringify(res.result.levels.SSER.anomalies?.[0]));
+  assertCheckAgrees(res, ['SER', 'SSER']);
+});
+
+test('pause and crash need a server scripts/db.sh started: a clear error otherwise', () => {
+  const pg = start('postgres', true);
+  const r = spawnSync(cli, ['run', pg, '--nemesis', 'crash', '--servers', join(dir, 'nothing.json'), '--txns', '1'], { encoding: 'utf8', env });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /nothing\.json: cannot read it/);
+  assert.doesNotMatch(r.stderr, new RegExp(new URL(pg).password), 'no password printed');
+  const sqlite = spawnSync(cli, ['run', '--nemesis', 'pause', '--txns', '1'], { encoding: 'utf8', env });
+  assert.equal(sqlite.status, 2);
+  assert.match(sqlite.stderr, /need a database server/);
+});
