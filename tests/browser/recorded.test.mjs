@@ -30,3 +30,25 @@ test('a recorded MariaDB history: its origin in the gallery, its verdicts, and i
   assert.match(await page.textContent('#anomaly-kinds'), /^Found: Lost update \u00d7 \d+/);
   assert.deepEqual(page.errors, []);
 });
+
+test('a history recorded through crashes: the lost write named, the crashes as bands on the timeline', async () => {
+  const entry = manifest.entries.find((e) => e.file === 'postgresql-crash-synchronous-commit-off.json');
+  const page = await env.landing();
+  const card = `.example[data-example="${entry.file}"]`;
+  await page.waitForSelector(card);
+  assert.match(await page.textContent(`${card} .recorded`), /--nemesis crash/);
+  await page.click(card);
+  await waitChecked(page);
+  const got = await ladder(page);
+  for (const [level, verdict] of Object.entries(entry.expect)) assert.equal(got[level], verdict, level);
+  await page.click('#ladder [data-level="SSER"]');
+  await page.waitForSelector('#anomaly-kinds');
+  assert.match(await page.textContent('#anomaly-kinds'), /Lost write/);
+  await page.click('#tab-timeline');
+  await page.waitForSelector('#timeline-faults');
+  const faults = JSON.parse(readFileSync(join(repo, 'tests', 'fixtures', 'db', entry.file), 'utf8')).faults;
+  assert.equal(await page.locator('#timeline-faults li').count(), faults.length);
+  assert.match(await page.textContent('#timeline-faults li'), /^crash of postgres from /);
+  await page.waitForFunction(() => Number(document.querySelector('.tl-canvas')?.dataset.faults) > 0);
+  assert.deepEqual(page.errors, []);
+});

@@ -97,6 +97,7 @@ History project_history(const History& h, const std::vector<char>& keep, const s
     // The kept transactions keep their identities (their number, session and position in h, or
     // in h's own original when h is a counterexample already).
     History& p = *r;
+    p.faults = h.faults;  // a lost write stays a lost write in its counterexample
     p.origin_txns = h.has_origin() ? h.origin_txns : h.num_txns();
     p.origin.reserve(p.txns.size());
     p.origin.push_back({});

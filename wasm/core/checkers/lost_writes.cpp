@@ -99,6 +99,10 @@ std::vector<Anomaly> lost_writes(const History& h, size_t max, size_t& total) {
           a.txns = {w.txn, r};
           if (from != kInitialTxn) a.txns.push_back(from);
           a.ops = {w.op, o};
+          // The cycle every real-time order meets: W ended before R began, and R read the
+          // version W overwrote (W's predecessor ended before W began).
+          a.edges.push_back({w.txn, r, EdgeType::RT, kNone, w.op, o, h.txn_name(w.txn) + " ended before the crash, and " + h.txn_name(r) + " began after it"});
+          a.edges.push_back({r, w.txn, EdgeType::RW, op.key, o, w.op, h.txn_name(r) + " read " + h.op_text(o) + ", a version older than " + h.op_text(w.op)});
           std::string e = h.txn_name(w.txn) + " wrote " + h.op_text(w.op) + " and committed, acknowledged at " +
                           h.times[w.txn].end.text() + "; then came " + crash_text(*crash) + "; " + h.txn_name(r) +
                           ", which began at " + r_start.text() + ", after the crash, read " + h.op_text(o);

@@ -576,6 +576,7 @@ Expected<History> HistoryBuilder::finish(std::string format, std::string_view fi
 void keep_predicate_reads(History& h, const History& from) {
   h.initial_rows = from.initial_rows;
   h.table = from.table;
+  h.faults = from.faults;
   h.predicates = from.predicates;
   h.predicate_reads.clear();
   if (from.predicate_reads.empty()) return;

@@ -290,7 +290,7 @@ std::optional<InputError> repeated_write_error(const History& h, std::string_vie
 
 // After ops were copied from `from` into h, some left out (a projection that keeps the op order):
 // renumbers the predicate reads the kept ones belong to (their `list`), with their ranges, and
-// copies the predicates and the initial rows.
+// copies the predicates, the initial rows and the faults.
 void keep_predicate_reads(History& h, const History& from);
 
 // Recomputes the effective status of every transaction from read_from (committed, or unknown

@@ -338,6 +338,13 @@ std::string timeline_json(const History& h) {
   for (size_t t = 1; t < h.txns.size(); ++t)
     status += h.txns[t].status == TxnStatus::Committed ? 'c' : h.txns[t].status == TxnStatus::Aborted ? 'a' : 'u';
   j.end_array().member("status", status);
+  // The faults recorded with the history: bands behind the lanes.
+  if (!h.faults.empty()) {
+    j.key("faults").begin_array();
+    for (const FaultSpan& f : h.faults)
+      j.begin_object().member("kind", f.kind).member("node", f.node).key("start").raw(f.start.text()).key("end").raw(f.end.text()).end_object();
+    j.end_array();
+  }
   // An object history: each operation's object (an index into "keys"), and each session's
   // process, so the Timeline shows one key's operations on lanes named by process.
   if (!h.registers.empty()) {

@@ -17,7 +17,7 @@ export function keyTimeline(data: TimelineData, k: number): TimelineData {
   }
   const names: string[] = [];
   for (const [s, l] of lane) names[l] = data.laneNames?.[s] ?? `session ${s}`;
-  return { first: data.first, start, end, session, status: data.status, laneNames: names, objectKey: keyOf, objectKeys: data.objectKeys };
+  return { first: data.first, start, end, session, status: data.status, laneNames: names, objectKey: keyOf, objectKeys: data.objectKeys, faults: data.faults };
 }
 
 /** The keys that have operations, most operations first (the busiest key is the default view). */

@@ -43,3 +43,16 @@ describe('timeline model', () => {
     expect(ticks(0.3, 0.71, 4)).toEqual([0.4, 0.6]);
   });
 });
+
+describe('faults on the timeline', () => {
+  it('are kept from the core JSON and widen the time span to hold them', () => {
+    const d = timelineData({ first: 1, start: [10], end: [20], session: [0], status: 'c',
+      faults: [{ kind: 'crash', node: 'postgres', start: 25, end: 40 }, { kind: 'pause', node: '', start: 5, end: 8 }] });
+    expect(d.faults).toEqual([{ kind: 'crash', node: 'postgres', start: 25, end: 40 }, { kind: 'pause', node: '', start: 5, end: 8 }]);
+    const m = new TimelineModel(d);
+    expect([m.t0, m.t1]).toEqual([5, 40]);
+  });
+  it('are absent when the history has none', () => {
+    expect(timelineData({ first: 1, start: [1], end: [2], session: [0], status: 'c' }).faults).toBeUndefined();
+  });
+});

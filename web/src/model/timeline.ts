@@ -15,7 +15,11 @@ export interface TimelineData {
   /** an object history: each transaction's key (an index into objectKeys) */
   objectKey?: Uint32Array;
   objectKeys?: string[];
+  /** what a nemesis did meanwhile (the history's "faults"): drawn as bands behind the lanes */
+  faults?: Fault[];
 }
+/** A fault: a server paused, or crashed and started again, from start to end. */
+export interface Fault { kind: string; node: string; start: number; end: number }
 export const STATUS_COMMITTED = 0, STATUS_ABORTED = 1, STATUS_UNKNOWN = 2;
 
 /** A bar to draw: transactions [a, b) of a lane merged when they share pixels. */
@@ -43,6 +47,10 @@ export class TimelineModel {
       t1 = Math.max(t1, data.end[i]);
       timed++;
     }
+    for (const f of data.faults ?? []) {
+      t0 = Math.min(t0, f.start);
+      t1 = Math.max(t1, f.end);
+    }
     this.lanes = Array.from(counts, (c) => new Uint32Array(c));
     const fill = new Uint32Array(sessions);
     for (let i = 0; i < n; i++) if (!Number.isNaN(data.start[i])) this.lanes[data.session[i]][fill[data.session[i]]++] = i;
@@ -58,8 +66,9 @@ export class TimelineModel {
       for (let k = 0; k < lane.length; k++) m[k] = best = Math.max(best, data.end[lane[k]]);
       return m;
     });
-    this.t0 = timed ? t0 : 0;
-    this.t1 = timed ? (t1 > t0 ? t1 : t0 + 1) : 1;
+    const any = timed || (data.faults?.length ?? 0) > 0;
+    this.t0 = any ? t0 : 0;
+    this.t1 = any ? (t1 > t0 ? t1 : t0 + 1) : 1;
     this.timed = timed;
   }
 
@@ -120,7 +129,7 @@ export class TimelineModel {
 
 /** The core's timeline() JSON as typed arrays (in the worker; the arrays are then transferred). */
 export function timelineData(j: { first: number; start: (number | null)[]; end: (number | null)[]; session: number[]; status: string;
-  object_keys?: string[]; object_key?: number[]; lane_names?: string[] }): TimelineData {
+  object_keys?: string[]; object_key?: number[]; lane_names?: string[]; faults?: Fault[] }): TimelineData {
   const n = j.start.length;
   const start = new Float64Array(n), end = new Float64Array(n), status = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
@@ -129,6 +138,7 @@ export function timelineData(j: { first: number; start: (number | null)[]; end: 
     status[i] = j.status.charCodeAt(i) === 99 /* c */ ? STATUS_COMMITTED : j.status.charCodeAt(i) === 97 /* a */ ? STATUS_ABORTED : STATUS_UNKNOWN;
   }
   const data: TimelineData = { first: j.first, start, end, session: Uint32Array.from(j.session), status };
+  if (j.faults?.length) data.faults = j.faults.map((f) => ({ kind: f.kind, node: f.node, start: Number(f.start), end: Number(f.end) }));
   if (j.object_keys && j.object_key) {
     data.objectKeys = j.object_keys;
     data.objectKey = Uint32Array.from(j.object_key);

@@ -5,7 +5,7 @@
 // transactions it read from and those that read its writes.
 import type { FoundTxn, Txn, WriteReaders } from '../core/types';
 import { fmtOp } from '../model/ops';
-import { STATUS_ABORTED, STATUS_UNKNOWN, ticks, type TimelineModel } from '../model/timeline';
+import { STATUS_ABORTED, STATUS_UNKNOWN, ticks, type Fault, type TimelineModel } from '../model/timeline';
 import { clear, h } from '../dom/dom';
 import { matchList, searchForm } from '../dom/search';
 import type { LoadedHistory } from '../model/loaded';
@@ -42,6 +42,7 @@ export class TimelineView {
   constructor(private readonly model: TimelineModel, private readonly host: TimelineHost, private readonly history: LoadedHistory) {
     this.a = model.t0;
     this.b = model.t1;
+    const faults = model.data.faults ?? [];
     this.canvas = h('canvas', { class: 'tl-canvas', tabindex: 0, role: 'img',
       'aria-label': 'Timeline: sessions as lanes on a real-time axis. Plus and minus zoom, arrows pan, 0 fits, Enter selects the transaction in the middle.' });
     const form = h('div', { class: 'tl-tools' }, searchForm('timeline-search', (q) => void this.find(q)),
@@ -53,8 +54,16 @@ export class TimelineView {
     const key = (cls: string, label: string) => h('span', { class: 'tl-key' }, h('span', { class: `tl-swatch ${cls}`, 'aria-hidden': 'true' }), label);
     const legend = h('div', { class: 'tl-legend', id: 'timeline-legend', 'aria-label': 'Legend' },
       key('committed', 'committed'), key('aborted', 'aborted'), key('unknown', 'unknown outcome'), key('outlined', 'in the anomaly'),
+      ...(faults.some((f) => f.kind === 'crash') ? [key('fault-crash', 'server crashed')] : []),
+      ...(faults.some((f) => f.kind !== 'crash') ? [key('fault-pause', 'server paused')] : []),
       h('span', { class: 'muted' }, 'Bars span start to end; lanes are sessions.'));
-    this.el = h('div', { class: 'tl' }, form, legend, h('div', { class: 'tl-main' }, this.canvas, this.detail));
+    // The faults in words too (the canvas draws them as bands): what happened when.
+    const faultList = faults.length
+      ? h('details', { class: 'tl-faults', id: 'timeline-faults' },
+        h('summary', {}, `${faults.length} fault${faults.length === 1 ? '' : 's'} during the run`),
+        h('ul', {}, ...faults.map((f) => h('li', {}, `${f.kind}${f.node ? ` of ${f.node}` : ''} from ${history.formatTime(f.start)} to ${history.formatTime(f.end)}`))))
+      : null;
+    this.el = h('div', { class: 'tl' }, form, legend, ...(faultList ? [faultList] : []), h('div', { class: 'tl-main' }, this.canvas, this.detail));
     this.anomalyButton.hidden = true;
     this.listen();
     new ResizeObserver(() => this.schedule()).observe(this.canvas);
@@ -140,6 +149,23 @@ export class TimelineView {
     // lanes in view
     const first = Math.max(0, Math.floor(this.top)), last = Math.min(lanes, Math.ceil(this.top + this.visibleLanes));
     const scale = this.plotWidth / (this.b - this.a);
+    // faults: bands behind the lanes, from the fault's start to its end (at least 2 px wide)
+    const faults = this.model.data.faults ?? [];
+    const faultColor = (f: Fault) => (f.kind === 'crash' ? v('--fault-crash', '#d92d20') : v('--fault-pause', '#f79009'));
+    const band = (f: Fault) => {
+      const x0 = Math.max(LABEL_W, this.x(f.start)), x1 = Math.min(W, Math.max(this.x(f.end), this.x(f.start) + 2));
+      return x1 > x0 ? [x0, x1] : null;
+    };
+    let bands = 0;
+    for (const f of faults) {
+      const xs = band(f);
+      if (!xs) continue;
+      g.fillStyle = faultColor(f);
+      g.globalAlpha = 0.14;
+      g.fillRect(xs[0], AXIS_H, xs[1] - xs[0], H - AXIS_H);
+      g.globalAlpha = 1;
+      bands++;
+    }
     g.font = '11px ui-monospace, SFMono-Regular, Menlo, monospace';
     g.textBaseline = 'middle';
     let drawn = 0;
@@ -192,6 +218,15 @@ export class TimelineView {
       g.beginPath(); g.moveTo(x + 0.5, AXIS_H - 6); g.lineTo(x + 0.5, H); g.globalAlpha = 0.35; g.stroke(); g.globalAlpha = 1;
     }
     g.beginPath(); g.moveTo(LABEL_W - 0.5, 0); g.lineTo(LABEL_W - 0.5, H); g.moveTo(0, AXIS_H - 0.5); g.lineTo(W, AXIS_H - 0.5); g.stroke();
+    // each fault's band marked on the axis, named where it is wide enough
+    for (const f of faults) {
+      const xs = band(f);
+      if (!xs) continue;
+      g.fillStyle = faultColor(f);
+      g.fillRect(xs[0], AXIS_H - 5, xs[1] - xs[0], 4);
+      if (xs[1] - xs[0] > 60) g.fillText(`${f.kind}${f.node ? ` ${f.node}` : ''}`, xs[0] + 3, AXIS_H + 8, xs[1] - xs[0] - 6);
+    }
+    c.dataset.faults = String(bands); // for tests: the fault bands in view
     c.dataset.view = `${this.a},${this.b},${this.top}`; // for tests: what is on screen
     // for tests: how many bars the frame drew (close bars share a pixel's bar: bounded by the
     // lanes in view times the plot's width, whatever the history's size)
