@@ -141,8 +141,14 @@ TEST(ReportNames, RecordedHistoriesGetTheirManifestVerdicts) {
       ASSERT_TRUE(parse_level((*v)[1].str(), l));
       EXPECT_EQ(verdict_name(r.results[static_cast<int>(l)].verdict), (*v)[2].str()) << (*it)[1] << " " << (*v)[1];
     }
+    // A history recorded through crashes names its lost writes first at SSER.
+    if (!h->faults.empty()) {
+      const LevelResult& sser = r.results[static_cast<int>(Level::SSER)];
+      ASSERT_FALSE(sser.anomalies.empty()) << (*it)[1];
+      EXPECT_EQ(name_of(sser.anomalies[0].kind), "LostWrite") << (*it)[1];
+    }
   }
-  EXPECT_EQ(n, 4u);
+  EXPECT_EQ(n, 5u);
 }
 
 TEST(ReportNames, AThreeTransactionAntiDependencyCycleIsG2) {
