@@ -529,7 +529,10 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
                facts.product.c_str(), facts.version.c_str(), isolation_name(iso), p.sessions,
                static_cast<unsigned long long>(total), static_cast<unsigned long long>(counts.committed.load()),
                static_cast<unsigned long long>(counts.aborted.load()), static_cast<unsigned long long>(counts.unknown.load()),
-               early.c_str(), p.nemesis_kill ? (", " + std::to_string(counts.kills.load()) + " connections killed").c_str() : "",
+               early.c_str(),
+               ((p.nemesis_kill ? ", " + std::to_string(counts.kills.load()) + " connections killed" : std::string()) +
+                (p.servers ? ", " + std::to_string(run.faults.size()) + " server faults (" + nemesis_text(p) + ")" : std::string()))
+                   .c_str(),
                run.seconds, run.seconds > 0 ? (total + early_aborted + early_unknown) / run.seconds : 0.0,
                run.interrupted ? " (interrupted)" : "", out_path.c_str());
   if (!dropped.ok())
