@@ -211,6 +211,27 @@ static AnomalyKind predicate_flavour(const History& h, const Anomaly& a) {
   }
 }
 
+// After a scan's anomalies were merged into r and its kinds summarized again: `exact` counted
+// as the scan counted it (`total`), every other kind as it was counted before (`before`); the
+// anomalies cut to max_anomalies.
+static void recount(LevelResult& r, const std::vector<KindCount>& before, AnomalyKind exact, size_t total, size_t max_anomalies) {
+  for (KindCount& k : r.kinds) {
+    if (k.kind == exact) {
+      k.count = total;
+      k.lower_bound = false;
+      continue;
+    }
+    for (const KindCount& old : before)
+      if (old.kind == k.kind) {
+        k.count = std::max(k.count, old.count);
+        k.lower_bound = old.lower_bound;
+      }
+  }
+  if (r.anomalies.size() > max_anomalies) r.anomalies.resize(max_anomalies);
+  for (KindCount& k : r.kinds)
+    if (k.example >= r.anomalies.size()) k.example = kNone;
+}
+
 // The scan's lost updates in a failing level's anomalies (name_level).
 static void merge_lost_updates(const History& h, LevelResult& r, Level level, size_t max_anomalies) {
   constexpr AnomalyKind lost_name = AnomalyKind::LostUpdate;
@@ -235,21 +256,7 @@ static void merge_lost_updates(const History& h, LevelResult& r, Level level, si
   r.anomalies_total = r.anomalies_total - std::min(searched, r.anomalies_total) + lost_total;
   // Recount: the lost updates exactly, the other kinds as they were counted.
   summarize_kinds(r, true);
-  for (KindCount& k : r.kinds) {
-    if (k.kind == lost_name) {
-      k.count = lost_total;
-      k.lower_bound = false;
-      continue;
-    }
-    for (const KindCount& old : kinds)
-      if (old.kind == k.kind) {
-        k.count = std::max(k.count, old.count);
-        k.lower_bound = old.lower_bound;
-      }
-  }
-  if (r.anomalies.size() > max_anomalies) r.anomalies.resize(max_anomalies);
-  for (KindCount& k : r.kinds)
-    if (k.example >= r.anomalies.size()) k.example = kNone;
+  recount(r, kinds, lost_name, lost_total, max_anomalies);
 }
 
 // The lost writes (lost_writes.h) first among a failing SSER's or LIN's anomalies, counted
@@ -278,21 +285,7 @@ static void merge_lost_writes(const History& h, LevelResult& r, size_t max_anoma
       }
       break;
     }
-  for (KindCount& k : r.kinds) {
-    if (k.kind == AnomalyKind::LostWrite) {
-      k.count = total;
-      k.lower_bound = false;
-      continue;
-    }
-    for (const KindCount& old : kinds)
-      if (old.kind == k.kind) {
-        k.count = std::max(k.count, old.count);
-        k.lower_bound = old.lower_bound;
-      }
-  }
-  if (r.anomalies.size() > max_anomalies) r.anomalies.resize(max_anomalies);
-  for (KindCount& k : r.kinds)
-    if (k.example >= r.anomalies.size()) k.example = kNone;
+  recount(r, kinds, AnomalyKind::LostWrite, total, max_anomalies);
 }
 
 void name_level(const History& h, CheckReport& report, Level level, size_t max_anomalies) {

@@ -232,6 +232,21 @@ class Converter {
     if (map.type != NT::Map) return fail(map, "expected the rows the predicate read returned: a map {k v ...}, found " + edn::describe(map));
     op.list_begin = static_cast<uint32_t>(rows_.size());
     const Predicate& p = b.predicates()[op.value];
+    const bool ok = each_row(map, [&](const Node& kn, const Node& vn, uint32_t k, uint32_t v) {
+      for (uint32_t r = op.list_begin; r < rows_.size(); ++r)
+        if (rows_[r].first == k) return fail(kn, "expected each key once in the rows a predicate read returned, found " + b.keys().display(k) + " twice");
+      if (!predicate_matches(p, b.keys(), k, b.values(), v))
+        return fail(vn, "expected rows that match the predicate " + p.text + "; the row (" + b.keys().display(k) + ", " + b.values().display(v) + ") does not");
+      rows_.push_back({k, v});
+      return true;
+    });
+    op.list_size = static_cast<uint32_t>(rows_.size() - op.list_begin);
+    return ok;
+  }
+  // Calls row(key node, value node, key, value) for each entry of a map {k v ...} (keys and
+  // values interned); false as soon as one fails.
+  template <class Row>
+  bool each_row(const Node& map, Row&& row) {
     for (uint32_t c = map.first; c != kNone;) {
       const Node& kn = nodes()[c];
       const Node& vn = nodes()[kn.next];
@@ -239,13 +254,8 @@ class Converter {
       uint32_t k, v;
       if (!scalar(kn, b.keys(), k, "a key") || !scalar(vn, b.values(), v, "a row's value")) return false;
       note_value(vn);
-      for (uint32_t r = op.list_begin; r < rows_.size(); ++r)
-        if (rows_[r].first == k) return fail(kn, "expected each key once in the rows a predicate read returned, found " + b.keys().display(k) + " twice");
-      if (!predicate_matches(p, b.keys(), k, b.values(), v))
-        return fail(vn, "expected rows that match the predicate " + p.text + "; the row (" + b.keys().display(k) + ", " + b.values().display(v) + ") does not");
-      rows_.push_back({k, v});
+      if (!row(kn, vn, k, v)) return false;
     }
-    op.list_size = static_cast<uint32_t>(rows_.size() - op.list_begin);
     return true;
   }
   // Elle's modulo and the predicate language's agree on values that are not negative.
@@ -260,18 +270,12 @@ class Converter {
     if (!value || value->type != NT::Map) return fail(value ? *value : m, "expected the rows at the start: a map {k v ...} as the :init operation's :value");
     if (saw_init_) return fail(m, "expected one :init operation (the rows at the start), found a second");
     saw_init_ = true;
-    for (uint32_t c = value->first; c != kNone;) {
-      const Node& kn = nodes()[c];
-      const Node& vn = nodes()[kn.next];
-      c = vn.next;
-      uint32_t k, v;
-      if (!scalar(kn, b.keys(), k, "a key") || !scalar(vn, b.values(), v, "a row's value")) return false;
-      note_value(vn);
+    return each_row(*value, [&](const Node& kn, const Node&, uint32_t k, uint32_t v) {
       if (!init_keys_.insert(k).second)
         return fail(kn, "expected each key once in the :init operation's rows, found " + b.keys().display(k) + " twice");
       b.set_initial_row(k, v);
-    }
-    return true;
+      return true;
+    });
   }
 
   // :time, exactly as written (model/time.h): never through a double.
