@@ -151,7 +151,11 @@ start_mariadb() {
     --auth-root-socket-user="$os_user" --skip-test-db >"$dir/install.log" 2>&1 || { cat "$dir/install.log" >&2; return 1; }
   local flush=0 doublewrite=0
   [ "$durable" = yes ] && flush=1 doublewrite=1
-  write_start_script "as_user /usr/sbin/mariadbd --no-defaults --datadir='$dir/data' --bind-address=127.0.0.1 --port=$port \\
+  # mariadbd drops root itself (--user): no runuser stays behind as its parent, which would stop
+  # itself when the nemesis stops the server (as su does, for job control) and never go on.
+  local user_opt=""
+  [ "$(id -u)" -eq 0 ] && user_opt="--user=$os_user"
+  write_start_script "/usr/sbin/mariadbd --no-defaults $user_opt --datadir='$dir/data' --bind-address=127.0.0.1 --port=$port \\
   --socket='$dir/mysqld.sock' --pid-file='$dir/pid' --log-error='$dir/server.log' \\
   --innodb-flush-log-at-trx-commit=$flush --innodb-doublewrite=$doublewrite --innodb-buffer-pool-size=64M \\
   --innodb-lock-wait-timeout=5 --max-connections=200 --skip-log-bin </dev/null >/dev/null 2>&1 &
