@@ -34,6 +34,7 @@
 
 #include "formats/edn.h"
 #include "formats/formats.h"
+#include "formats/nemesis_faults.h"
 #include "formats/reader_util.h"
 #include "model/predicates.h"
 #include "util/json.h"
@@ -278,6 +279,15 @@ class Converter {
     });
   }
 
+  // A nemesis record, for the faults (nemesis_faults.h): its :f and :time when both are there and
+  // well formed (it is no transaction: nothing else of it is read).
+  void nemesis_record(const Node* f, const Node* time) {
+    Time t;
+    if (f && time && (f->type == NT::Keyword || f->type == NT::Str || f->type == NT::Symbol) &&
+        (time->type == NT::Int || time->type == NT::Float) && parse_time(time->text, t) == TimeParse::Ok)
+      nemesis_.record(f->text, true, t);
+  }
+
   // :time, exactly as written (model/time.h): never through a double.
   bool time_of(const Node* n, Time& out, bool& has) {
     if (!n) return true;
@@ -306,6 +316,7 @@ class Converter {
       // :process names neither (history-format.md): an error, never taken for the nemesis.
       if (!edn::is_nemesis(*process, json_)) return fail(*process, edn::process_problem(*process, json_));
       ++dropped_not_client_;
+      nemesis_record(f, field(m, "time"));
       return true;
     }
     // Like Elle, an operation without :f is a transaction (its :value lists the micro-ops).
@@ -451,7 +462,9 @@ class Converter {
     size_t unobserved = 0;
     for (const PendingTxn& t : txns_) unobserved += t.unobserved;
     b.add_dropped("reads whose result was never observed (nil in a transaction that failed or may not have run)", unobserved);
-    return b.finish("elle", f_.name);
+    Expected<History> h = b.finish("elle", f_.name);
+    if (h.ok()) h->faults = nemesis_.finish();
+    return h;
   }
 
  private:
@@ -481,6 +494,7 @@ class Converter {
   std::vector<PendingTxn> txns_;
   std::unordered_map<int64_t, uint32_t> pending_;  // process -> its invoked, uncompleted txn
   size_t dropped_not_client_ = 0;  // operations of non-client processes (:nemesis)
+  NemesisFaults nemesis_;           // their records, as faults
   uint32_t unobserved_ = 0;  // nil reads micro_ops left out of the ops it just read
 };
 

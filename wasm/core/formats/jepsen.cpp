@@ -90,6 +90,8 @@ class MapReader {
       // nemesis (history-format.md): an error, never taken for the nemesis and dropped.
       if (!edn::is_nemesis(*process, json_)) return fail(*process, edn::process_problem(*process, json_));
       c_.not_a_client();
+      if (f && time && time->type == NT::Int && (f->type == NT::Keyword || f->type == NT::Str || f->type == NT::Symbol))
+        c_.nemesis(f->text, true, Time::integer(time->i));
       return true;
     }
     Event e;

@@ -11,6 +11,7 @@
 #include <vector>
 #include "formats/edn.h"
 #include "formats/formats.h"
+#include "formats/nemesis_faults.h"
 #include "formats/reader_util.h"
 
 namespace isoscope::jepsen_events {
@@ -77,6 +78,8 @@ class Collector {
   std::vector<ObjMicro>& micro() { return micro_; }
   uint32_t null_value() const { return null_; }
   void not_a_client() { ++dropped_not_client_; }
+  // A nemesis record's :f and :time, for the faults (nemesis_faults.h).
+  void nemesis(std::string_view f, bool has_time, const Time& time) { nemesis_.record(f, has_time, time); }
   void not_an_operation() { ++dropped_lines_; }
 
   bool add(Event e, InputError& err) {
@@ -264,7 +267,9 @@ class Collector {
     b_.add_dropped("log lines that are not operations", dropped_lines_);
     b_.set_initial(null_);
     b_.set_registers(std::move(regs));
-    return b_.finish(format, f_.name);
+    Expected<History> h = b_.finish(format, f_.name);
+    if (h.ok()) h->faults = nemesis_.finish();
+    return h;
   }
 
   std::string line_of(uint32_t offset) const {
@@ -300,6 +305,7 @@ class Collector {
   uint32_t building_offset_ = 0;  // the record of the operation finish() is building (locate_with)
   bool all_timed_ = true;
   size_t dropped_not_client_ = 0, dropped_lines_ = 0;
+  NemesisFaults nemesis_;  // the nemesis's records, as faults
 };
 
 }  // namespace isoscope::jepsen_events
