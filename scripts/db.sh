@@ -7,18 +7,42 @@
 #                                           data folder, and prints the target URL
 #   scripts/db.sh postgres|mariadb url     prints the URL of the running server
 #   scripts/db.sh postgres|mariadb stop    stops the server and deletes its data folder
+#   scripts/db.sh etcd start [--nodes N]   etcd 3.4: one member, or a cluster of N on loopback
+#                                           (a static initial cluster, a client and a peer port
+#                                           each); the URL lists every member
+#   scripts/db.sh redis start [--durable]  Redis 7 with a password (requirepass); --durable:
+#                                           appendonly yes, appendfsync always (without it,
+#                                           Redis's default persistence: RDB snapshots only)
+#   (url and stop as above)
 #
 # Idempotent: start on a running server prints its URL again. The servers use password
-# authentication (never trust), and are tuned for tests, not durability: fsync off, and a
-# 100 ms deadlock_timeout for PostgreSQL (the default 1 s makes every deadlock cost a second).
+# authentication (never trust; etcd has none, on loopback). PostgreSQL and MariaDB are tuned for
+# tests, not durability: fsync off, and a 100 ms deadlock_timeout for PostgreSQL (the default 1 s
+# makes every deadlock cost a second); etcd keeps its defaults (it fsyncs its log).
 # ISOSCOPE_DB_DIR chooses where the data folders live (default /tmp/isoscope-db).
+#
+# etcd and Redis starts also write $dir/servers.json, what a nemesis needs to stop and start the
+# server's processes: {"kind", "url", "settings": {...}, "nodes": [{"name", "address",
+# "pid_file", "start"}]}, where "start" is a script (run as root) that starts that node again on
+# its data folder, detached in a session of its own, writes its pid to pid_file and returns once
+# the node accepts connections (non-zero after 30 s). db.sh starts every node with it.
 set -euo pipefail
 
+usage() { echo "usage: scripts/db.sh postgres|mariadb|etcd|redis start|stop|url [--nodes N (etcd)] [--durable (redis)]" >&2; exit 2; }
 kind=${1:-}
 action=${2:-}
-case "$kind" in postgres|postgresql) kind=postgres ;; mariadb|mysql) kind=mariadb ;;
-  *) echo "usage: scripts/db.sh postgres|mariadb start|stop|url" >&2; exit 2 ;; esac
-case "$action" in start|stop|url) ;; *) echo "usage: scripts/db.sh postgres|mariadb start|stop|url" >&2; exit 2 ;; esac
+case "$kind" in postgres|postgresql) kind=postgres ;; mariadb|mysql) kind=mariadb ;; etcd|redis) ;; *) usage ;; esac
+case "$action" in start|stop|url) ;; *) usage ;; esac
+shift 2
+nodes=1
+durable=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --nodes) [ "$kind" = etcd ] && [ $# -ge 2 ] && [[ "$2" =~ ^[1-9]$ ]] || usage; nodes=$2; shift 2 ;;
+    --durable) [ "$kind" = redis ] || usage; durable=1; shift ;;
+    *) usage ;;
+  esac
+done
 
 base=${ISOSCOPE_DB_DIR:-/tmp/isoscope-db}
 dir=$base/$kind
@@ -58,6 +82,10 @@ running() {
   case "$kind" in
     postgres) [ -d "$dir/data" ] && as_user "$pg_bin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1 ;;
     mariadb) [ -f "$dir/pid" ] && kill -0 "$(cat "$dir/pid")" 2>/dev/null ;;
+    etcd|redis)
+      [ -f "$dir/servers.json" ] || return 1
+      local f
+      for f in "$dir"/n*/pid; do [ -f "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null || return 1; done ;;
   esac
 }
 
@@ -131,9 +159,124 @@ EOF
   echo "mariadb://$db_user:$password@127.0.0.1:$port/$db_name" > "$dir/url"
 }
 
+# A node's start.sh (servers.json's "start"): runs the command as $os_user in a session of its
+# own, its pid in NODE_DIR/pid, and waits until it listens on 127.0.0.1:PORT.
+write_start_script() {
+  local node_dir=$1 port=$2
+  shift 2
+  local run_as="" cmd
+  [ "$(id -u)" -eq 0 ] && run_as="setpriv --reuid=$os_user --regid=$os_user --init-groups"
+  cmd=$(printf '%q ' "$@")
+  {
+    echo '#!/usr/bin/env bash'
+    echo "# Starts this $kind node again on its data folder (written by scripts/db.sh $kind start)."
+    echo 'set -u'
+    echo "cd $(printf %q "$node_dir") || exit 1"
+    echo 'if ! { [ -f pid ] && kill -0 "$(cat pid)" 2>/dev/null; }; then'
+    echo '  rm -f pid'
+    # the shell writes its own pid, then becomes the server (exec keeps the pid)
+    printf '  setsid bash -c %q </dev/null >>server.log 2>&1 &\n' "echo \$\$ > pid.new && mv pid.new pid && exec $run_as $cmd"
+    echo 'fi'
+    echo 'for _ in $(seq 1 300); do'
+    echo "  [ -s pid ] && (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && exit 0"
+    echo '  sleep 0.1'
+    echo 'done'
+    echo "echo '$kind node in $node_dir did not accept connections on 127.0.0.1:$port within 30 s' >&2"
+    echo 'tail -5 server.log >&2'
+    echo 'exit 1'
+  } > "$node_dir/start.sh"
+  chmod 755 "$node_dir/start.sh"
+}
+
+node_dir_for() {
+  mkdir -p "$dir/$1"
+  [ "$(id -u)" -eq 0 ] && chown "$os_user" "$dir/$1"
+  echo "$dir/$1"
+}
+
+# servers.json: kind, url, settings (a JSON object), then the nodes' name and address pairs.
+write_servers_json() {
+  local url=$1 settings=$2 nodes_json="" name address
+  shift 2
+  while [ $# -gt 0 ]; do
+    name=$1 address=$2
+    shift 2
+    [ -n "$nodes_json" ] && nodes_json+=", "
+    nodes_json+="{\"name\": \"$name\", \"address\": \"$address\", \"pid_file\": \"$dir/$name/pid\", \"start\": \"$dir/$name/start.sh\"}"
+  done
+  echo "{\"kind\": \"$kind\", \"url\": \"$url\", \"settings\": $settings, \"nodes\": [$nodes_json]}" > "$dir/servers.json"
+  chmod 600 "$dir/servers.json"
+}
+
+start_etcd() {
+  apt_install etcd-server etcd-client
+  ensure_os_user
+  prepare_dir
+  local i names=() clients=() peers=() cluster="" token
+  token="isoscope-$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
+  for i in $(seq 1 "$nodes"); do
+    names+=("n$i")
+    clients+=("$(free_port)")
+    peers+=("$(free_port)")
+    [ -n "$cluster" ] && cluster+=","
+    cluster+="n$i=http://127.0.0.1:${peers[$((i-1))]}"
+  done
+  local url="etcd://" args=() node_dir
+  for i in $(seq 0 $((nodes - 1))); do
+    node_dir=$(node_dir_for "${names[$i]}")
+    write_start_script "$node_dir" "${clients[$i]}" /usr/bin/etcd --name "${names[$i]}" --data-dir "$node_dir/data" \
+      --listen-client-urls "http://127.0.0.1:${clients[$i]}" --advertise-client-urls "http://127.0.0.1:${clients[$i]}" \
+      --listen-peer-urls "http://127.0.0.1:${peers[$i]}" --initial-advertise-peer-urls "http://127.0.0.1:${peers[$i]}" \
+      --initial-cluster "$cluster" --initial-cluster-token "$token" --initial-cluster-state new --logger zap
+    [ "$url" != "etcd://" ] && url+=","
+    url+="127.0.0.1:${clients[$i]}"
+    args+=("${names[$i]}" "127.0.0.1:${clients[$i]}")
+  done
+  for i in $(seq 0 $((nodes - 1))); do "$dir/${names[$i]}/start.sh" >&2 || return 1; done
+  # The cluster is up when every member reports healthy (a leader is elected).
+  local endpoints=${url#etcd://} ok=0
+  for _ in $(seq 1 120); do
+    if ETCDCTL_API=3 etcdctl --endpoints="$endpoints" --dial-timeout=1s endpoint health >/dev/null 2>&1; then ok=1; break; fi
+    sleep 0.25
+  done
+  [ $ok -eq 1 ] || { log "etcd did not become healthy:"; tail -5 "$dir"/n*/server.log >&2; return 1; }
+  write_servers_json "$url" "{\"members\": \"$nodes\", \"initial_cluster\": \"$cluster\"}" "${args[@]}"
+  echo "$url" > "$dir/url"
+}
+
+start_redis() {
+  apt_install redis-server
+  ensure_os_user
+  prepare_dir
+  local node_dir appendonly=no appendfsync=everysec save="3600 1 300 100 60 10000"
+  [ $durable -eq 1 ] && appendonly=yes appendfsync=always
+  node_dir=$(node_dir_for n1)
+  # The password in a file only the server's user reads, never on a command line.
+  printf '%s\n' "bind 127.0.0.1" "port $port" "dir $node_dir" "requirepass $password" "appendonly $appendonly" \
+    "appendfsync $appendfsync" "save $save" "daemonize no" "maxclients 1000" > "$node_dir/redis.conf"
+  chmod 600 "$node_dir/redis.conf"
+  [ "$(id -u)" -eq 0 ] && chown "$os_user" "$node_dir/redis.conf"
+  write_start_script "$node_dir" "$port" /usr/bin/redis-server "$node_dir/redis.conf"
+  "$node_dir/start.sh" >&2 || return 1
+  local url="redis://default:$password@127.0.0.1:$port"
+  write_servers_json "$url" "{\"appendonly\": \"$appendonly\", \"appendfsync\": \"$appendfsync\", \"save\": \"$save\"}" n1 "127.0.0.1:$port"
+  echo "$url" > "$dir/url"
+}
+
+stop_nodes() {
+  local f p pids=()
+  for f in "$dir"/n*/pid; do [ -f "$f" ] && pids+=("$(cat "$f")"); done
+  for p in "${pids[@]}"; do kill -CONT "$p" 2>/dev/null || true; kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do
+    for _ in $(seq 1 60); do kill -0 "$p" 2>/dev/null || break; sleep 0.25; done
+    kill -9 "$p" 2>/dev/null || true
+  done
+}
+
 stop() {
   if [ -d "$dir" ]; then
     case "$kind" in
+      etcd|redis) stop_nodes ;;
       postgres) [ -d "$dir/data" ] && as_user "$pg_bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true ;;
       mariadb)
         if [ -f "$dir/pid" ]; then
@@ -152,6 +295,6 @@ case "$action" in
   stop) stop ;;
   start)
     if running && [ -f "$dir/url" ]; then url; exit 0; fi
-    case "$kind" in postgres) start_postgres ;; mariadb) start_mariadb ;; esac
+    case "$kind" in postgres) start_postgres ;; mariadb) start_mariadb ;; etcd) start_etcd ;; redis) start_redis ;; esac
     url ;;
 esac
