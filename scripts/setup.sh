@@ -2,7 +2,7 @@
 # Installs what isoscope needs on a fresh Debian machine (run as root): the C++ toolchain,
 # GoogleTest, Google Benchmark, Emscripten, Chromium for browser tests, clang-14 with its
 # sanitizer and libFuzzer runtimes, the client libraries and servers `isoscope run` and its
-# tests use (PostgreSQL 15, MariaDB, SQLite), and the npm packages.
+# tests use (PostgreSQL 15, MariaDB, SQLite, etcd 3.4, Redis 7), and the npm packages.
 # Idempotent: it installs only what is missing.
 #
 #   scripts/setup.sh          everything
@@ -13,8 +13,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 part=${1:-all}
 
-native_packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev pkg-config libpq-dev libmariadb-dev libsqlite3-dev)
-rest_packages=(emscripten chromium clang-14 libclang-rt-14-dev postgresql-15 postgresql-client-15 mariadb-server mariadb-client)
+native_packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev pkg-config libpq-dev libmariadb-dev libsqlite3-dev libhiredis-dev libcurl4-openssl-dev)
+rest_packages=(emscripten chromium clang-14 libclang-rt-14-dev postgresql-15 postgresql-client-15 mariadb-server mariadb-client etcd-server etcd-client redis-server)
 
 . scripts/apt-install.sh
 

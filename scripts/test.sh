@@ -139,7 +139,7 @@ phase "build: native" bash scripts/build.sh native
 phase "native tests (ctest)" ctest --test-dir build --output-on-failure -j 2 --timeout 900
 finish apt
 
-# isoscope run against throwaway PostgreSQL and MariaDB servers (scripts/db.sh) and SQLite.
+# isoscope run against throwaway PostgreSQL, MariaDB, etcd and Redis servers (scripts/db.sh) and SQLite.
 # A hung test fails after --test-timeout (ms) instead of holding the run for ever; no test is near it.
 background db "database tests (isoscope run, isoscope hermitage)" node --test --test-timeout=600000 --test-concurrency=1 tests/db/
 phase "build: wasm" bash scripts/build.sh wasm

@@ -294,6 +294,9 @@ int run_hermitage_command(int argc, char** argv) {
   Target target;
   std::string error;
   if (!parse_target(target_text, target, error)) return usage(error);
+  if (target.kind == DbKind::Etcd || target.kind == DbKind::Redis)
+    return usage(std::string("Hermitage's cases are SQL statements on a table: ") + (target.kind == DbKind::Etcd ? "etcd" : "Redis") +
+                 " is a key-value store without SQL (test it with isoscope run)");
   std::vector<Isolation> levels;
   if (isolation == "all") {
     // The levels the database offers: PostgreSQL's read uncommitted is its read committed.

@@ -42,12 +42,14 @@ const char* kRunUsage =
     "                 [--dist uniform|zipf|hotspot] [--seed S] [--duration SECONDS]\n"
     "                 [--nemesis kill,pause,crash] [--nemesis-interval MS] [--servers FILE]\n"
     "                 [--out FILE] [--level L[,L...]] [--json] [--budget-ms N]\n"
-    "                 [--max-anomalies N] [--password-file FILE]\n"
+    "                 [--max-anomalies N] [--password-file FILE] [--reads linearizable|serializable]\n"
     "       isoscope run TARGET --cleanup\n"
     "  TARGET: postgresql://USER@HOST:PORT/DB, mariadb://USER@HOST:PORT/DB or mysql://... (an IPv6\n"
     "          address in brackets, [::1]; a socket folder or file as the host, %-encoded: %2Ftmp%2Fpg; libpq's\n"
     "          keywords as ?host=...&sslmode=...; any other ?VAR=VALUE sets a session variable on every\n"
-    "          connection), sqlite:PATH; none: a fresh SQLite file in a private temporary folder\n"
+    "          connection), sqlite:PATH, etcd://HOST:PORT[,HOST:PORT...] (the members; --reads: a\n"
+    "          transaction's reads linearizable, the default, or serializable), redis://[USER:PASSWORD@]HOST:PORT[/DB];\n"
+    "          none: a fresh SQLite file in a private temporary folder\n"
     "  Workloads: registers (default; --mix, --read-ratio), Elle's --list-append, MTC's --mt, --lwt\n"
     "          (compare-and-set), or --predicates: a table whose rows come and go, read by predicates\n"
     "          (SELECT ... WHERE) and by key, with inserts, updates, deletes and predicate writes\n"
@@ -72,6 +74,8 @@ std::string script_kind(DbKind k) {
     case DbKind::PostgreSQL: return "postgres";
     case DbKind::MariaDB: return "mariadb";
     case DbKind::SQLite: return "sqlite";
+    case DbKind::Etcd: return "etcd";
+    case DbKind::Redis: return "redis";
   }
   return "";
 }
@@ -135,7 +139,7 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
   std::string target_text, out_path, nemesis, workload_flag, servers_path;
   Isolation iso = Isolation::Serializable;
   bool have_target = false, json = false, cleanup = false;
-  std::string password_file;
+  std::string password_file, reads;
   int target_arg = -1;
   CheckOptions opts;
   std::string command = "isoscope run";
@@ -193,6 +197,10 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
     } else if (a == "--out") {
       if (!v) return usage("--out needs a file name");
       out_path = v;
+      ++i;
+    } else if (a == "--reads") {
+      reads = v ? v : "";
+      if (reads != "linearizable" && reads != "serializable") return usage("--reads needs linearizable or serializable");
       ++i;
     } else if (a == "--json") {
       json = true;
@@ -305,6 +313,13 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
     remove_fresh();
     return usage("--nemesis kill needs a database server (SQLite runs inside isoscope: there is no connection to kill)");
   }
+  if (p.nemesis_kill && target.kind == DbKind::Etcd)
+    return usage("--nemesis kill ends connections from the server, which etcd cannot: its JSON gateway's requests are HTTP, with no session to end");
+  if (!reads.empty() && target.kind != DbKind::Etcd) {
+    remove_fresh();
+    return usage("--reads chooses how an etcd target reads: other targets read as their isolation level says");
+  }
+  target.serializable_reads = reads == "serializable";
   // The process faults: the servers scripts/db.sh started for this target.
   ServerSet servers;
   if (p.nemesis_pause || p.nemesis_crash) {

@@ -147,12 +147,27 @@ std::unique_ptr<Database> open_sqlite(const Target&, Isolation, std::string& err
 }
 #endif
 
+#ifndef ISOSCOPE_HAVE_CURL
+std::unique_ptr<Database> open_etcd(const Target&, Isolation, std::string& error) {
+  error = "this isoscope was built without etcd support (libcurl was not found at build time: install libcurl4-openssl-dev and rebuild)";
+  return nullptr;
+}
+#endif
+#ifndef ISOSCOPE_HAVE_HIREDIS
+std::unique_ptr<Database> open_redis(const Target&, Isolation, std::string& error) {
+  error = "this isoscope was built without Redis support (hiredis was not found at build time: install libhiredis-dev and rebuild)";
+  return nullptr;
+}
+#endif
+
 std::unique_ptr<Database> open_database(const Target& t, Isolation iso, std::string& error) {
   if (!load_client_library(t.kind, error)) return nullptr;
   switch (t.kind) {
     case DbKind::PostgreSQL: return open_postgres(t, iso, error);
     case DbKind::MariaDB: return open_mariadb(t, iso, error);
     case DbKind::SQLite: return open_sqlite(t, iso, error);
+    case DbKind::Etcd: return open_etcd(t, iso, error);
+    case DbKind::Redis: return open_redis(t, iso, error);
   }
   return nullptr;
 }

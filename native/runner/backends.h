@@ -1,4 +1,4 @@
-// The constructors of the three implementations of runner::Database (open_database, in
+// The constructors of the implementations of runner::Database (open_database, in
 // backends.cpp, dispatches) and what they share.
 #pragma once
 #include "runner/database.h"
@@ -8,6 +8,8 @@ namespace isoscope::runner {
 std::unique_ptr<Database> open_postgres(const Target& t, Isolation iso, std::string& error);
 std::unique_ptr<Database> open_mariadb(const Target& t, Isolation iso, std::string& error);
 std::unique_ptr<Database> open_sqlite(const Target& t, Isolation iso, std::string& error);
+std::unique_ptr<Database> open_etcd(const Target& t, Isolation iso, std::string& error);
+std::unique_ptr<Database> open_redis(const Target& t, Isolation iso, std::string& error);
 
 // The mark of this process as the owner of a run's tables: "host=H boot=B pid=P start=T
 // created=ISO-TIME" (B: the kernel's boot id, T: the process's start in clock ticks since boot).

@@ -19,6 +19,16 @@
 #ifdef ISOSCOPE_HAVE_SQLITE
 #include <sqlite3.h>
 #endif
+#ifdef ISOSCOPE_HAVE_CURL
+// curl_easy_setopt and curl_easy_getinfo are functions here, not the type-checking macros.
+#define CURL_DISABLE_TYPECHECK 1
+#include <curl/curl.h>
+
+#include <cstdarg>
+#endif
+#ifdef ISOSCOPE_HAVE_HIREDIS
+#include <hiredis/hiredis.h>
+#endif
 
 namespace isoscope::runner {
 
@@ -66,6 +76,8 @@ class ClientLibrary {
 ClientLibrary libpq("libpq.so.5", "libpq5");
 ClientLibrary libmariadb("libmariadb.so.3", "libmariadb3");
 ClientLibrary libsqlite3("libsqlite3.so.0", "libsqlite3-0");
+ClientLibrary libcurl("libcurl.so.4", "libcurl4");
+ClientLibrary libhiredis("libhiredis.so.0.14", "libhiredis0.14");
 
 }  // namespace
 
@@ -79,6 +91,12 @@ bool load_client_library(DbKind kind, std::string& error) {
 #endif
 #ifdef ISOSCOPE_HAVE_SQLITE
     case DbKind::SQLite: return libsqlite3.load(error);
+#endif
+#ifdef ISOSCOPE_HAVE_CURL
+    case DbKind::Etcd: return libcurl.load(error);
+#endif
+#ifdef ISOSCOPE_HAVE_HIREDIS
+    case DbKind::Redis: return libhiredis.load(error);
 #endif
     default: return true;  // not built in: the backend's open says so
   }
@@ -161,4 +179,49 @@ ISOSCOPE_FORWARD(libsqlite3, int, sqlite3_reset, (sqlite3_stmt * st), (st))
 ISOSCOPE_FORWARD(libsqlite3, int, sqlite3_finalize, (sqlite3_stmt * st), (st))
 ISOSCOPE_FORWARD(libsqlite3, const unsigned char*, sqlite3_column_text, (sqlite3_stmt * st, int i), (st, i))
 ISOSCOPE_FORWARD(libsqlite3, sqlite3_int64, sqlite3_column_int64, (sqlite3_stmt * st, int i), (st, i))
+#endif
+
+#ifdef ISOSCOPE_HAVE_CURL
+ISOSCOPE_FORWARD(libcurl, CURLcode, curl_global_init, (long flags), (flags))
+ISOSCOPE_FORWARD(libcurl, CURL*, curl_easy_init, (void), ())
+ISOSCOPE_FORWARD(libcurl, void, curl_easy_cleanup, (CURL * h), (h))
+ISOSCOPE_FORWARD(libcurl, CURLcode, curl_easy_perform, (CURL * h), (h))
+ISOSCOPE_FORWARD(libcurl, const char*, curl_easy_strerror, (CURLcode c), (c))
+ISOSCOPE_FORWARD(libcurl, curl_slist*, curl_slist_append, (curl_slist * l, const char* s), (l, s))
+ISOSCOPE_FORWARD(libcurl, void, curl_slist_free_all, (curl_slist * l), (l))
+// The variadic two: the argument's type follows from the option's number (curl.h's
+// CURLOPTTYPE_*: a long below 10000, a pointer (object or function) below 30000, a curl_off_t
+// from there; every CURLINFO_* takes a pointer).
+extern "C" CURLcode curl_easy_setopt(CURL* h, CURLoption option, ...) {
+  using Fn = CURLcode (*)(CURL*, CURLoption, ...);
+  static const auto fn = reinterpret_cast<Fn>(isoscope::runner::libcurl.function("curl_easy_setopt"));
+  va_list args;
+  va_start(args, option);
+  CURLcode rc;
+  if (option < CURLOPTTYPE_OBJECTPOINT) rc = fn(h, option, va_arg(args, long));
+  else if (option < CURLOPTTYPE_OFF_T) rc = fn(h, option, va_arg(args, void*));
+  else rc = fn(h, option, va_arg(args, curl_off_t));
+  va_end(args);
+  return rc;
+}
+extern "C" CURLcode curl_easy_getinfo(CURL* h, CURLINFO info, ...) {
+  using Fn = CURLcode (*)(CURL*, CURLINFO, ...);
+  static const auto fn = reinterpret_cast<Fn>(isoscope::runner::libcurl.function("curl_easy_getinfo"));
+  va_list args;
+  va_start(args, info);
+  void* out = va_arg(args, void*);
+  va_end(args);
+  return fn(h, info, out);
+}
+#endif
+
+#ifdef ISOSCOPE_HAVE_HIREDIS
+ISOSCOPE_FORWARD(libhiredis, redisContext*, redisConnectWithTimeout, (const char* ip, int port, const struct timeval tv),
+                 (ip, port, tv))
+ISOSCOPE_FORWARD(libhiredis, int, redisSetTimeout, (redisContext * c, const struct timeval tv), (c, tv))
+ISOSCOPE_FORWARD(libhiredis, void, redisFree, (redisContext * c), (c))
+ISOSCOPE_FORWARD(libhiredis, int, redisAppendCommandArgv, (redisContext * c, int n, const char** argv, const size_t* lens),
+                 (c, n, argv, lens))
+ISOSCOPE_FORWARD(libhiredis, int, redisGetReply, (redisContext * c, void** reply), (c, reply))
+ISOSCOPE_FORWARD(libhiredis, void, freeReplyObject, (void* reply), (reply))
 #endif

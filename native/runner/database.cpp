@@ -153,8 +153,156 @@ std::string redact_password(std::string_view s) {
   return out;
 }
 
+namespace {
+
+// HOST:PORT, [IPv6]:PORT or HOST (default_port): one member of an etcd or Redis target.
+bool parse_host_port(std::string_view text, const std::string& what, int default_port, std::string& host, int& port,
+                     std::string& error) {
+  std::string_view port_text;
+  bool has_port = false;
+  if (!text.empty() && text[0] == '[') {
+    const size_t close = text.find(']');
+    if (close == std::string_view::npos) {
+      error = what + ": '[' without its ']': an IPv6 address goes in brackets, as in [::1]:" + std::to_string(default_port);
+      return false;
+    }
+    host = url_decode(text.substr(1, close - 1));
+    const std::string_view after = text.substr(close + 1);
+    if (!after.empty()) {
+      if (after[0] != ':') {
+        error = what + ": after the bracketed address, expected ':PORT'";
+        return false;
+      }
+      port_text = after.substr(1);
+      has_port = true;
+    }
+  } else {
+    const size_t colon = text.find(':');
+    host = url_decode(text.substr(0, colon));
+    if (colon != std::string_view::npos) {
+      port_text = text.substr(colon + 1);
+      has_port = true;
+      if (port_text.find(':') != std::string_view::npos) {
+        error = what + ": an IPv6 address goes in brackets, as in [::1]:" + std::to_string(default_port);
+        return false;
+      }
+    }
+  }
+  if (host.empty()) {
+    error = what + ": a member has no host name";
+    return false;
+  }
+  port = default_port;
+  if (has_port) {
+    int p = 0;
+    if (port_text.empty() ||
+        std::from_chars(port_text.data(), port_text.data() + port_text.size(), p).ptr != port_text.data() + port_text.size() ||
+        p <= 0 || p > 65535) {
+      error = what + ": '" + std::string(port_text) + "' is not a port number";
+      return false;
+    }
+    port = p;
+  }
+  return true;
+}
+
+std::string host_port_text(const std::string& host, int port) {
+  std::string s;
+  if (host.find(':') != std::string::npos) {
+    s += '[';
+    s += host;
+    s += ']';
+  } else {
+    s += url_encode(host);
+  }
+  s += ':';
+  s += std::to_string(port);
+  return s;
+}
+
+// etcd://HOST:PORT[,HOST:PORT...][/] and redis://[USER:PASSWORD@]HOST[:PORT][/DB].
+bool parse_kv_target(std::string_view url, bool etcd, Target& out, std::string& error) {
+  const std::string scheme = etcd ? "etcd" : "redis";
+  const std::string what = scheme + " target";
+  out.kind = etcd ? DbKind::Etcd : DbKind::Redis;
+  std::string_view rest = url.substr(scheme.size() + 3);
+  if (const size_t hash = rest.find('#'); hash != std::string_view::npos) rest = rest.substr(0, hash);
+  if (rest.find('?') != std::string_view::npos) {
+    error = what + " takes no query parameters (" + (etcd ? "etcd://HOST:PORT[,HOST:PORT...]; --reads chooses the reads" : "redis://[USER:PASSWORD@]HOST:PORT[/DB]") + ")";
+    return false;
+  }
+  const size_t at = rest.rfind('@');
+  if (at != std::string_view::npos) {
+    if (etcd) {
+      error = "etcd target: isoscope does not log in to etcd (no user or password: etcd://HOST:PORT[,HOST:PORT...])";
+      return false;
+    }
+    const std::string_view userinfo = rest.substr(0, at);
+    const size_t colon = userinfo.find(':');
+    out.user = url_decode(userinfo.substr(0, colon));
+    if (colon != std::string_view::npos) {
+      out.password = url_decode(userinfo.substr(colon + 1));
+      out.password_source = "url";
+    }
+    rest = rest.substr(at + 1);
+  }
+  const size_t slash = rest.find('/');
+  std::string_view path = slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
+  std::string_view hosts = rest.substr(0, slash);
+  if (etcd) {
+    if (!path.empty()) {
+      error = "etcd target: nothing follows the members (etcd://HOST:PORT[,HOST:PORT...]), not '/" + std::string(path) + "'";
+      return false;
+    }
+    while (true) {
+      const size_t comma = hosts.find(',');
+      std::string host;
+      int port = 0;
+      if (!parse_host_port(hosts.substr(0, comma), what, 2379, host, port, error)) return false;
+      out.members.emplace_back(host, port);
+      if (comma == std::string_view::npos) break;
+      hosts = hosts.substr(comma + 1);
+    }
+    out.host = out.members[0].first;
+    out.port = out.members[0].second;
+    out.display = "etcd://";
+    for (size_t i = 0; i < out.members.size(); ++i) {
+      if (i) out.display += ',';
+      out.display += host_port_text(out.members[i].first, out.members[i].second);
+    }
+    return true;
+  }
+  if (hosts.find(',') != std::string_view::npos) {
+    error = "redis target: one server (redis://[USER:PASSWORD@]HOST:PORT[/DB])";
+    return false;
+  }
+  if (!parse_host_port(hosts, what, 6379, out.host, out.port, error)) return false;
+  if (!path.empty()) {
+    int db = 0;
+    if (std::from_chars(path.data(), path.data() + path.size(), db).ptr != path.data() + path.size() || db < 0) {
+      error = "redis target: the database is a number (redis://HOST:PORT/0), not '" + std::string(path) + "'";
+      return false;
+    }
+    out.database = std::to_string(db);
+  }
+  if (out.password.empty()) {
+    const char* env = std::getenv("REDISCLI_AUTH");
+    if (env && *env) {
+      out.password = env;
+      out.password_source = "environment";
+    }
+  }
+  out.display = "redis://" + (out.user.empty() ? std::string() : url_encode(out.user) + "@") + host_port_text(out.host, out.port) +
+                (out.database.empty() ? std::string() : "/" + out.database);
+  return true;
+}
+
+}  // namespace
+
 bool parse_target(std::string_view url, Target& out, std::string& error) {
   out = Target{};
+  if (url.rfind("etcd://", 0) == 0) return parse_kv_target(url, true, out, error);
+  if (url.rfind("redis://", 0) == 0) return parse_kv_target(url, false, out, error);
   if (url.rfind("sqlite:", 0) == 0) {
     out.kind = DbKind::SQLite;
     out.path = std::string(url.substr(7));
@@ -178,7 +326,7 @@ bool parse_target(std::string_view url, Target& out, std::string& error) {
     // The text as typed, but never its password.
     error = "'" + redact_password(url) +
             "' is not a target: expected postgresql://USER@HOST:PORT/DB, mariadb://USER@HOST:PORT/DB, "
-            "mysql://USER@HOST:PORT/DB or sqlite:PATH";
+            "mysql://USER@HOST:PORT/DB, sqlite:PATH, etcd://HOST:PORT[,HOST:PORT...] or redis://[USER:PASSWORD@]HOST:PORT[/DB]";
     return false;
   }
   const std::string what = scheme + " target";

@@ -1,8 +1,9 @@
 // The runner's view of a database (`isoscope run`): a target parsed from its URL, connections
 // that run one transaction program's statements, and the administration the runner needs
 // (schema, server facts, the nemesis). One implementation per client library: postgres.cpp
-// (libpq), mariadb.cpp (MariaDB Connector/C), sqlite.cpp (SQLite); each is compiled only when
-// CMake found its library. Native only: the browser cannot open sockets.
+// (libpq), mariadb.cpp (MariaDB Connector/C), sqlite.cpp (SQLite), etcd.cpp (libcurl, etcd's
+// v3 JSON gateway), redis.cpp (hiredis); each is compiled only when CMake found its library.
+// Native only: the browser cannot open sockets.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -13,7 +14,7 @@
 
 namespace isoscope::runner {
 
-enum class DbKind : uint8_t { PostgreSQL, MariaDB, SQLite };
+enum class DbKind : uint8_t { PostgreSQL, MariaDB, SQLite, Etcd, Redis };
 enum class Isolation : uint8_t { ReadUncommitted, ReadCommitted, RepeatableRead, Serializable };
 
 const char* isolation_name(Isolation i);       // "read-committed", ...
@@ -27,6 +28,12 @@ struct Target {
   std::string user, password, host, database;
   int port = 0;
   std::string path;  // SQLite: the database file
+  // etcd: every member of the cluster the URL names (host and port; host and port above are the
+  // first's); the connections spread over them.
+  std::vector<std::pair<std::string, int>> members;
+  // etcd: reads of a transaction are serializable (from the member's own state, possibly stale)
+  // instead of linearizable (--reads).
+  bool serializable_reads = false;
   // PostgreSQL: libpq connection keywords given as ?name=value (host, sslmode, passfile, ...),
   // passed to libpq as they are. MariaDB: ?socket=PATH.
   std::vector<std::pair<std::string, std::string>> connection_params;
@@ -39,10 +46,11 @@ struct Target {
   std::string password_source;
 };
 // "postgresql://USER[:PASSWORD]@HOST[:PORT]/DB", "postgres://...", "mariadb://...", "mysql://...",
-// "sqlite:PATH", with the URL conventions of each client library: an IPv6 address in brackets
+// "sqlite:PATH", "etcd://HOST:PORT[,HOST:PORT...]", "redis://[USER:PASSWORD@]HOST:PORT[/DB]",
+// with the URL conventions of each client library: an IPv6 address in brackets
 // ([::1]:5432), %XX escapes in every part (a socket folder as the host: %2Fvar%2Frun%2Fpostgresql),
 // PostgreSQL's connection keywords as query parameters (?host=/var/run/postgresql). The password
-// may also come from PGPASSWORD / MYSQL_PWD. false with a message, which never holds the password.
+// may also come from PGPASSWORD / MYSQL_PWD / REDISCLI_AUTH. false with a message, which never holds the password.
 bool parse_target(std::string_view url, Target& out, std::string& error);
 
 // s with the password of anything in it that looks like a URL's user information
@@ -83,7 +91,9 @@ struct Status {
 // or in two containers, name the same table. A run marks its tables as in use for as long as
 // it runs (PostgreSQL: an advisory lock on ID, MariaDB: the named lock isoscope_run_<ID>, both
 // held by the run's connection and released by the server when it ends, even by SIGKILL;
-// SQLite: the creating process's host, boot, pid and start time, in the table's definition),
+// SQLite: the creating process's host, boot, pid and start time, in the table's definition;
+// etcd and Redis, whose "tables" are the keys NAME/<k>: the same mark in the key
+// isoscope_runs/NAME, put before the keys and deleted after them),
 // and creates them without dropping anything first: a table of that name is an error.
 struct Schema {
   std::string run_id;     // 16 hexadecimal digits

@@ -235,7 +235,13 @@ bool txn_writes(const std::vector<HermitageStep>& steps, size_t begin) {
 }  // namespace
 
 std::string hermitage_history_json(const HermitageCase& c, const std::vector<std::vector<HermitageTxn>>& sessions) {
-  auto row = [](int64_t k, int64_t v) { return "[" + std::to_string(k) + ", " + std::to_string(v) + "]"; };
+  auto row = [](int64_t k, int64_t v) {
+    std::string r = "[";
+    r += std::to_string(k);
+    r += ", ";
+    r += std::to_string(v);
+    return r += "]";
+  };
   std::string out = "{\"format\": \"isoscope/1\", ";
   if (c.table) {
     out += "\"rows\": [";

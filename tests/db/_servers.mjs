@@ -4,6 +4,7 @@
 import { before, after } from 'node:test';
 import { spawnSync, execFileSync } from 'node:child_process';
 import { join, dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -24,4 +25,24 @@ export function useServers() {
     for (const kind of startedHere) spawnSync('bash', [dbsh, kind, 'stop'], { stdio: 'inherit' });
   });
   return servers;
+}
+
+// One server of scripts/db.sh (etcd, redis, ...) for a test file: started before its tests with
+// `start` options (etcd's --nodes N, redis's --durable) in the data folder base dir (db.sh's
+// ISOSCOPE_DB_DIR; default its own), stopped after them when this file started it. Its URL in
+// server.url, its servers.json in server.info.
+export function useServer(kind, options = [], dir = undefined) {
+  const server = { url: '', info: null };
+  const env = dir ? { ...process.env, ISOSCOPE_DB_DIR: dir } : process.env;
+  let startedHere = false;
+  before(() => {
+    startedHere = spawnSync('bash', [dbsh, kind, 'url'], { stdio: 'ignore', env }).status !== 0;
+    server.url = execFileSync('bash', [dbsh, kind, 'start', ...options], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+    const base = env.ISOSCOPE_DB_DIR || '/tmp/isoscope-db';
+    server.info = JSON.parse(readFileSync(join(base, kind, 'servers.json'), 'utf8'));
+  }, { timeout: 120000 });
+  after(() => {
+    if (startedHere) spawnSync('bash', [dbsh, kind, 'stop'], { stdio: 'inherit', env });
+  });
+  return server;
 }

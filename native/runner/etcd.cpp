@@ -1,0 +1,421 @@
+// runner::Database over etcd's v3 JSON gateway (libcurl; the requests and replies in
+// etcd_json.h). A run's "table" NAME is the keys NAME/<k> (registers: "0" at the start; lists:
+// "" at the start, then the appended values separated by spaces), marked as in use by the key
+// isoscope_runs/NAME, which holds the owner mark of the process that made them (backends.h).
+//
+// Transactions are optimistic. Every read of a transaction is at one revision: the first read's
+// (the header revision of its range reply; --reads linearizable asks the leader for it,
+// serializable takes the member's own), the later ones ask for that revision. Writes wait in the
+// connection until commit; a read of a key the transaction wrote answers its own write. Commit is
+// one Txn whose compares say that every key read still has the mod_revision it had (an absent
+// key: create_revision 0) and whose success branch puts the writes: the compares failing is an
+// abort; a timeout or a broken connection while it is sent is an unknown outcome. A transaction
+// that wrote nothing commits without a request. An append reads its key first (not recorded as
+// a read): its new value is the old one with the value added, so the key must not have changed.
+//
+// Each connection is an HTTP connection (kept alive) to one member, the members taken in turn.
+#include <curl/curl.h>
+
+#include <atomic>
+#include <charconv>
+#include <map>
+#include <mutex>
+
+#include "runner/backends.h"
+#include "runner/etcd_json.h"
+
+namespace isoscope::runner {
+
+namespace {
+
+constexpr const char* kEtcdMarkPrefix = "isoscope_runs/";
+
+// gRPC's codes the gateway reports (google.golang.org/grpc/codes).
+constexpr int kGrpcDeadlineExceeded = 4, kGrpcResourceExhausted = 8, kGrpcOutOfRange = 11, kGrpcUnavailable = 14;
+
+// One member's HTTP connection.
+class EtcdHttp {
+ public:
+  EtcdHttp(std::string host, int port) : host_(std::move(host)), port_(port) {
+    base_ = "http://";
+    if (host_.find(':') != std::string::npos) {
+      base_ += '[';
+      base_ += host_;
+      base_ += ']';
+    } else {
+      base_ += host_;
+    }
+    base_ += ':';
+    base_ += std::to_string(port_);
+    where_ = "etcd at ";
+    where_ += base_.substr(7);
+    curl_ = curl_easy_init();
+    headers_ = curl_slist_append(nullptr, "Content-Type: application/json");
+  }
+  ~EtcdHttp() {
+    if (curl_) curl_easy_cleanup(curl_);
+    curl_slist_free_all(headers_);
+  }
+  EtcdHttp(const EtcdHttp&) = delete;
+  EtcdHttp& operator=(const EtcdHttp&) = delete;
+
+  const std::string& where() const { return where_; }
+
+  // POST path with body (or GET when body is null): the HTTP status, or 0 with error when the
+  // request did not get an answer (no connection, a timeout).
+  long request(const char* path, const std::string* body, std::string& reply, std::string& error) {
+    reply.clear();
+    if (!curl_) {
+      error = "cannot make a libcurl handle";
+      return 0;
+    }
+    const std::string url = base_ + path;
+    curl_easy_setopt(curl_, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(curl_, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl_, CURLOPT_CONNECTTIMEOUT_MS, 3000L);
+    curl_easy_setopt(curl_, CURLOPT_TIMEOUT_MS, 10000L);
+    curl_easy_setopt(curl_, CURLOPT_HTTPHEADER, headers_);
+    curl_easy_setopt(curl_, CURLOPT_WRITEFUNCTION, &EtcdHttp::collect);
+    curl_easy_setopt(curl_, CURLOPT_WRITEDATA, &reply);
+    if (body) {
+      curl_easy_setopt(curl_, CURLOPT_POST, 1L);
+      curl_easy_setopt(curl_, CURLOPT_POSTFIELDS, body->c_str());
+      curl_easy_setopt(curl_, CURLOPT_POSTFIELDSIZE, static_cast<long>(body->size()));
+    } else {
+      curl_easy_setopt(curl_, CURLOPT_HTTPGET, 1L);
+    }
+    const CURLcode rc = curl_easy_perform(curl_);
+    if (rc != CURLE_OK) {
+      error = where_;
+      error += ": ";
+      error += curl_easy_strerror(rc);
+      return 0;
+    }
+    long status = 0;
+    curl_easy_getinfo(curl_, CURLINFO_RESPONSE_CODE, &status);
+    return status;
+  }
+
+  // A gateway call: the outcome, the reply's body in reply when Ok.
+  Status call(const char* path, const std::string& body, std::string& reply, bool committing) {
+    std::string error;
+    const long status = request(path, &body, reply, error);
+    if (status == 0) return {Outcome::Lost, error};
+    if (status == 200) return {};
+    int code = 0;
+    std::string message;
+    Status s;
+    if (!etcd::parse_gateway_error(reply, code, message)) {
+      s.outcome = Outcome::Failed;
+      s.message = where_ + ": HTTP " + std::to_string(status) + " from " + path + ": " + reply.substr(0, 200);
+      return s;
+    }
+    s.message = where_;
+    s.message += ": ";
+    s.message += message;
+    if (code == kGrpcUnavailable || code == kGrpcDeadlineExceeded)
+      s.outcome = committing ? Outcome::Lost : Outcome::Aborted;  // a commit may have happened
+    else if (code == kGrpcOutOfRange || code == kGrpcResourceExhausted)
+      s.outcome = Outcome::Aborted;  // compacted revision, too many requests: nothing done
+    else
+      s.outcome = Outcome::Failed;
+    return s;
+  }
+
+ private:
+  static size_t collect(char* data, size_t size, size_t n, void* to) {
+    static_cast<std::string*>(to)->append(data, size * n);
+    return size * n;
+  }
+
+  std::string host_;
+  int port_;
+  std::string base_, where_;
+  CURL* curl_ = nullptr;
+  curl_slist* headers_ = nullptr;
+};
+
+std::string etcd_key(const std::string& table, uint32_t key) {
+  std::string k = table;
+  k += '/';
+  k += std::to_string(key);
+  return k;
+}
+
+class EtcdConnection final : public Connection {
+ public:
+  EtcdConnection(std::unique_ptr<EtcdHttp> http, std::string table, bool serializable, int64_t id)
+      : http_(std::move(http)), table_(std::move(table)), serializable_(serializable), id_(id) {}
+
+  Status begin(bool) override {
+    revision_ = 0;
+    read_.clear();
+    put_.clear();
+    appended_.clear();
+    return {};
+  }
+  Status read(uint32_t key, int64_t& value) override {
+    if (const auto w = put_.find(key); w != put_.end()) {
+      value = w->second;
+      return {};
+    }
+    const Seen* s = nullptr;
+    Status st = fetch(key, s);
+    if (!st.ok()) return st;
+    if (s->mod_revision == 0) return {Outcome::Failed, "the runner's key " + etcd_key(table_, key) + " is missing"};
+    const char* b = s->value.data();
+    const char* e = b + s->value.size();
+    if (std::from_chars(b, e, value).ptr != e) return {Outcome::Failed, "the runner's key " + etcd_key(table_, key) + " holds '" + s->value + "', not a number"};
+    return {};
+  }
+  Status read_for_update(uint32_t key, int64_t& value) override { return read(key, value); }
+  Status write(uint32_t key, int64_t value) override {
+    put_[key] = value;
+    return {};
+  }
+  Status append(uint32_t key, int64_t value) override {
+    const Seen* s = nullptr;
+    Status st = fetch(key, s);  // the value the append extends, compared at commit
+    if (!st.ok()) return st;
+    appended_[key].push_back(value);
+    return {};
+  }
+  Status read_list(uint32_t key, std::vector<int64_t>& values) override {
+    const Seen* s = nullptr;
+    Status st = fetch(key, s);
+    if (!st.ok()) return st;
+    if (!parse_list_text(s->value, values)) return {Outcome::Failed, "the runner's key " + etcd_key(table_, key) + " holds '" + s->value + "', not a list"};
+    if (const auto a = appended_.find(key); a != appended_.end()) values.insert(values.end(), a->second.begin(), a->second.end());
+    return {};
+  }
+  Status exec_rows(const std::string&, Rows*, int64_t&) override {
+    return {Outcome::Failed, "etcd has no SQL: isoscope hermitage and --predicates need a SQL database"};
+  }
+  Status commit() override {
+    if (put_.empty() && appended_.empty()) return {};  // read-only: its reads were at one revision
+    std::vector<etcd::Compare> compares;
+    for (const auto& [key, s] : read_) compares.push_back({etcd_key(table_, key), s.mod_revision});
+    std::vector<std::pair<std::string, std::string>> puts;
+    for (const auto& [key, v] : put_) puts.emplace_back(etcd_key(table_, key), std::to_string(v));
+    for (const auto& [key, vs] : appended_) {
+      std::string text = read_.at(key).value;
+      for (int64_t v : vs) {
+        if (!text.empty()) text += ' ';
+        text += std::to_string(v);
+      }
+      puts.emplace_back(etcd_key(table_, key), std::move(text));
+    }
+    std::string reply;
+    Status st = http_->call("/v3/kv/txn", etcd::txn_request(compares, puts), reply, true);
+    if (!st.ok()) return st;
+    bool succeeded = false;
+    int64_t revision = 0;
+    std::string error;
+    if (!etcd::parse_txn_response(reply, succeeded, revision, error)) return {Outcome::Lost, error};
+    if (!succeeded) return {Outcome::Aborted, "a key the transaction read changed since revision " + std::to_string(revision_)};
+    return {};
+  }
+  void rollback() override { begin(false); }
+  int64_t server_id() const override { return id_; }
+
+ private:
+  struct Seen {
+    int64_t mod_revision = 0;  // 0: absent
+    std::string value;
+  };
+
+  // The key as at the transaction's revision (read once; its first read fixes the revision).
+  Status fetch(uint32_t key, const Seen*& out) {
+    if (const auto it = read_.find(key); it != read_.end()) {
+      out = &it->second;
+      return {};
+    }
+    const std::string k = etcd_key(table_, key);
+    // Later reads name the revision, which the member has (it answered the first read): from its
+    // own state, without asking the leader.
+    std::string reply;
+    Status st = http_->call("/v3/kv/range", etcd::range_request(k, "", revision_, revision_ > 0 || serializable_), reply, false);
+    if (!st.ok()) return st;
+    etcd::RangeResponse r;
+    std::string error;
+    if (!etcd::parse_range_response(reply, r, error)) return {Outcome::Failed, error};
+    if (revision_ == 0) revision_ = r.revision;
+    Seen s;
+    for (const etcd::KeyValue& kv : r.kvs)
+      if (kv.key == k) s = {kv.mod_revision, kv.value};
+    out = &read_.emplace(key, std::move(s)).first->second;
+    return {};
+  }
+
+  std::unique_ptr<EtcdHttp> http_;
+  std::string table_;
+  bool serializable_;
+  int64_t id_;
+  int64_t revision_ = 0;
+  std::map<uint32_t, Seen> read_;
+  std::map<uint32_t, int64_t> put_;
+  std::map<uint32_t, std::vector<int64_t>> appended_;
+};
+
+class EtcdDatabase final : public Database {
+ public:
+  explicit EtcdDatabase(const Target& t) : t_(t), admin_(t.members[0].first, t.members[0].second) {}
+
+  // Whether the member answers /version; error says why not.
+  static bool reachable(EtcdHttp& http, std::string& version, std::string& error) {
+    std::string reply, cluster;
+    const long status = http.request("/version", nullptr, reply, error);
+    if (status == 0) return false;
+    if (status != 200 || !etcd::parse_version(reply, version, cluster)) {
+      error = http.where() + ": /version answered HTTP " + std::to_string(status) + " '" + reply.substr(0, 200) + "': is it etcd's client port?";
+      return false;
+    }
+    return true;
+  }
+
+  std::unique_ptr<Connection> connect(std::string& error) override {
+    const uint64_t n = next_.fetch_add(1);
+    const auto& [host, port] = t_.members[n % t_.members.size()];
+    auto http = std::make_unique<EtcdHttp>(host, port);
+    std::string version;
+    if (!reachable(*http, version, error)) return nullptr;
+    return std::make_unique<EtcdConnection>(std::move(http), table_, t_.serializable_reads, static_cast<int64_t>(n));
+  }
+  Status create_schema(const Schema& s) override {
+    if (s.registers.size() > 5 && s.registers.compare(s.registers.size() - 5, 5, "_rows") == 0)
+      return {Outcome::Failed, "etcd holds keys, not tables: --predicates needs a SQL database"};
+    schema_ = s;
+    table_ = s.registers.empty() ? s.lists : s.registers;
+    std::lock_guard<std::mutex> lock(mu_);
+    // The mark first, and only when no run has the name.
+    std::string reply;
+    Status st = admin_.call("/v3/kv/txn", etcd::txn_request({{kEtcdMarkPrefix + table_, 0}}, {{kEtcdMarkPrefix + table_, owner_mark()}}), reply, false);
+    bool succeeded = false;
+    int64_t revision = 0;
+    std::string error;
+    if (st.ok() && !etcd::parse_txn_response(reply, succeeded, revision, error)) st = {Outcome::Failed, error};
+    if (st.ok() && !succeeded) return {Outcome::Failed, std::string(kEtcdMarkPrefix) + table_ + " exists: another run has the name"};
+    if (!st.ok()) return st;
+    created_ = true;
+    const std::string initial = s.registers.empty() ? "" : "0";
+    // etcd takes at most 128 operations a transaction (--max-txn-ops): 100 keys a request.
+    for (uint32_t k = 0; k < s.keys; k += 100) {
+      std::vector<std::pair<std::string, std::string>> puts;
+      for (uint32_t i = k; i < s.keys && i < k + 100; ++i) puts.emplace_back(etcd_key(table_, i), initial);
+      st = admin_.call("/v3/kv/txn", etcd::txn_request({}, puts), reply, false);
+      if (!st.ok()) {
+        drop_locked(table_);
+        created_ = false;
+        return st;
+      }
+    }
+    return {};
+  }
+  Status drop_schema(const Schema&) override {
+    if (!created_) return {};
+    std::lock_guard<std::mutex> lock(mu_);
+    Status st = drop_locked(table_);
+    if (st.ok()) created_ = false;
+    return st;
+  }
+  bool leftovers(std::vector<Leftover>& out, std::string& error) override {
+    out.clear();
+    std::lock_guard<std::mutex> lock(mu_);
+    std::string reply;
+    const std::string prefix = kEtcdMarkPrefix;
+    Status st = admin_.call("/v3/kv/range", etcd::range_request(prefix, etcd::prefix_end(prefix), 0, false), reply, false);
+    etcd::RangeResponse r;
+    if (!st.ok() || !etcd::parse_range_response(reply, r, error)) {
+      if (!st.ok()) error = st.message;
+      return false;
+    }
+    for (const etcd::KeyValue& kv : r.kvs) {
+      const std::string name = kv.key.substr(prefix.size());
+      std::string id;
+      if (!runner_table(name, id) || id.empty() || id == schema_.run_id) continue;
+      if (owner_state(kv.value) == Owner::Gone) out.push_back({name, owner_note(kv.value)});
+    }
+    return true;
+  }
+  ServerFacts facts() override {
+    ServerFacts f;
+    f.product = "etcd";
+    std::lock_guard<std::mutex> lock(mu_);
+    std::string error;
+    if (!reachable(admin_, f.version, error)) f.notes.push_back(error);
+    std::string reply, members_error;
+    std::vector<std::string> members;
+    if (admin_.call("/v3/cluster/member/list", "{}", reply, false).ok() && etcd::parse_member_list(reply, members, members_error)) {
+      std::string text;
+      for (const std::string& m : members) {
+        if (!text.empty()) text += ", ";
+        text += m;
+      }
+      f.variables.emplace_back("members", text);
+    }
+    std::string endpoints;
+    for (const auto& [host, port] : t_.members) {
+      if (!endpoints.empty()) endpoints += ',';
+      endpoints += host;
+      endpoints += ':';
+      endpoints += std::to_string(port);
+    }
+    f.variables.emplace_back("endpoints", endpoints);
+    f.variables.emplace_back("reads", t_.serializable_reads ? "serializable" : "linearizable");
+    return f;
+  }
+  SqlFeatures sql_features() override { return {}; }
+  int64_t commit_counter(std::string& name) override {
+    name.clear();
+    return -1;
+  }
+  // The gateway's connections are HTTP requests: there is no session to end from the server.
+  bool kill(int64_t) override { return false; }
+
+ protected:
+  Status drop_table(const std::string& name) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return drop_locked(name);
+  }
+
+ private:
+  // The keys, then the mark (a drop cut short leaves the mark, so --cleanup finds it again).
+  Status drop_locked(const std::string& name) {
+    std::string reply;
+    const std::string prefix = name + "/";
+    Status st = admin_.call("/v3/kv/deleterange", etcd::delete_range_request(prefix, etcd::prefix_end(prefix)), reply, false);
+    if (st.ok()) st = admin_.call("/v3/kv/deleterange", etcd::delete_range_request(kEtcdMarkPrefix + name, ""), reply, false);
+    return st;
+  }
+
+  Target t_;
+  std::mutex mu_;  // admin_
+  EtcdHttp admin_;
+  std::atomic<uint64_t> next_{0};
+  Schema schema_;
+  std::string table_;
+  bool created_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Database> open_etcd(const Target& t, Isolation iso, std::string& error) {
+  if (iso != Isolation::Serializable) {
+    error = std::string("etcd does not offer --isolation ") + isolation_name(iso) +
+            ": isoscope's etcd transactions are optimistic and serializable (pass --isolation serializable; --reads chooses how they read)";
+    return nullptr;
+  }
+  static std::once_flag curl_once;
+  std::call_once(curl_once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+  for (const auto& [host, port] : t.members) {
+    EtcdHttp http(host, port);
+    std::string version;
+    if (!EtcdDatabase::reachable(http, version, error)) {
+      error += " (is an etcd member listening there? scripts/db.sh etcd start starts one)";
+      return nullptr;
+    }
+  }
+  return std::make_unique<EtcdDatabase>(t);
+}
+
+}  // namespace isoscope::runner
