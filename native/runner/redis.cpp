@@ -181,8 +181,12 @@ class RedisConnection final : public Connection {
     std::vector<RedisReply> r;
     Status st = watch_and(k, {"GET", k}, r);
     if (!st.ok()) return st;
-    if (r[1].r->type == REDIS_REPLY_NIL) return {Outcome::Failed, "the runner's key " + k + " is missing"};
-    if (r[1].error() || !parse_int_text(r[1].text(), value))
+    if (r[1].r->type == REDIS_REPLY_NIL) {
+      // The key the run created holding 0 is gone: a restart lost the data set (Redis without
+      // persistence since the run began). What the read saw is the state before any write of
+      // the run, the history's initial value; the report then names the writes it lost.
+      value = 0;
+    } else if (r[1].error() || !parse_int_text(r[1].text(), value))
       return {Outcome::Failed, "the runner's key " + k + ": GET answered '" + r[1].text() + "', not a number"};
     read_[key] = value;
     return {};

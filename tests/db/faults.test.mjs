@@ -6,7 +6,10 @@
 //     are killed: the report names the lost write (LostWrite, first among SSER's anomalies);
 //   - PostgreSQL with synchronous_commit = on, and MariaDB with innodb_flush_log_at_trx_commit = 1,
 //     lose nothing: SSER holds through every crash;
-//   - a pause loses nothing either.
+//   - a pause loses nothing either;
+//   - Redis with its default persistence (RDB snapshots) loses what it acknowledged since its
+//     last snapshot: named as lost writes; with appendonly yes and appendfsync always, nothing;
+//   - etcd, three members, paused and crashed one at a time: SSER and LIN hold.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync, execFileSync } from 'node:child_process';
@@ -25,12 +28,12 @@ const serverDir = join(tmpdir(), `isoscope-db-faults-${process.pid}`);
 const env = { ...process.env, ISOSCOPE_DB_DIR: serverDir };
 let n = 0;
 
-function start(kind, durable) {
-  return execFileSync('bash', [dbsh, kind, 'start', ...(durable ? ['--durable'] : [])],
+function start(kind, durable, extra = []) {
+  return execFileSync('bash', [dbsh, kind, 'start', ...(durable ? ['--durable'] : []), ...extra],
     { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'inherit'] }).trim();
 }
 after(() => {
-  for (const kind of ['postgres', 'mariadb']) spawnSync('bash', [dbsh, kind, 'stop'], { env, stdio: 'inherit' });
+  for (const kind of ['postgres', 'mariadb', 'redis', 'etcd']) spawnSync('bash', [dbsh, kind, 'stop'], { env, stdio: 'inherit' });
   rmSync(dir, { recursive: true, force: true });
   rmSync(serverDir, { recursive: true, force: true });
 });
@@ -111,6 +114,50 @@ test('MariaDB, innodb_flush_log_at_trx_commit = 1: SSER holds through every cras
   assertFaults(res, 'crash', { innodb_flush_log_at_trx_commit: '1' });
   assert.equal(verdict(res, 'SSER'), 'pass', JSON.stringify(res.result.levels.SSER.anomalies?.[0]));
   assertCheckAgrees(res, ['SER', 'SSER']);
+});
+
+test('Redis, default persistence: a crash loses what it acknowledged since its last snapshot, named as lost writes', () => {
+  const redis = start('redis', false);
+  let lost = null;
+  for (const seed of [1, 2, 3]) {
+    const res = run(redis, ['--nemesis', 'crash', '--nemesis-interval', '1500', '--duration', '4', '--txns', '1000000',
+      '--seed', String(seed), '--level', 'SER,SSER']);
+    assert.ok(res.result, res.stderr);
+    assertFaults(res, 'crash', { appendonly: 'no' });
+    if (kinds(res, 'SSER')[0] === 'LostWrite') {
+      lost = res;
+      break;
+    }
+  }
+  assert.ok(lost, 'a lost write within three seeds');
+  const a = lost.result.levels.SSER.anomalies[0];
+  assert.ok(a.transactions.length <= 3);
+  assert.match(a.explanation, /then came the crash of n1 at \d+/);
+  assertCheckAgrees(lost, ['SER', 'SSER']);
+});
+
+test('Redis, appendonly yes and appendfsync always: SSER holds through every crash', () => {
+  const redis = start('redis', true);
+  const res = run(redis, ['--nemesis', 'crash', '--nemesis-interval', '1500', '--duration', '4', '--txns', '1000000', '--level', 'SER,SSER']);
+  assert.ok(res.result, res.stderr);
+  assertFaults(res, 'crash', { appendonly: 'yes', appendfsync: 'always' });
+  assert.equal(verdict(res, 'SSER'), 'pass', JSON.stringify(res.result.levels.SSER.anomalies?.[0]));
+});
+
+test('etcd, three members paused and crashed one at a time: SSER and LIN hold', () => {
+  const etcd = start('etcd', false, ['--nodes', '3']);
+  assert.equal(etcd.split(',').length, 3);
+  // Crashes only, then both: every member's faults, on its own node.
+  const res = run(etcd, ['--nemesis', 'crash', '--nemesis-interval', '1500', '--duration', '6', '--txns', '1000000', '--level', 'SER,SSER']);
+  assert.ok(res.result, res.stderr);
+  assertFaults(res, 'crash', {});
+  for (const f of res.history.faults) assert.match(f.node, /^n[123]$/);
+  assert.equal(verdict(res, 'SSER'), 'pass', JSON.stringify(res.result.levels.SSER.anomalies?.[0]));
+  const lwt = run(etcd, ['--lwt', '--nemesis', 'pause', '--nemesis-interval', '1000', '--duration', '4', '--txns', '1000000', '--level', 'LIN']);
+  assert.ok(lwt.result, lwt.stderr);
+  assertFaults(lwt, 'pause', {});
+  assert.equal(verdict(lwt, 'LIN'), 'pass');
+  assertCheckAgrees(lwt, ['LIN']);
 });
 
 test('pause and crash need a server scripts/db.sh started: a clear error otherwise', () => {
