@@ -472,7 +472,9 @@ RunResult run_sessions(Database& db, const RunParams& p, std::atomic<bool>& stop
         }
         return !nemesis_done.load();
       };
-      while (wait(p.process_fault_interval_ms)) {
+      // No new fault once the run is ending (its duration is over, or it was stopped): sessions
+      // finishing their last transaction would otherwise wait out one more restart.
+      while (wait(p.process_fault_interval_ms) && !timed_out.load() && !stop_sessions.load()) {
         const bool crash = p.nemesis_crash && (!p.nemesis_pause || rng.below(2) == 0);
         const ServerNode& node = p.servers->nodes[rng.below(static_cast<uint32_t>(p.servers->nodes.size()))];
         Fault f{crash ? FaultKind::Crash : FaultKind::Pause, node.name, ns(), 0, ""};
