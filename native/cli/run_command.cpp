@@ -189,7 +189,11 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
       servers_path = v;
       ++i;
     } else if (a == "--duration") {
-      if (!take(0.001, 1e7, false)) return usage("--duration needs a number of seconds");
+      // Seconds, with or without the unit: 60 or 60s.
+      std::string seconds = v ? v : "";
+      if (!seconds.empty() && seconds.back() == 's') seconds.pop_back();
+      if (!v || !cli::parse_in(seconds.c_str(), 0.001, 1e7, d)) return usage("--duration needs a number of seconds (60 or 60s)");
+      ++i;
       p.duration_s = d;
     } else if (a == "--nemesis-interval") {
       if (!take(1, 1e6, true)) return usage("--nemesis-interval needs milliseconds");
