@@ -2,16 +2,17 @@
 // loopback. Transactions are optimistic (reads at one revision, a Txn of mod_revision compares):
 // committed ones are strictly serializable, compare-and-set is linearizable; serializable reads
 // (--reads serializable) read a member's own, possibly stale, state.
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root, useServer } from './_servers.mjs';
 
 const cli = join(root, 'build', 'isoscope');
 const dir = mkdtempSync(join(tmpdir(), 'isoscope-etcd-test-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
 const single = useServer('etcd');

@@ -3,10 +3,10 @@
 // WHERE), recorded as the client observed them. PostgreSQL 15 and MariaDB 10.11 from
 // scripts/db.sh, SQLite in a file. What each run must show, and that the recorded history is
 // what the checks were made on.
-import { test, before } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,7 @@ import { useServers } from './_servers.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cli = join(root, 'build', 'isoscope');
 const dir = mkdtempSync(join(tmpdir(), 'isoscope-predicates-test-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 let pg, maria;
 let n = 0;
 

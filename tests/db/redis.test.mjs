@@ -1,16 +1,17 @@
 // `isoscope run` against Redis 7 (scripts/db.sh redis, with a password): transactions WATCH what
 // they read and commit with MULTI/EXEC, so committed ones are serializable; the connection
 // nemesis ends sessions with CLIENT KILL.
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root, useServer } from './_servers.mjs';
 
 const cli = join(root, 'build', 'isoscope');
 const dir = mkdtempSync(join(tmpdir(), 'isoscope-redis-test-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
 const redis = useServer('redis');

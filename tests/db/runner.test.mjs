@@ -14,6 +14,7 @@ import { useServers } from './_servers.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cli = join(root, 'build', 'isoscope');
 const dir = mkdtempSync(join(tmpdir(), 'isoscope-db-test-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 let pg, maria;
 let n = 0;
 
