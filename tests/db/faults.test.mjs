@@ -186,6 +186,12 @@ test('etcd, three members, serializable reads while members are paused: serializ
   assert.equal(verdict(res, 'SER'), 'pass');
   if (verdict(res, 'SSER') === 'fail') assert.ok(['StaleRead', 'RealTimeViolation'].includes(kinds(res, 'SSER')[0]), kinds(res, 'SSER')[0]);
   t.diagnostic(`serializable reads with pauses: SSER ${verdict(res, 'SSER')}`);
+  // Compare-and-set with serializable reads: a stale read fails LIN, named by its key and read.
+  const lwt = run(etcd, ['--lwt', '--reads', 'serializable', '--nemesis', 'pause', '--nemesis-interval', '1200', '--duration', '5',
+    '--txns', '1000000', '--level', 'LIN']);
+  assert.ok(lwt.result, lwt.stderr);
+  if (verdict(lwt, "LIN") === "fail") assert.match(lwt.result.levels.LIN.anomalies[0].explanation, /\br\(\d+, \d+\)/, "names the read and its key");
+  t.diagnostic(`serializable reads with pauses, compare-and-set: LIN ${verdict(lwt, 'LIN')}`);
 });
 
 test('pause and crash need a server scripts/db.sh started: a clear error otherwise', () => {
