@@ -301,6 +301,11 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
       remove_fresh();
       return usage("--password-file needs a server target (SQLite has no password)");
     }
+    if (target.kind == DbKind::Etcd) {
+      // scripts/db.sh's etcd runs without authentication, and the runner sends none: a password
+      // given would be silently unused.
+      return usage("--password-file: the etcd target sends no password (isoscope's etcd client has no authentication)");
+    }
     std::string text;
     if (!read_file(password_file, text)) {
       std::fprintf(stderr, "isoscope run: --password-file %s: cannot read it: %s\n", password_file.c_str(), std::strerror(errno));

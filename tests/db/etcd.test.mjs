@@ -5,7 +5,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root, useServer } from './_servers.mjs';
@@ -92,7 +92,7 @@ test('etcd, three members: registers pass SSER and --lwt LIN; the URL and the hi
   assert.equal(runnerKeys(cluster.url), 0, "the runner's keys are gone");
 });
 
-test('etcd: clear errors for an unreachable member, --nemesis kill, --reads elsewhere and hermitage', () => {
+test('etcd: clear errors for an unreachable member, --nemesis kill, --reads elsewhere, a password file and hermitage', () => {
   const down = run('etcd://127.0.0.1:1', ['--txns', '5']);
   assert.notEqual(down.status, 0);
   assert.match(down.stderr, /etcd at 127\.0\.0\.1:1/);
@@ -103,6 +103,11 @@ test('etcd: clear errors for an unreachable member, --nemesis kill, --reads else
   const reads = run('sqlite:' + join(dir, 'x.db'), ['--reads', 'serializable']);
   assert.equal(reads.status, 2);
   assert.match(reads.stderr, /--reads chooses how an etcd target reads/);
+  // A password would go unused (the etcd client sends none): said, not ignored.
+  writeFileSync(join(dir, 'pw'), 'secret\n');
+  const pw = run(single.url, ['--password-file', join(dir, 'pw')]);
+  assert.equal(pw.status, 2);
+  assert.match(pw.stderr, /the etcd target sends no password/);
   const h = spawnSync(cli, ['hermitage', single.url], { encoding: 'utf8' });
   assert.equal(h.status, 2);
   assert.match(h.stderr, /etcd is a key-value store without SQL/);
