@@ -125,3 +125,18 @@ TEST(LostWrites, FaultsSurviveConversionAndBadFaultsAreNamed) {
   EXPECT_NE(error_of("\"faults\": [{\"kind\": \"crash\", \"start\": 50}], ").find("\"end\""), std::string::npos);
   EXPECT_NE(error_of("\"faults\": {\"kind\": \"crash\"}, ").find("faults"), std::string::npos);
 }
+
+TEST(LostWrites, AWriteOfUnknownOutcomeWasNeverAcknowledged) {
+  // T2's commit got no answer (unknown) though T4 read its write before the crash: its end is
+  // when the client gave up, not an acknowledgement, so T3's older read is no lost write.
+  const std::string text =
+      "{\"initial\": 0, \"faults\": [{\"kind\": \"crash\", \"start\": 40, \"end\": 50}], \"sessions\": ["
+      "[{\"ops\": [[\"w\", \"x\", 1]], \"start\": 0, \"end\": 10}],"
+      " [{\"ops\": [[\"w\", \"x\", 2]], \"start\": 20, \"end\": 30, \"status\": \"unknown\"}],"
+      " [{\"ops\": [[\"r\", \"x\", 1]], \"start\": 60, \"end\": 70}], [{\"ops\": [[\"r\", \"x\", 2]], \"start\": 32, \"end\": 35}]]}";
+  Expected<History> h = read_faulty(text);
+  ASSERT_TRUE(h.ok()) << h.error().to_string();
+  size_t total = 0;
+  EXPECT_TRUE(lost_writes(*h, 10, total).empty());
+  EXPECT_EQ(total, 0u);
+}

@@ -39,10 +39,12 @@ std::vector<Anomaly> lost_writes(const History& h, size_t max, size_t& total) {
   std::sort(crashes.begin(), crashes.end(), [](const FaultSpan* a, const FaultSpan* b) { return a->start < b->start; });
   const auto timed_committed = [&](uint32_t t) { return t != kInitialTxn && h.txns[t].committed && h.txns[t].has_time(); };
 
-  // Per key, the committed timed writers by end, each with its last write of the key.
+  // Per key, the writers acknowledged as committed (not those of unknown outcome that a read
+  // shows committed: their end is when the client gave up, no acknowledgement), timed, by end,
+  // each with its last write of the key.
   std::vector<std::vector<TimedWrite>> writers(h.keys.size());
   for (uint32_t t = 1; t < h.txns.size(); ++t) {
-    if (!timed_committed(t)) continue;
+    if (!timed_committed(t) || h.txns[t].status != TxnStatus::Committed) continue;
     for (uint32_t o = h.txns[t].op_begin; o < h.txns[t].op_end; ++o) {
       const Op& op = h.ops[o];
       if (!op.is_write()) continue;
