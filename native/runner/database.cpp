@@ -155,6 +155,18 @@ std::string redact_password(std::string_view s) {
 
 namespace {
 
+// A URL's port: 1 to 65535, digits only; error names it otherwise.
+bool parse_port(std::string_view text, const std::string& what, int& port, std::string& error) {
+  int p = 0;
+  if (text.empty() || std::from_chars(text.data(), text.data() + text.size(), p).ptr != text.data() + text.size() || p <= 0 ||
+      p > 65535) {
+    error = what + ": '" + std::string(text) + "' is not a port number";
+    return false;
+  }
+  port = p;
+  return true;
+}
+
 // HOST:PORT, [IPv6]:PORT or HOST (default_port): one member of an etcd or Redis target.
 bool parse_host_port(std::string_view text, const std::string& what, int default_port, std::string& host, int& port,
                      std::string& error) {
@@ -193,17 +205,7 @@ bool parse_host_port(std::string_view text, const std::string& what, int default
     return false;
   }
   port = default_port;
-  if (has_port) {
-    int p = 0;
-    if (port_text.empty() ||
-        std::from_chars(port_text.data(), port_text.data() + port_text.size(), p).ptr != port_text.data() + port_text.size() ||
-        p <= 0 || p > 65535) {
-      error = what + ": '" + std::string(port_text) + "' is not a port number";
-      return false;
-    }
-    port = p;
-  }
-  return true;
+  return !has_port || parse_port(port_text, what, port, error);
 }
 
 std::string host_port_text(const std::string& host, int port) {
@@ -397,16 +399,7 @@ bool parse_target(std::string_view url, Target& out, std::string& error) {
       }
     }
   }
-  if (has_port) {
-    int p = 0;
-    if (port_text.empty() ||
-        std::from_chars(port_text.data(), port_text.data() + port_text.size(), p).ptr != port_text.data() + port_text.size() ||
-        p <= 0 || p > 65535) {
-      error = what + ": '" + std::string(port_text) + "' is not a port number";
-      return false;
-    }
-    out.port = p;
-  }
+  if (has_port && !parse_port(port_text, what, out.port, error)) return false;
   while (!query.empty()) {
     const size_t amp = query.find('&');
     const std::string_view kv = query.substr(0, amp);

@@ -257,7 +257,7 @@ class EtcdConnection final : public Connection {
   std::map<uint32_t, std::vector<int64_t>> appended_;
 };
 
-class EtcdDatabase final : public Database {
+class EtcdDatabase final : public KeyValueDatabase {
  public:
   explicit EtcdDatabase(const Target& t) : t_(t), admin_(t.members[0].first, t.members[0].second) {}
 
@@ -304,19 +304,12 @@ class EtcdDatabase final : public Database {
       for (uint32_t i = k; i < s.keys && i < k + 100; ++i) puts.emplace_back(etcd_key(table_, i), initial);
       st = admin_.call("/v3/kv/txn", etcd::txn_request({}, puts), reply, false);
       if (!st.ok()) {
-        drop_locked(table_);
+        drop_keys(table_);
         created_ = false;
         return st;
       }
     }
     return {};
-  }
-  Status drop_schema(const Schema&) override {
-    if (!created_) return {};
-    std::lock_guard<std::mutex> lock(mu_);
-    Status st = drop_locked(table_);
-    if (st.ok()) created_ = false;
-    return st;
   }
   bool leftovers(std::vector<Leftover>& out, std::string& error) override {
     out.clear();
@@ -372,15 +365,8 @@ class EtcdDatabase final : public Database {
   // The gateway's connections are HTTP requests: there is no session to end from the server.
   bool kill(int64_t) override { return false; }
 
- protected:
-  Status drop_table(const std::string& name) override {
-    std::lock_guard<std::mutex> lock(mu_);
-    return drop_locked(name);
-  }
-
  private:
-  // The keys, then the mark (a drop cut short leaves the mark, so --cleanup finds it again).
-  Status drop_locked(const std::string& name) {
+  Status drop_keys(const std::string& name) override {
     std::string reply;
     const std::string prefix = name + "/";
     Status st = admin_.call("/v3/kv/deleterange", etcd::delete_range_request(prefix, etcd::prefix_end(prefix)), reply, false);
@@ -389,12 +375,9 @@ class EtcdDatabase final : public Database {
   }
 
   Target t_;
-  std::mutex mu_;  // admin_
   EtcdHttp admin_;
   std::atomic<uint64_t> next_{0};
   Schema schema_;
-  std::string table_;
-  bool created_ = false;
 };
 
 }  // namespace

@@ -120,7 +120,10 @@ std::string prefix_end(std::string_view prefix) {
   return std::string(1, '\0');  // every key
 }
 
-std::string range_request(std::string_view key, std::string_view range_end, int64_t revision, bool serializable, int64_t limit) {
+namespace {
+
+// The opening of a request over [key, range_end): {"key": ..., "range_end": ... (not closed).
+std::string key_range_body(std::string_view key, std::string_view range_end) {
   std::string body = "{\"key\": \"";
   body += base64_encode(key);
   body += '"';
@@ -129,6 +132,13 @@ std::string range_request(std::string_view key, std::string_view range_end, int6
     body += base64_encode(range_end);
     body += '"';
   }
+  return body;
+}
+
+}  // namespace
+
+std::string range_request(std::string_view key, std::string_view range_end, int64_t revision, bool serializable, int64_t limit) {
+  std::string body = key_range_body(key, range_end);
   if (revision > 0) {
     body += ", \"revision\": \"";
     body += std::to_string(revision);
@@ -173,18 +183,7 @@ std::string txn_request(const std::vector<Compare>& compares, const std::vector<
   return body;
 }
 
-std::string delete_range_request(std::string_view key, std::string_view range_end) {
-  std::string body = "{\"key\": \"";
-  body += base64_encode(key);
-  body += '"';
-  if (!range_end.empty()) {
-    body += ", \"range_end\": \"";
-    body += base64_encode(range_end);
-    body += '"';
-  }
-  body += '}';
-  return body;
-}
+std::string delete_range_request(std::string_view key, std::string_view range_end) { return key_range_body(key, range_end) + '}'; }
 
 bool parse_range_response(std::string_view body, RangeResponse& out, std::string& error) {
   out = RangeResponse{};

@@ -278,7 +278,7 @@ class RedisConnection final : public Connection {
   std::map<uint32_t, std::vector<int64_t>> lists_, appended_;
 };
 
-class RedisDatabase final : public Database {
+class RedisDatabase final : public KeyValueDatabase {
  public:
   RedisDatabase(const Target& t, std::unique_ptr<RedisLink> admin) : t_(t), admin_(std::move(admin)) {}
 
@@ -306,20 +306,13 @@ class RedisDatabase final : public Database {
           mset.push_back("0");
         }
         if (!admin_->command(mset, r, error)) {
-          drop_locked(table_);
+          drop_keys(table_);
           created_ = false;
           return {Outcome::Failed, error};
         }
       }
     }
     return {};
-  }
-  Status drop_schema(const Schema&) override {
-    if (!created_) return {};
-    std::lock_guard<std::mutex> lock(mu_);
-    Status st = drop_locked(table_);
-    if (st.ok()) created_ = false;
-    return st;
   }
   bool leftovers(std::vector<Leftover>& out, std::string& error) override {
     out.clear();
@@ -371,12 +364,6 @@ class RedisDatabase final : public Database {
            r.r->integer > 0;
   }
 
- protected:
-  Status drop_table(const std::string& name) override {
-    std::lock_guard<std::mutex> lock(mu_);
-    return drop_locked(name);
-  }
-
  private:
   // Every key matching pattern (SCAN's cursor to its end).
   bool scan(const std::string& pattern, std::set<std::string>& keys, std::string& error) {
@@ -394,8 +381,7 @@ class RedisDatabase final : public Database {
     } while (cursor != "0");
     return true;
   }
-  // The keys, then the mark (a drop cut short leaves the mark, so --cleanup finds it again).
-  Status drop_locked(const std::string& name) {
+  Status drop_keys(const std::string& name) override {
     std::set<std::string> keys;
     std::string error;
     if (!scan(name + "/*", keys, error)) return {Outcome::Failed, error};
@@ -411,11 +397,8 @@ class RedisDatabase final : public Database {
   }
 
   Target t_;
-  std::mutex mu_;  // admin_
   std::unique_ptr<RedisLink> admin_;
   Schema schema_;
-  std::string table_;
-  bool created_ = false;
 };
 
 }  // namespace
