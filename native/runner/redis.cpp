@@ -14,6 +14,7 @@
 #include <hiredis/hiredis.h>
 
 #include <sys/time.h>
+#include <unistd.h>
 
 #include <charconv>
 #include <cstring>
@@ -92,8 +93,22 @@ class RedisLink {
       return false;
     }
     id_ = r[0].r && r[0].r->type == REDIS_REPLY_INTEGER ? r[0].r->integer : -1;
+    // A server restarted after a crash accepts connections while it loads its data set, and
+    // answers every data command LOADING until it is done: wait for it here (PING is refused
+    // while loading), as long as the runner waits for a server to come back.
+    for (int waited_ms = 0;; waited_ms += 50) {
+      if (!send({{"PING"}}, r, error)) return false;
+      if (!loading(r[0])) break;
+      if (waited_ms >= 60000) {
+        error = where_ + ": still loading its data set after 60 s";
+        return false;
+      }
+      usleep(50 * 1000);
+    }
     return true;
   }
+  // The server's answer while it loads its data set after a start.
+  static bool loading(const RedisReply& r) { return r.error() && r.text().rfind("LOADING", 0) == 0; }
 
   // Sends the commands at once and reads their replies; false with error when the connection
   // failed (it is unusable from then on).
@@ -186,6 +201,8 @@ class RedisConnection final : public Connection {
       // persistence since the run began). What the read saw is the state before any write of
       // the run, the history's initial value; the report then names the writes it lost.
       value = 0;
+    } else if (RedisLink::loading(r[1])) {
+      return {Outcome::Aborted, "GET: the server is loading its data set"};
     } else if (r[1].error() || !parse_int_text(r[1].text(), value))
       return {Outcome::Failed, "the runner's key " + k + ": GET answered '" + r[1].text() + "', not a number"};
     read_[key] = value;
@@ -208,6 +225,7 @@ class RedisConnection final : public Connection {
       std::vector<RedisReply> r;
       Status st = watch_and(k, {"LRANGE", k, "0", "-1"}, r);
       if (!st.ok()) return st;
+      if (RedisLink::loading(r[1])) return {Outcome::Aborted, "LRANGE: the server is loading its data set"};
       if (r[1].error() || r[1].r->type != REDIS_REPLY_ARRAY) return {Outcome::Failed, "the runner's key " + k + ": LRANGE answered '" + r[1].text() + "'"};
       std::vector<int64_t> list;
       for (size_t i = 0; i < r[1].r->elements; ++i) {
@@ -241,6 +259,9 @@ class RedisConnection final : public Connection {
     std::string error;
     watched_ = false;  // EXEC unwatches, whatever it answers
     if (!link_->send(commands, r, error)) return {Outcome::Lost, error};
+    // Refused while loading, MULTI or a queued command makes EXEC discard the transaction.
+    for (size_t i = 0; i + 1 < r.size(); ++i)
+      if (RedisLink::loading(r[i])) return {Outcome::Aborted, commands[i][0] + ": the server is loading its data set"};
     for (size_t i = 0; i + 1 < r.size(); ++i)
       if (r[i].error()) return {Outcome::Failed, link_->where() + ": " + commands[i][0] + ": " + r[i].text()};
     const RedisReply& exec = r.back();
@@ -267,6 +288,7 @@ class RedisConnection final : public Connection {
     std::string error;
     if (!link_->send({{"WATCH", key}, std::move(command)}, r, error)) return {Outcome::Lost, error};
     watched_ = true;
+    if (RedisLink::loading(r[0])) return {Outcome::Aborted, "WATCH: the server is loading its data set"};
     if (r[0].error()) return {Outcome::Failed, link_->where() + ": WATCH: " + r[0].text()};
     return {};
   }
