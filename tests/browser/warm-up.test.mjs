@@ -2,8 +2,8 @@
 // worker of its own checks built-in histories so that V8 optimises the core's hot functions,
 // whose code every worker shares (the page compiles the module once). Not a timing test (speed
 // is shown by scripts/bench-histories.mjs --page): the warm-up runs to its end without an error
-// on an idle page, a history dropped at once stops it and checks as before, and the first check
-// after it decides every level.
+// on an idle page, a history dropped once it started stops it and checks as before, none
+// starts once a checker has taken a worker, and the first check after it decides every level.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dropFiles, generateHistory, ladder, setup, waitChecked } from './_helpers.mjs';
@@ -31,14 +31,32 @@ test('an idle page warms up, and its first check decides every level', async () 
   await page.close();
 });
 
-test('a history dropped at once stops the warm-up and checks as before', async () => {
+test('a history dropped once the warm-up has started stops it and checks as before', async () => {
+  const page = await env.page();
+  await page.goto(env.server.url);
+  await page.waitForFunction(() => performance.getEntriesByName('isoscope:warm-up-start').length > 0, null, { timeout: 60_000 });
+  await dropFiles(page, [{ name: 'h.json', content: history }]);
+  await waitChecked(page);
+  assert.equal((await ladder(page)).SER, 'pass');
+  // stopped (terminated; or done, on a machine faster than the drop): never a failure, never an error on the page
+  for (const d of await warmUp(page)) assert.notEqual(d.outcome, 'failed', JSON.stringify(d));
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('no warm-up starts once a checker has taken a worker', async () => {
   const page = await env.page();
   await page.goto(env.server.url);
   await page.waitForFunction(() => window.__isoscope);
   await dropFiles(page, [{ name: 'h.json', content: history }]);
   await waitChecked(page);
   assert.equal((await ladder(page)).SER, 'pass');
-  // stopped (terminated; or done, on a machine faster than the drop): never a failure, never an error on the page
+  // The warm-up waits WARM_UP_DELAY_MS (web/src/worker/client.ts) for a file: dropped sooner
+  // (as here, on all but a very slow machine), none ever starts; dropped later, it was stopped.
+  const checked = await page.evaluate(() => performance.now());
+  await page.waitForTimeout(1500);
+  const starts = await page.evaluate(() => performance.getEntriesByName('isoscope:warm-up-start').map((e) => e.startTime));
+  for (const t of starts) assert.ok(t < checked, `a warm-up started at ${t} ms, after the check (${checked} ms)`);
   for (const d of await warmUp(page)) assert.notEqual(d.outcome, 'failed', JSON.stringify(d));
   assert.deepEqual(page.errors, []);
   await page.close();

@@ -158,19 +158,40 @@ export function releaseCoreWorker(w: CoreWorker, heldBytes: number, reason = 're
 let warmUpStarted = false;
 /** The warm-up runs its steps (until a checker takes a worker). */
 let warmingUp = false;
+/** The warm-up waits out WARM_UP_DELAY_MS. */
+let warmUpPending = false;
+
+/**
+ * How long the page waits for a file before it warms up. A file dropped sooner gains little
+ * from a warm-up cut short (V8 optimises over seconds), and the page's own loading (its
+ * scripts, fonts and examples) has the cores to itself meanwhile.
+ */
+export const WARM_UP_DELAY_MS = 1000;
 
 /**
  * Starts the built-in warm-up (warm-up.ts), once per page and only while no checker has taken a
  * worker: V8 optimises the hot functions of the shared module while the page waits for a file,
- * and the user's first check runs optimised code. Its worker is the spare, which runs the
- * warm-up a step at a time while it stays the spare: the first checker to take it stops the
- * warm-up after the step in hand (a few milliseconds to a few tens) and checks in it. The
- * outcome is only recorded, as the performance measure 'isoscope:warm-up' (detail: done with
- * its rounds' times, stopped, or failed): a failed warm-up costs nothing but time.
+ * and the user's first check runs optimised code. The module compiles at once; the warm-up
+ * starts after WARM_UP_DELAY_MS if no checker has taken a worker by then. Its worker is the
+ * spare, which runs the warm-up a step at a time while it stays the spare: the first checker to
+ * take it stops the warm-up after the step in hand (a few milliseconds to a few tens) and checks
+ * in it. The start is marked 'isoscope:warm-up-start'; the outcome is recorded as the
+ * performance measure 'isoscope:warm-up' (detail: done with its rounds' times, stopped, or
+ * failed): a failed warm-up costs nothing but time.
  */
-export function startWarmUp(rounds = 3): void {
-  if (warmUpStarted) return;
+export function startWarmUp(rounds = 3, delayMs = WARM_UP_DELAY_MS): void {
+  if (warmUpStarted || warmUpPending) return;
+  warmUpPending = true;
+  void coreModule();
+  setTimeout(() => {
+    warmUpPending = false;
+    if (!warmUpStarted) runWarmUp(rounds);
+  }, delayMs);
+}
+
+function runWarmUp(rounds: number): void {
   warmUpStarted = warmingUp = true;
+  try { performance.mark('isoscope:warm-up-start'); } catch { /* no user timing */ }
   const w = (spare = new CoreWorker('warm-up'));
   const start = performance.now();
   const record = (detail: object) => { try { performance.measure('isoscope:warm-up', { start, detail }); } catch { /* no user timing */ } };
