@@ -39,7 +39,7 @@ const char* kRunUsage =
     "usage: isoscope run [TARGET] [--isolation read-uncommitted|read-committed|repeatable-read|serializable]\n"
     "                 [--list-append | --mt | --lwt | --predicates] [--mix cobra|polysi|random|RO,WO,RMW]\n"
     "                 [--read-ratio R] [--sessions N] [--txns N] [--ops N|MIN-MAX] [--keys N]\n"
-    "                 [--dist uniform|zipf|hotspot] [--seed S] [--duration SECONDS]\n"
+    "                 [--dist uniform|zipf|hotspot] [--seed S] [--duration SECONDS] [--rate N]\n"
     "                 [--nemesis kill,pause,crash] [--nemesis-interval MS] [--servers FILE]\n"
     "                 [--out FILE] [--level L[,L...]] [--json] [--budget-ms N]\n"
     "                 [--max-anomalies N] [--password-file FILE] [--reads linearizable|serializable]\n"
@@ -54,6 +54,9 @@ const char* kRunUsage =
     "          (compare-and-set), or --predicates: a table whose rows come and go, read by predicates\n"
     "          (SELECT ... WHERE) and by key, with inserts, updates, deletes and predicate writes\n"
     "          (UPDATE/DELETE ... WHERE); --read-ratio: the share of reads (default 0.5)\n"
+    "  Pace: --duration ends the run after so many seconds; --rate N begins N transactions a second\n"
+    "          over all the sessions (Jepsen's rate: a light load beside faults), where by default each\n"
+    "          session begins its next transaction as soon as the last one ended\n"
     "  Faults (--nemesis, any of them, comma-separated): kill ends a random session's connection from\n"
     "          the server (every --nemesis-interval, default 200 ms); pause stops a server's processes\n"
     "          (SIGSTOP) for half the interval, crash kills them (SIGKILL) and starts the server again on\n"
@@ -195,6 +198,9 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
       if (!v || !cli::parse_in(seconds.c_str(), 0.001, 1e7, d)) return usage("--duration needs a number of seconds (60 or 60s)");
       ++i;
       p.duration_s = d;
+    } else if (a == "--rate") {
+      if (!take(0.001, 1e7, false)) return usage("--rate needs transactions a second (over all the sessions)");
+      p.rate = d;
     } else if (a == "--nemesis-interval") {
       if (!take(1, 1e6, true)) return usage("--nemesis-interval needs milliseconds");
       p.nemesis_interval_ms = p.process_fault_interval_ms = static_cast<uint32_t>(d);
@@ -515,7 +521,8 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
           ", \"unknown\": " + std::to_string(counts.unknown.load()) +
           ", \"aborted_before_any_operation\": " + std::to_string(counts.aborted_before_any_operation.load()) +
           ", \"unknown_before_any_operation\": " + std::to_string(counts.unknown_before_any_operation.load()) + ", \"kills\": " + std::to_string(counts.kills.load()) +
-          ", \"seconds\": " + json_number(run.seconds) + (p.duration_s > 0 ? ", \"duration\": " + json_number(p.duration_s) : std::string()) + ", \"interrupted\": " + (run.interrupted ? "true" : "false");
+          ", \"seconds\": " + json_number(run.seconds) + (p.duration_s > 0 ? ", \"duration\": " + json_number(p.duration_s) : std::string()) +
+          (p.rate > 0 ? ", \"rate\": " + json_number(p.rate) : std::string()) + ", \"interrupted\": " + (run.interrupted ? "true" : "false");
   if (commits_before >= 0 && commits_after >= 0)
     meta += ", \"commit_counter\": {\"name\": " + json_quote(counter_name) + ", \"before\": " + std::to_string(commits_before) +
             ", \"after\": " + std::to_string(commits_after) + "}";

@@ -74,8 +74,20 @@ class Session {
     connected_.wait();
     TxnProgram program;
     TableProgram table_program;
+    // --rate: the sessions' first transactions spread over one interval (a random source of
+    // their own: the same seed plans the same transactions with or without --rate)
+    const double interval_s = p_.rate > 0 ? p_.sessions / p_.rate : 0;
+    const auto interval = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(interval_s));
+    Rng phase(p_.seed ^ (0x7261746500000000ull + index_));
+    Clock::time_point next_begin = Clock::now();
+    if (interval_s > 0)
+      next_begin += std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(interval_s * phase.below(1000) / 1000.0));
     for (uint32_t i = 0; i < p_.txns_per_session && !stop_.load(std::memory_order_relaxed) &&
                          !finish_.load(std::memory_order_relaxed);) {
+      if (interval.count() > 0) {
+        if (!pace(next_begin)) break;
+        next_begin = std::max(next_begin + interval, Clock::now());
+      }
       Next next;
       if (table_) {
         table_planner_.plan(rng_, table_program);
@@ -100,6 +112,16 @@ class Session {
   enum class Next { Done, Retry, Fail };
 
   int64_t now() const { return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0_).count(); }
+
+  // Waits until `at` (--rate), in steps short enough to see the run end; false when it ended.
+  bool pace(Clock::time_point at) {
+    for (;;) {
+      if (stop_.load(std::memory_order_relaxed) || finish_.load(std::memory_order_relaxed)) return false;
+      const Clock::time_point t = Clock::now();
+      if (t >= at) return true;
+      std::this_thread::sleep_for(std::min<Clock::duration>(at - t, std::chrono::milliseconds(20)));
+    }
+  }
 
   bool reconnect() {
     conn_.reset();

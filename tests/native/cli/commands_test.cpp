@@ -325,6 +325,29 @@ TEST(CliRun, MessagesNeverPrintThePassword) {
   EXPECT_NE(help.out.find("ps"), std::string::npos);
 }
 
+// --rate N: N transactions begun a second over all the sessions, recorded; a session never begins
+// more than one an interval (sessions/N s), whatever the machine's speed, so in the run's
+// seconds the sessions begin at most rate x seconds + one each.
+TEST(CliRun, RateBoundsTheTransactionsBegun) {
+  const fs::path d = fresh_dir("run-rate"), out = d / "h.json";
+  const CommandResult r = run_cli("run --rate 40 --sessions 4 --duration 1 --out " + shell_quote(out.string()));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string h = slurp_run_output(out);
+  const auto number = [&](const char* name) {
+    const size_t at = h.find(std::string("\"") + name + "\": ");
+    return at == std::string::npos ? -1.0 : std::strtod(h.c_str() + at + std::strlen(name) + 4, nullptr);
+  };
+  EXPECT_EQ(number("rate"), 40);
+  const double begun = number("committed") + number("aborted") + number("unknown"), seconds = number("seconds");
+  EXPECT_GT(begun, 0);
+  EXPECT_LE(begun, 40 * seconds + 4) << h.substr(h.find("\"recorded_by\""), 400);
+  for (const char* bad : {"--rate 0", "--rate -1", "--rate x", "--rate"}) {
+    const CommandResult b = run_cli(std::string("run ") + bad);
+    EXPECT_EQ(b.status, 2) << bad;
+    EXPECT_NE(b.err.find("--rate needs transactions a second"), std::string::npos) << bad << ": " << b.err;
+  }
+}
+
 // --predicates on a fresh SQLite file: a table whose rows come and go, recorded as a table
 // (rows at the start, selects, inserts, deletes), serializable; and the options it refuses.
 TEST(CliRun, PredicatesRecordATable) {
