@@ -53,8 +53,9 @@ struct RunParams {
   uint32_t reconnect_ms = 5000;
   double duration_s = 0;  // > 0: the sessions stop after this long (a benchmark's fixed time)
   // > 0: transactions begun a second, over all the sessions (Jepsen's rate): each session begins
-  // one every sessions/rate seconds, its first at a random point of that interval, and never
-  // catches up on time it lost (a fault, a slow transaction) by beginning them back to back.
+  // one every sessions/rate seconds, its first at a random point of that interval, and does not
+  // make up for time it lost (a fault, a slow transaction): a whole interval late, it begins its
+  // next one an interval after the late one, not at once.
   // 0: each session begins its next transaction as soon as the last ended.
   double rate = 0;
   // The table workload (--predicates) instead of `workload`: its programs, its table (the
