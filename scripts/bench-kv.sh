@@ -3,8 +3,8 @@
 # doing the same operations (docs/benchmarks.md, "isoscope run against redis-benchmark and etcd"):
 #   Redis: transactions of one write (MULTI, SET, EXEC in one round trip, WATCH-free) from 20
 #          sessions, beside redis-benchmark -t set with 20 clients (one SET a round trip).
-#   etcd:  transactions of one write (one Txn request putting a key, through etcd's JSON gateway)
-#          from 100 sessions, beside etcdctl check perf (puts over gRPC from its own clients at the
+#   etcd:  transactions of one write (one Txn request putting a key, over gRPC: an HTTP/2
+#          connection a session) from 100 sessions, beside etcdctl check perf (puts over gRPC from its own clients at the
 #          load given, 60 s; load l asks 8,000 writes/s of 500 clients: more than one member on
 #          two cores gives, so it measures the most it can).
 # Rounds alternate the tool and isoscope run so both see the same machine; the history is

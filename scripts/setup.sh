@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 part=${1:-all}
 
-native_packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev pkg-config libpq-dev libmariadb-dev libsqlite3-dev libhiredis-dev libcurl4-openssl-dev)
+native_packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev pkg-config libpq-dev libmariadb-dev libsqlite3-dev libhiredis-dev libcurl4-openssl-dev libnghttp2-dev)
 rest_packages=(emscripten chromium clang-14 libclang-rt-14-dev postgresql-15 postgresql-client-15 mariadb-server mariadb-client etcd-server etcd-client redis-server)
 
 . scripts/apt-install.sh

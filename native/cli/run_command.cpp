@@ -329,7 +329,7 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
     return usage("--nemesis kill needs a database server (SQLite runs inside isoscope: there is no connection to kill)");
   }
   if (p.nemesis_kill && target.kind == DbKind::Etcd)
-    return usage("--nemesis kill ends connections from the server, which etcd cannot: its JSON gateway's requests are HTTP, with no session to end");
+    return usage("--nemesis kill ends connections from the server, which etcd cannot: it has no request that ends a client's connection");
   if (!reads.empty() && target.kind != DbKind::Etcd) {
     remove_fresh();
     return usage("--reads chooses how an etcd target reads: other targets read as their isolation level says");

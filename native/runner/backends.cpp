@@ -147,9 +147,9 @@ std::unique_ptr<Database> open_sqlite(const Target&, Isolation, std::string& err
 }
 #endif
 
-#ifndef ISOSCOPE_HAVE_CURL
+#if !defined(ISOSCOPE_HAVE_CURL) || !defined(ISOSCOPE_HAVE_NGHTTP2)
 std::unique_ptr<Database> open_etcd(const Target&, Isolation, std::string& error) {
-  error = "this isoscope was built without etcd support (libcurl was not found at build time: install libcurl4-openssl-dev and rebuild)";
+  error = "this isoscope was built without etcd support (libcurl or nghttp2 was not found at build time: install libcurl4-openssl-dev and libnghttp2-dev and rebuild)";
   return nullptr;
 }
 #endif

@@ -26,6 +26,9 @@
 
 #include <cstdarg>
 #endif
+#ifdef ISOSCOPE_HAVE_NGHTTP2
+#include <nghttp2/nghttp2.h>
+#endif
 #ifdef ISOSCOPE_HAVE_HIREDIS
 #include <hiredis/hiredis.h>
 #endif
@@ -77,6 +80,7 @@ ClientLibrary libpq("libpq.so.5", "libpq5");
 ClientLibrary libmariadb("libmariadb.so.3", "libmariadb3");
 ClientLibrary libsqlite3("libsqlite3.so.0", "libsqlite3-0");
 ClientLibrary libcurl("libcurl.so.4", "libcurl4");
+ClientLibrary libnghttp2("libnghttp2.so.14", "libnghttp2-14");
 ClientLibrary libhiredis("libhiredis.so.0.14", "libhiredis0.14");
 
 }  // namespace
@@ -92,8 +96,8 @@ bool load_client_library(DbKind kind, std::string& error) {
 #ifdef ISOSCOPE_HAVE_SQLITE
     case DbKind::SQLite: return libsqlite3.load(error);
 #endif
-#ifdef ISOSCOPE_HAVE_CURL
-    case DbKind::Etcd: return libcurl.load(error);
+#if defined(ISOSCOPE_HAVE_CURL) && defined(ISOSCOPE_HAVE_NGHTTP2)
+    case DbKind::Etcd: return libcurl.load(error) && libnghttp2.load(error);  // the gateway, and gRPC's HTTP/2
 #endif
 #ifdef ISOSCOPE_HAVE_HIREDIS
     case DbKind::Redis: return libhiredis.load(error);
@@ -213,6 +217,33 @@ extern "C" CURLcode curl_easy_getinfo(CURL* h, CURLINFO info, ...) {
   va_end(args);
   return fn(h, info, out);
 }
+#endif
+
+#ifdef ISOSCOPE_HAVE_NGHTTP2
+ISOSCOPE_FORWARD(libnghttp2, int, nghttp2_session_callbacks_new, (nghttp2_session_callbacks * *c), (c))
+ISOSCOPE_FORWARD(libnghttp2, void, nghttp2_session_callbacks_del, (nghttp2_session_callbacks * c), (c))
+ISOSCOPE_FORWARD(libnghttp2, void, nghttp2_session_callbacks_set_on_frame_recv_callback,
+                 (nghttp2_session_callbacks * c, nghttp2_on_frame_recv_callback f), (c, f))
+ISOSCOPE_FORWARD(libnghttp2, void, nghttp2_session_callbacks_set_on_header_callback,
+                 (nghttp2_session_callbacks * c, nghttp2_on_header_callback f), (c, f))
+ISOSCOPE_FORWARD(libnghttp2, void, nghttp2_session_callbacks_set_on_data_chunk_recv_callback,
+                 (nghttp2_session_callbacks * c, nghttp2_on_data_chunk_recv_callback f), (c, f))
+ISOSCOPE_FORWARD(libnghttp2, void, nghttp2_session_callbacks_set_on_stream_close_callback,
+                 (nghttp2_session_callbacks * c, nghttp2_on_stream_close_callback f), (c, f))
+ISOSCOPE_FORWARD(libnghttp2, int, nghttp2_session_client_new,
+                 (nghttp2_session * *s, const nghttp2_session_callbacks* c, void* user), (s, c, user))
+ISOSCOPE_FORWARD(libnghttp2, void, nghttp2_session_del, (nghttp2_session * s), (s))
+ISOSCOPE_FORWARD(libnghttp2, int, nghttp2_submit_settings,
+                 (nghttp2_session * s, uint8_t flags, const nghttp2_settings_entry* iv, size_t n), (s, flags, iv, n))
+ISOSCOPE_FORWARD(libnghttp2, int32_t, nghttp2_submit_request,
+                 (nghttp2_session * s, const nghttp2_priority_spec* pri, const nghttp2_nv* nva, size_t n,
+                  const nghttp2_data_provider* data, void* stream_user),
+                 (s, pri, nva, n, data, stream_user))
+ISOSCOPE_FORWARD(libnghttp2, ssize_t, nghttp2_session_mem_send, (nghttp2_session * s, const uint8_t** data), (s, data))
+ISOSCOPE_FORWARD(libnghttp2, ssize_t, nghttp2_session_mem_recv, (nghttp2_session * s, const uint8_t* in, size_t n), (s, in, n))
+ISOSCOPE_FORWARD(libnghttp2, int, nghttp2_session_check_request_allowed, (nghttp2_session * s), (s))
+ISOSCOPE_FORWARD(libnghttp2, const char*, nghttp2_strerror, (int e), (e))
+ISOSCOPE_FORWARD(libnghttp2, const char*, nghttp2_http2_strerror, (uint32_t e), (e))
 #endif
 
 #ifdef ISOSCOPE_HAVE_HIREDIS

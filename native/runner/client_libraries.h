@@ -1,7 +1,8 @@
-// The database client libraries (libpq, MariaDB Connector/C, SQLite, libcurl for etcd, hiredis) are loaded when `isoscope
-// run` first opens a database of their kind, not when the program starts: linked as usual they
-// brought dozens of shared libraries (OpenSSL, GnuTLS, Kerberos, LDAP, ...) whose loading and
-// relocation were most of the CPU time of `check` on a small history.
+// The database client libraries (libpq, MariaDB Connector/C, SQLite, libcurl and nghttp2 for
+// etcd, hiredis) are loaded when `isoscope run` first opens a database of their kind, not when
+// the program starts: linked as usual they brought dozens of shared libraries (OpenSSL, GnuTLS,
+// Kerberos, LDAP, ...) whose loading and relocation were most of the CPU time of `check` on a
+// small history.
 #pragma once
 #include <string>
 

@@ -1,8 +1,9 @@
 // The runner's view of a database (`isoscope run`): a target parsed from its URL, connections
 // that run one transaction program's statements, and the administration the runner needs
 // (schema, server facts, the nemesis). One implementation per client library: postgres.cpp
-// (libpq), mariadb.cpp (MariaDB Connector/C), sqlite.cpp (SQLite), etcd.cpp (libcurl, etcd's
-// v3 JSON gateway), redis.cpp (hiredis); each is compiled only when CMake found its library.
+// (libpq), mariadb.cpp (MariaDB Connector/C), sqlite.cpp (SQLite), etcd.cpp (gRPC on nghttp2,
+// and libcurl for etcd's v3 JSON gateway), redis.cpp (hiredis); each is compiled only when CMake
+// found its library.
 // Native only: the browser cannot open sockets.
 #pragma once
 #include <cstdint>

@@ -1,5 +1,8 @@
-// runner::Database over etcd's v3 JSON gateway (libcurl; the requests and replies in
-// etcd_json.h). A run's "table" NAME is the keys NAME/<k> (registers: "0" at the start; lists:
+// runner::Database over etcd's v3 API: a transaction's reads and commit are gRPC calls
+// (etcdserverpb.KV/Range and /Txn, encoded in etcd_grpc.h) on an HTTP/2 connection a session
+// keeps (grpc_channel.h, nghttp2); the run's setup and the rest (the version, the member list,
+// the runs' marks, dropping keys) go through etcd's v3 JSON gateway (libcurl, etcd_json.h),
+// being few. A run's "table" NAME is the keys NAME/<k> (registers: "0" at the start; lists:
 // "" at the start, then the appended values separated by spaces), marked as in use by the key
 // isoscope_runs/NAME, which holds the owner mark of the process that made them (backends.h).
 //
@@ -13,7 +16,9 @@
 // that wrote nothing commits without a request. An append reads its key first (not recorded as
 // a read): its new value is the old one with the value added, so the key must not have changed.
 //
-// Each connection is an HTTP connection (kept alive) to one member, the members taken in turn.
+// Each session's connection goes to one member, the members taken in turn. The gateway's speed
+// was the runner's limit: it turns each JSON request into a gRPC call inside etcd, a quarter of
+// the server's CPU on two cores (docs/benchmarks.md).
 #include <curl/curl.h>
 
 #include <atomic>
@@ -22,7 +27,9 @@
 #include <mutex>
 
 #include "runner/backends.h"
+#include "runner/etcd_grpc.h"
 #include "runner/etcd_json.h"
+#include "runner/grpc_channel.h"
 
 namespace isoscope::runner {
 
@@ -30,8 +37,31 @@ namespace {
 
 constexpr const char* kEtcdMarkPrefix = "isoscope_runs/";
 
-// gRPC's codes the gateway reports (google.golang.org/grpc/codes).
-constexpr int kGrpcDeadlineExceeded = 4, kGrpcResourceExhausted = 8, kGrpcOutOfRange = 11, kGrpcUnavailable = 14;
+// The requests' time limits: connecting, and an answer (the gateway's and gRPC's alike).
+constexpr int kConnectTimeoutMs = 3000, kRequestTimeoutMs = 10000;
+
+// What gRPC's status (the gateway's error code is one) says of a request: a commit that may have
+// happened, an abort, or an error that ends the run.
+Outcome grpc_outcome(int code, bool committing) {
+  using namespace etcd;
+  if (code == kGrpcUnavailable || code == kGrpcDeadlineExceeded) return committing ? Outcome::Lost : Outcome::Aborted;
+  if (code == kGrpcOutOfRange || code == kGrpcResourceExhausted) return Outcome::Aborted;  // compacted revision, too many requests: nothing done
+  return Outcome::Failed;
+}
+
+std::string member_where(const std::string& host, int port) {
+  std::string where = "etcd at ";
+  if (host.find(':') != std::string::npos) {
+    where += '[';
+    where += host;
+    where += ']';
+  } else {
+    where += host;
+  }
+  where += ':';
+  where += std::to_string(port);
+  return where;
+}
 
 // One member's HTTP connection.
 class EtcdHttp {
@@ -47,8 +77,7 @@ class EtcdHttp {
     }
     base_ += ':';
     base_ += std::to_string(port_);
-    where_ = "etcd at ";
-    where_ += base_.substr(7);
+    where_ = member_where(host_, port_);
     curl_ = curl_easy_init();
     headers_ = curl_slist_append(nullptr, "Content-Type: application/json");
   }
@@ -72,8 +101,8 @@ class EtcdHttp {
     const std::string url = base_ + path;
     curl_easy_setopt(curl_, CURLOPT_URL, url.c_str());
     curl_easy_setopt(curl_, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(curl_, CURLOPT_CONNECTTIMEOUT_MS, 3000L);
-    curl_easy_setopt(curl_, CURLOPT_TIMEOUT_MS, 10000L);
+    curl_easy_setopt(curl_, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(kConnectTimeoutMs));
+    curl_easy_setopt(curl_, CURLOPT_TIMEOUT_MS, static_cast<long>(kRequestTimeoutMs));
     curl_easy_setopt(curl_, CURLOPT_HTTPHEADER, headers_);
     curl_easy_setopt(curl_, CURLOPT_WRITEFUNCTION, &EtcdHttp::collect);
     curl_easy_setopt(curl_, CURLOPT_WRITEDATA, &reply);
@@ -113,12 +142,7 @@ class EtcdHttp {
     s.message = where_;
     s.message += ": ";
     s.message += message;
-    if (code == kGrpcUnavailable || code == kGrpcDeadlineExceeded)
-      s.outcome = committing ? Outcome::Lost : Outcome::Aborted;  // a commit may have happened
-    else if (code == kGrpcOutOfRange || code == kGrpcResourceExhausted)
-      s.outcome = Outcome::Aborted;  // compacted revision, too many requests: nothing done
-    else
-      s.outcome = Outcome::Failed;
+    s.outcome = grpc_outcome(code, committing);
     return s;
   }
 
@@ -142,10 +166,61 @@ std::string etcd_key(const std::string& table, uint32_t key) {
   return k;
 }
 
+// One member's gRPC connection, with the buffers its calls reuse.
+class EtcdGrpc {
+ public:
+  EtcdGrpc(const std::string& host, int port) : where_(member_where(host, port)), channel_(host, port, where_, kConnectTimeoutMs, kRequestTimeoutMs) {}
+
+  bool open(std::string& error) { return channel_.open(error); }
+  // The request being made: etcd_grpc.h's encoders append to it.
+  std::string& begin_request() {
+    etcd::grpc_message_begin(request_);
+    return request_;
+  }
+  // Sends the request to method (a path of etcdserverpb.KV): the outcome, the reply's message
+  // (valid until the next call) when Ok.
+  Status call(const char* method, bool committing, std::string_view& message) {
+    etcd::grpc_message_end(request_);
+    std::string error;
+    if (!channel_.call(method, request_, status_, body_, error)) return {Outcome::Lost, error};  // may have happened
+    Status s;
+    if (status_.grpc_status == etcd::kGrpcOk) {
+      if (etcd::grpc_message(body_, message)) return s;
+      // A commit that succeeded or not: which is unknown.
+      s.outcome = committing ? Outcome::Lost : Outcome::Failed;
+      s.message = where_ + ": the reply to " + method + " is not one gRPC message (" + std::to_string(body_.size()) + " bytes)";
+      return s;
+    }
+    s.message = where_;
+    s.message += ": ";
+    if (status_.grpc_status < 0) {
+      s.outcome = Outcome::Failed;
+      s.message += "HTTP ";
+      s.message += std::to_string(status_.http_status);
+      s.message += " without a gRPC status from ";
+      s.message += method;
+      s.message += ": is it etcd's client port?";
+      return s;
+    }
+    s.message += status_.grpc_message.empty() ? "gRPC status " + std::to_string(status_.grpc_status) : status_.grpc_message;
+    s.outcome = grpc_outcome(status_.grpc_status, committing);
+    return s;
+  }
+
+ private:
+  std::string where_;
+  GrpcChannel channel_;
+  std::string request_, body_;
+  etcd::GrpcReplyStatus status_;
+};
+
+constexpr const char* kRange = "/etcdserverpb.KV/Range";
+constexpr const char* kTxn = "/etcdserverpb.KV/Txn";
+
 class EtcdConnection final : public Connection {
  public:
-  EtcdConnection(std::unique_ptr<EtcdHttp> http, std::string table, bool serializable, int64_t id)
-      : http_(std::move(http)), table_(std::move(table)), serializable_(serializable), id_(id) {}
+  EtcdConnection(std::unique_ptr<EtcdGrpc> grpc, std::string table, bool serializable, int64_t id)
+      : grpc_(std::move(grpc)), table_(std::move(table)), serializable_(serializable), id_(id) {}
 
   Status begin(bool) override {
     revision_ = 0;
@@ -193,25 +268,28 @@ class EtcdConnection final : public Connection {
   }
   Status commit() override {
     if (put_.empty() && appended_.empty()) return {};  // read-only: its reads were at one revision
-    std::vector<etcd::Compare> compares;
-    for (const auto& [key, s] : read_) compares.push_back({etcd_key(table_, key), s.mod_revision});
-    std::vector<std::pair<std::string, std::string>> puts;
-    for (const auto& [key, v] : put_) puts.emplace_back(etcd_key(table_, key), std::to_string(v));
-    for (const auto& [key, vs] : appended_) {
-      std::string text = read_.at(key).value;
-      for (int64_t v : vs) {
-        if (!text.empty()) text += ' ';
-        text += std::to_string(v);
-      }
-      puts.emplace_back(etcd_key(table_, key), std::move(text));
+    std::string& request = grpc_->begin_request();
+    for (const auto& [key, s] : read_) etcd::txn_compare_proto(request, key_text(key), s.mod_revision);
+    char number[24];
+    for (const auto& [key, v] : put_) {
+      const char* end = std::to_chars(number, number + sizeof number, v).ptr;
+      etcd::txn_put_proto(request, key_text(key), {number, static_cast<size_t>(end - number)});
     }
-    std::string reply;
-    Status st = http_->call("/v3/kv/txn", etcd::txn_request(compares, puts), reply, true);
+    for (const auto& [key, vs] : appended_) {
+      text_ = read_.at(key).value;
+      for (int64_t v : vs) {
+        if (!text_.empty()) text_ += ' ';
+        text_.append(number, std::to_chars(number, number + sizeof number, v).ptr);
+      }
+      etcd::txn_put_proto(request, key_text(key), text_);
+    }
+    std::string_view message;
+    Status st = grpc_->call(kTxn, true, message);
     if (!st.ok()) return st;
     bool succeeded = false;
     int64_t revision = 0;
     std::string error;
-    if (!etcd::parse_txn_response(reply, succeeded, revision, error)) return {Outcome::Lost, error};
+    if (!etcd::parse_txn_proto(message, succeeded, revision, error)) return {Outcome::Lost, error};
     if (!succeeded) return {Outcome::Aborted, "a key the transaction read changed since revision " + std::to_string(revision_)};
     return {};
   }
@@ -224,30 +302,39 @@ class EtcdConnection final : public Connection {
     std::string value;
   };
 
+  // etcd's name of the key, in a buffer kept from one request to the next.
+  const std::string& key_text(uint32_t key) {
+    key_.assign(table_);
+    key_ += '/';
+    char number[16];
+    key_.append(number, std::to_chars(number, number + sizeof number, key).ptr);
+    return key_;
+  }
+
   // The key as at the transaction's revision (read once; its first read fixes the revision).
   Status fetch(uint32_t key, const Seen*& out) {
     if (const auto it = read_.find(key); it != read_.end()) {
       out = &it->second;
       return {};
     }
-    const std::string k = etcd_key(table_, key);
+    const std::string& k = key_text(key);
     // Later reads name the revision, which the member has (it answered the first read): from its
     // own state, without asking the leader.
-    std::string reply;
-    Status st = http_->call("/v3/kv/range", etcd::range_request(k, "", revision_, revision_ > 0 || serializable_), reply, false);
+    etcd::range_proto(grpc_->begin_request(), k, "", revision_, revision_ > 0 || serializable_);
+    std::string_view message;
+    Status st = grpc_->call(kRange, false, message);
     if (!st.ok()) return st;
-    etcd::RangeResponse r;
     std::string error;
-    if (!etcd::parse_range_response(reply, r, error)) return {Outcome::Failed, error};
-    if (revision_ == 0) revision_ = r.revision;
+    if (!etcd::parse_range_proto(message, range_, error)) return {Outcome::Failed, error};
+    if (revision_ == 0) revision_ = range_.revision;
     Seen s;
-    for (const etcd::KeyValue& kv : r.kvs)
-      if (kv.key == k) s = {kv.mod_revision, kv.value};
+    for (const etcd::KeyValueView& kv : range_.kvs)
+      if (kv.key == k) s = {kv.mod_revision, std::string(kv.value)};
     out = &read_.emplace(key, std::move(s)).first->second;
     return {};
   }
 
-  std::unique_ptr<EtcdHttp> http_;
+  std::unique_ptr<EtcdGrpc> grpc_;
   std::string table_;
   bool serializable_;
   int64_t id_;
@@ -255,6 +342,9 @@ class EtcdConnection final : public Connection {
   std::map<uint32_t, Seen> read_;
   std::map<uint32_t, int64_t> put_;
   std::map<uint32_t, std::vector<int64_t>> appended_;
+  // Reused from one request to the next.
+  std::string key_, text_;
+  etcd::RangeResponseView range_;
 };
 
 class EtcdDatabase final : public KeyValueDatabase {
@@ -276,10 +366,11 @@ class EtcdDatabase final : public KeyValueDatabase {
   std::unique_ptr<Connection> connect(std::string& error) override {
     const uint64_t n = next_.fetch_add(1);
     const auto& [host, port] = t_.members[n % t_.members.size()];
-    auto http = std::make_unique<EtcdHttp>(host, port);
-    std::string version;
-    if (!reachable(*http, version, error)) return nullptr;
-    return std::make_unique<EtcdConnection>(std::move(http), table_, t_.serializable_reads, static_cast<int64_t>(n));
+    // Connected now, so that a member that is down (or stopped) fails here, where the runner
+    // tries again, and not in the session's first transaction.
+    auto grpc = std::make_unique<EtcdGrpc>(host, port);
+    if (!grpc->open(error)) return nullptr;
+    return std::make_unique<EtcdConnection>(std::move(grpc), table_, t_.serializable_reads, static_cast<int64_t>(n));
   }
   Status create_schema(const Schema& s) override {
     if (s.registers.size() > 5 && s.registers.compare(s.registers.size() - 5, 5, "_rows") == 0)
@@ -362,7 +453,7 @@ class EtcdDatabase final : public KeyValueDatabase {
     name.clear();
     return -1;
   }
-  // The gateway's connections are HTTP requests: there is no session to end from the server.
+  // etcd has no request that ends a client's connection: there is no session to end from the server.
   bool kill(int64_t) override { return false; }
 
  private:
