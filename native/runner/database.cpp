@@ -208,20 +208,6 @@ bool parse_host_port(std::string_view text, const std::string& what, int default
   return !has_port || parse_port(port_text, what, port, error);
 }
 
-std::string host_port_text(const std::string& host, int port) {
-  std::string s;
-  if (host.find(':') != std::string::npos) {
-    s += '[';
-    s += host;
-    s += ']';
-  } else {
-    s += url_encode(host);
-  }
-  s += ':';
-  s += std::to_string(port);
-  return s;
-}
-
 // etcd://HOST:PORT[,HOST:PORT...][/] and redis://[USER:PASSWORD@]HOST[:PORT][/DB].
 bool parse_kv_target(std::string_view url, bool etcd, Target& out, std::string& error) {
   const std::string scheme = etcd ? "etcd" : "redis";
@@ -300,6 +286,20 @@ bool parse_kv_target(std::string_view url, bool etcd, Target& out, std::string& 
 }
 
 }  // namespace
+
+std::string host_port_text(const std::string& host, int port) {
+  std::string s;
+  if (host.find(':') != std::string::npos) {
+    s += '[';
+    s += host;
+    s += ']';
+  } else {
+    s += url_encode(host);
+  }
+  s += ':';
+  s += std::to_string(port);
+  return s;
+}
 
 bool parse_target(std::string_view url, Target& out, std::string& error) {
   out = Target{};

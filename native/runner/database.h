@@ -58,6 +58,9 @@ bool parse_target(std::string_view url, Target& out, std::string& error);
 // (scheme://user:PASSWORD@host) replaced by "***": for messages that quote what was typed.
 std::string redact_password(std::string_view s);
 
+// HOST:PORT as a URL writes it: an IPv6 address in brackets, a name %-encoded.
+std::string host_port_text(const std::string& host, int port);
+
 // Where the password of a target's user information is in its text: [begin, end), or
 // begin == end when it has none.
 std::pair<size_t, size_t> password_span(std::string_view url);

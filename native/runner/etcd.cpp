@@ -51,15 +51,7 @@ Outcome grpc_outcome(int code, bool committing) {
 
 std::string member_where(const std::string& host, int port) {
   std::string where = "etcd at ";
-  if (host.find(':') != std::string::npos) {
-    where += '[';
-    where += host;
-    where += ']';
-  } else {
-    where += host;
-  }
-  where += ':';
-  where += std::to_string(port);
+  where += host_port_text(host, port);
   return where;
 }
 
@@ -68,15 +60,7 @@ class EtcdHttp {
  public:
   EtcdHttp(std::string host, int port) : host_(std::move(host)), port_(port) {
     base_ = "http://";
-    if (host_.find(':') != std::string::npos) {
-      base_ += '[';
-      base_ += host_;
-      base_ += ']';
-    } else {
-      base_ += host_;
-    }
-    base_ += ':';
-    base_ += std::to_string(port_);
+    base_ += host_port_text(host_, port_);
     where_ = member_where(host_, port_);
     curl_ = curl_easy_init();
     headers_ = curl_slist_append(nullptr, "Content-Type: application/json");

@@ -14,6 +14,8 @@
 #include <cstring>
 #include <ctime>
 
+#include "runner/database.h"
+
 namespace isoscope::runner {
 
 namespace {
@@ -84,9 +86,7 @@ struct GrpcChannel::Callbacks {
 
 GrpcChannel::GrpcChannel(std::string host, int port, std::string where, int connect_timeout_ms, int call_timeout_ms)
     : host_(std::move(host)), where_(std::move(where)), port_(port), connect_timeout_ms_(connect_timeout_ms), call_timeout_ms_(call_timeout_ms) {
-  authority_ = host_.find(':') != std::string::npos ? "[" + host_ + "]" : host_;
-  authority_ += ':';
-  authority_ += std::to_string(port_);
+  authority_ = host_port_text(host_, port_);
 }
 
 GrpcChannel::~GrpcChannel() { close(); }

@@ -201,8 +201,6 @@ class RedisConnection final : public Connection {
       // persistence since the run began). What the read saw is the state before any write of
       // the run, the history's initial value; the report then names the writes it lost.
       value = 0;
-    } else if (RedisLink::loading(r[1])) {
-      return {Outcome::Aborted, "GET: the server is loading its data set"};
     } else if (r[1].error() || !parse_int_text(r[1].text(), value))
       return {Outcome::Failed, "the runner's key " + k + ": GET answered '" + r[1].text() + "', not a number"};
     read_[key] = value;
@@ -225,7 +223,6 @@ class RedisConnection final : public Connection {
       std::vector<RedisReply> r;
       Status st = watch_and(k, {"LRANGE", k, "0", "-1"}, r);
       if (!st.ok()) return st;
-      if (RedisLink::loading(r[1])) return {Outcome::Aborted, "LRANGE: the server is loading its data set"};
       if (r[1].error() || r[1].r->type != REDIS_REPLY_ARRAY) return {Outcome::Failed, "the runner's key " + k + ": LRANGE answered '" + r[1].text() + "'"};
       std::vector<int64_t> list;
       for (size_t i = 0; i < r[1].r->elements; ++i) {
@@ -284,11 +281,13 @@ class RedisConnection final : public Connection {
 
  private:
   // WATCH key, then the command, in one round trip: r[0] and r[1].
+  // Refused while the server loads its data set (after a restart), the transaction is aborted.
   Status watch_and(const std::string& key, RedisArgs command, std::vector<RedisReply>& r) {
     std::string error;
+    const std::string name = command[0];
     if (!link_->send({{"WATCH", key}, std::move(command)}, r, error)) return {Outcome::Lost, error};
     watched_ = true;
-    if (RedisLink::loading(r[0])) return {Outcome::Aborted, "WATCH: the server is loading its data set"};
+    if (RedisLink::loading(r[0]) || RedisLink::loading(r[1])) return {Outcome::Aborted, (RedisLink::loading(r[0]) ? "WATCH" : name) + ": the server is loading its data set"};
     if (r[0].error()) return {Outcome::Failed, link_->where() + ": WATCH: " + r[0].text()};
     return {};
   }
