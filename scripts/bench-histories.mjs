@@ -31,7 +31,6 @@
 // ratios within one run: the machine is shared.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -66,9 +65,8 @@ async function pageWarmUp() {
 async function wasmWarm(level, budgetMs, file, pauseMs, freshInstance) {
   const warmUp = await pageWarmUp();
   // one compiled module, two instances (as the page's workers share the module it compiles)
-  const require = createRequire(import.meta.url);
-  const createIsoscope = require(path.join(root, 'build-wasm/isoscope-node.cjs'));
-  const module = await WebAssembly.compile(readFileSync(path.join(root, 'build-wasm/isoscope-node.wasm')));
+  const { default: createIsoscope } = await import(pathToFileURL(path.join(root, 'build-wasm/isoscope.mjs')).href);
+  const module = await WebAssembly.compile(readFileSync(path.join(root, 'build-wasm/isoscope.wasm')));
   const instance = () => createIsoscope({
     instantiateWasm(imports, done) { WebAssembly.instantiate(module, imports).then((i) => done(i, module)); return {}; },
   });

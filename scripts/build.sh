@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds everything from the same C++ sources: the native CLI and tests (build/), the
-# WebAssembly module (build-wasm/, an ES module for the app and a CommonJS one for Node), and
+# WebAssembly module (build-wasm/, one ES module for the app and for Node), and
 # the web app (dist/).
 #
 #   scripts/build.sh            all three

@@ -1,8 +1,7 @@
-// Loads the CommonJS wasm build for Node (the ES-module build needs a browser: Emscripten
-// 3.1.6's ESM output uses __dirname-free fetch paths that Node cannot resolve).
-import { createRequire } from 'node:module';
+// Loads the page's own module (build-wasm/isoscope.mjs, an ES module) in Node, the wasm bytes
+// read here and passed as wasmBinary (its glue would fetch them, as a page does).
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -15,11 +14,10 @@ export const corpusRoot = path.resolve(process.env.ISOSCOPE_CORPUS ?? path.join(
 export const needsCorpus = existsSync(path.join(corpusRoot, 'manifest.json')) ? {} : { skip: `../shared/corpus is missing (${corpusRoot})` };
 const buildDir = process.env.ISOSCOPE_WASM_DIR ?? path.join(repoRoot, 'build-wasm');
 
-/** The module for Node; `small`: the build whose heap stops at 256 MB (memory-limit tests). */
+/** An instance of the module; `small`: the build whose heap stops at 256 MB (memory-limit tests). */
 export async function loadIsoscope({ small = false } = {}) {
-  const require = createRequire(import.meta.url);
-  const name = small ? 'isoscope-node-small' : 'isoscope-node';
-  const createIsoscope = require(path.join(buildDir, `${name}.cjs`));
+  const name = small ? 'isoscope-small' : 'isoscope';
+  const { default: createIsoscope } = await import(pathToFileURL(path.join(buildDir, `${name}.mjs`)).href);
   const wasmBinary = readFileSync(path.join(buildDir, `${name}.wasm`));
   return createIsoscope({ wasmBinary });
 }

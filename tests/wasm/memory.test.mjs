@@ -1,7 +1,7 @@
 // The module's memory limits under Node: an input whose reading would not fit the heap, a gzip
 // whose last member's ISIZE is 0 (bgzip and multi-member files: the size field cannot size the
 // output) and a bomb are clean errors, and the next call on the same module works. The limits
-// are met with small inputs on the 256 MB build (isoscope-node-small), the same code as the
+// are met with small inputs on the 256 MB build (isoscope-small), the same code as the
 // 4 GB one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
