@@ -13,6 +13,7 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -39,6 +40,7 @@ const char* kRunUsage =
     "usage: isoscope run [TARGET] [--isolation read-uncommitted|read-committed|repeatable-read|serializable]\n"
     "                 [--list-append | --mt | --lwt | --predicates] [--mix cobra|polysi|random|RO,WO,RMW]\n"
     "                 [--read-ratio R] [--sessions N] [--txns N] [--ops N|MIN-MAX] [--keys N]\n"
+    "                 [--max-writes-per-key N]\n"
     "                 [--dist uniform|zipf|hotspot] [--seed S] [--duration SECONDS] [--rate N]\n"
     "                 [--nemesis kill,pause,crash] [--nemesis-interval MS] [--servers FILE]\n"
     "                 [--out FILE] [--level L[,L...]] [--json] [--budget-ms N]\n"
@@ -54,6 +56,8 @@ const char* kRunUsage =
     "          (compare-and-set), or --predicates: a table whose rows come and go, read by predicates\n"
     "          (SELECT ... WHERE) and by key, with inserts, updates, deletes and predicate writes\n"
     "          (UPDATE/DELETE ... WHERE); --read-ratio: the share of reads (default 0.5)\n"
+    "          --list-append moves on to a fresh key once 32 appends went to one (as Elle's workload does:\n"
+    "          lists stay short; --max-writes-per-key N, 0: never); --keys keys are in use at a time\n"
     "  Pace: --duration ends the run after so many seconds; --rate N begins N transactions a second\n"
     "          over all the sessions (Jepsen's rate: a light load beside faults), where by default each\n"
     "          session begins its next transaction as soon as the last one ended\n"
@@ -104,6 +108,8 @@ int usage(const std::string& msg) {
 // inserted before the sessions start.
 constexpr uint32_t kMaxRunSessions = 1000;
 constexpr uint32_t kMaxRunKeys = 10000000;
+// --list-append's appends to a key before the run moves on to a fresh one (Elle's default is 32).
+constexpr uint32_t kDefaultMaxWritesPerKey = 32;
 
 std::string file_part(std::string s) {
   for (char& c : s)
@@ -143,6 +149,7 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
   Isolation iso = Isolation::Serializable;
   bool have_target = false, json = false, cleanup = false;
   std::string password_file, reads;
+  std::optional<uint32_t> max_writes_per_key;  // --max-writes-per-key, when given
   int target_arg = -1;
   CheckOptions opts;
   std::string command = "isoscope run";
@@ -201,6 +208,9 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
     } else if (a == "--rate") {
       if (!take(0.001, 1e7, false)) return usage("--rate needs transactions a second (over all the sessions)");
       p.rate = d;
+    } else if (a == "--max-writes-per-key") {
+      if (!take(0, UINT32_MAX, true)) return usage("--max-writes-per-key needs a whole number (0: a key is never left)");
+      max_writes_per_key = static_cast<uint32_t>(d);
     } else if (a == "--nemesis-interval") {
       if (!take(1, 1e6, true)) return usage("--nemesis-interval needs milliseconds");
       p.nemesis_interval_ms = p.process_fault_interval_ms = static_cast<uint32_t>(d);
@@ -243,6 +253,9 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
       return usage("more than one TARGET given ('" + target_text + "' and '" + a + "')");
     }
   }
+  if (max_writes_per_key && p.workload.kind != WorkloadKind::ListAppend)
+    return usage("--max-writes-per-key is the list-append workload's (--list-append)");
+  p.max_writes_per_key = p.workload.kind == WorkloadKind::ListAppend ? max_writes_per_key.value_or(kDefaultMaxWritesPerKey) : 0;
   if ((p.predicates || (p.workload.kind != WorkloadKind::Registers && p.workload.kind != WorkloadKind::ListAppend)) && w.mix_given)
     return usage("--mix chooses register or list-append shapes; --mt, --lwt and --predicates have their own");
   if (w.sessions > kMaxRunSessions)
@@ -461,6 +474,7 @@ int run_database_command(int argc, char** argv, long long (*peak_rss)()) {
             json_quote(f.update_returning ? "returning" : by_read) + ", \"delete\": " + json_quote(f.delete_returning ? "returning" : by_read) + "}";
   } else if (p.workload.kind == WorkloadKind::Registers || p.workload.kind == WorkloadKind::ListAppend) {
     meta += ", \"mix\": " + json_quote(w.mix_text);
+    if (p.workload.kind == WorkloadKind::ListAppend) meta += ", \"max_writes_per_key\": " + std::to_string(p.max_writes_per_key);
   }
   meta += ", \"sessions\": " + std::to_string(p.sessions) + ", \"txns_per_session\": " + std::to_string(p.txns_per_session) +
           ", \"keys\": " + std::to_string(p.workload.key.keys) + ", \"seed\": " + std::to_string(p.seed) +

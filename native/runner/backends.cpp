@@ -33,6 +33,12 @@ bool parse_list_text(std::string_view text, std::vector<int64_t>& out) {
   return true;
 }
 
+std::string add_lists_sql(const char* insert_into, const std::string& table, const std::vector<uint32_t>& keys, const char* tail) {
+  std::string sql = std::string(insert_into) + " " + table + " (k, v) VALUES ";
+  for (size_t i = 0; i < keys.size(); ++i) sql += (i ? ", (" : "(") + std::to_string(keys[i]) + ", '')";
+  return sql + tail;
+}
+
 namespace {
 
 std::string read_small_file(const char* path) {

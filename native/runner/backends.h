@@ -52,5 +52,8 @@ class KeyValueDatabase : public Database {
 
 // "1 5 9" -> {1, 5, 9}; false on anything but integers separated by spaces.
 bool parse_list_text(std::string_view text, std::vector<int64_t>& out);
+// The SQL targets' lists table's empty rows of these keys (Connection::add_lists): insert_into,
+// the table, the rows, then tail ("INSERT INTO", " ON CONFLICT (k) DO NOTHING" for PostgreSQL).
+std::string add_lists_sql(const char* insert_into, const std::string& table, const std::vector<uint32_t>& keys, const char* tail);
 
 }  // namespace isoscope::runner

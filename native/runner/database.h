@@ -137,6 +137,9 @@ class Connection {
   virtual Status write(uint32_t key, int64_t value) = 0;
   virtual Status append(uint32_t key, int64_t value) = 0;
   virtual Status read_list(uint32_t key, std::vector<int64_t>& values) = 0;
+  // Makes these list keys (empty) beyond the ones create_schema made, outside any transaction; a
+  // key already there stays as it is. A key-value store's absent key is an empty list: nothing to do.
+  virtual Status add_lists(const std::vector<uint32_t>& /*keys*/) { return {}; }
   // A statement of `isoscope hermitage`'s table cases, on this connection: the rows (k, v) it
   // returns when rows is given (a SELECT of two integer columns), and how many rows it changed.
   using Rows = std::vector<std::pair<int64_t, int64_t>>;

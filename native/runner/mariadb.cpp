@@ -184,6 +184,7 @@ class MariaConnection final : public Connection {
     if (!found) return missing(key);
     return parse_list_text(text, values) ? Status{} : Status{Outcome::Failed, "not a list: " + text};
   }
+  Status add_lists(const std::vector<uint32_t>& keys) override { return run(c_, add_lists_sql("INSERT IGNORE INTO", s_.lists, keys, "")); }
   Status exec_rows(const std::string& sql, Rows* rows, int64_t& changed) override {
     if (mysql_real_query(c_, sql.data(), sql.size()) != 0) return classify(c_);
     MYSQL_RES* r = mysql_store_result(c_);

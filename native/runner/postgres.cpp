@@ -112,6 +112,7 @@ class PgConnection final : public Connection {
 
   // Prepares the statements of the schema's tables; false with the error.
   bool prepare(const Schema& s, std::string& error) {
+    lists_ = s.lists;
     auto prep = [&](const char* name, const std::string& sql, int n) {
       Result r(PQprepare(c_, name, sql.c_str(), n, nullptr));
       Status st = classify(c_, r.r);
@@ -139,6 +140,9 @@ class PgConnection final : public Connection {
     return select("rl", key, [&](const char* text) {
       return parse_list_text(text, values) ? Status{} : Status{Outcome::Failed, std::string("not a list: ") + text};
     });
+  }
+  Status add_lists(const std::vector<uint32_t>& keys) override {
+    return command(add_lists_sql("INSERT INTO", lists_, keys, " ON CONFLICT (k) DO NOTHING").c_str());
   }
   Status exec_rows(const std::string& sql, Rows* rows, int64_t& changed) override {
     Result r(PQexec(c_, sql.c_str()));
@@ -194,6 +198,7 @@ class PgConnection final : public Connection {
 
   PGconn* c_;
   const char* begin_;
+  std::string lists_;  // the lists table's name
   int64_t pid_;
 };
 

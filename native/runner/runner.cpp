@@ -54,15 +54,31 @@ struct TableShared {
   WrittenValues written;
 };
 
+// --max-writes-per-key: each key slot of the list-append workload (of workload.key.keys) and its
+// generation g, the key slot + slots * g in use; the last generation whose key was made (made
+// ahead of the one in use, so that no move waits for a key: on SQLite under load, making one can
+// take a while); the appends planned on the key in use, over all the sessions.
+struct ListKeys {
+  static constexpr uint32_t kAhead = 8;  // keys made ahead of the one in use, at most
+  ListKeys(uint32_t slots, uint32_t max_writes)
+      : slots(slots), max_writes(max_writes), generation(slots), made(slots), appends(slots), making(slots) {}
+  uint32_t key(uint32_t slot, uint32_t g) const { return slot + slots * g; }
+  // Whether generation g's keys fit in a key (uint32_t): the last one that does is a slot's last.
+  bool fits(uint32_t g) const { return static_cast<uint64_t>(slots) * g + slots - 1 <= UINT32_MAX; }
+  uint32_t slots, max_writes;
+  std::vector<std::atomic<uint32_t>> generation, made, appends;
+  std::vector<std::atomic<bool>> making;  // a session is making the slot's keys ahead
+};
+
 class Session {
  public:
   // stop: roll back the transaction in progress and end; finish: end after it.
   Session(Database& db, const RunParams& p, uint32_t index, Clock::time_point t0, std::atomic<bool>& stop,
           std::atomic<bool>& finish, std::atomic<int64_t>& next_value, RunCounts& counts, std::atomic<int64_t>& server_id,
-          std::latch& connected, HistoryStream* stream, TableShared* table)
+          std::latch& connected, HistoryStream* stream, TableShared* table, ListKeys* list_keys)
       : db_(db), p_(p), index_(index), planner_(p.workload), table_planner_(p.table_workload),
         rng_(p.seed * 0x9E3779B97F4A7C15ull + index + 1), t0_(t0), stop_(stop), finish_(finish), next_value_(next_value),
-        counts_(counts), server_id_(server_id), connected_(connected), stream_(stream), table_(table) {}
+        counts_(counts), server_id_(server_id), connected_(connected), stream_(stream), table_(table), list_keys_(list_keys) {}
 
   // Runs the session's transactions; false with error_ set on a failure that ends the run.
   // Every session connects before any begins (connecting takes milliseconds each, so sessions
@@ -97,6 +113,7 @@ class Session {
         next = execute_table(table_program);
       } else {
         planner_.plan(rng_, program);
+        if (list_keys_ && !place_keys(program)) return false;
         next = execute(program);
       }
       switch (next) {
@@ -140,6 +157,53 @@ class Session {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     server_id_.store(conn_->server_id());
+    return true;
+  }
+
+  // --max-writes-per-key: the program's key slots become the keys in use. A slot whose key has
+  // had its appends moves on to its next key before the program's first append to it (so that
+  // the program's reads and appends of the slot meet one key), once that key is made; the keys
+  // ahead are made (SQL rows, outside any transaction: no transaction meets a key that is not
+  // there) by one session at a time a slot, tried again at the slot's next program when that
+  // could not be done (a lost connection: connected again). False when the database refused to
+  // make them (the run's error).
+  bool place_keys(TxnProgram& program) {
+    ListKeys& lk = *list_keys_;
+    slots_.clear();
+    for (const ProgramStep& s : program) {
+      const uint32_t slot = s.key;
+      if (std::find_if(slots_.begin(), slots_.end(), [&](const auto& x) { return x.first == slot; }) != slots_.end()) continue;
+      uint32_t g = lk.generation[slot].load(std::memory_order_acquire);
+      const bool appends = std::any_of(program.begin(), program.end(),
+                                       [&](const ProgramStep& t) { return t.key == slot && t.kind == StepKind::Append; });
+      if (appends && lk.appends[slot].load(std::memory_order_relaxed) >= lk.max_writes && lk.made[slot].load(std::memory_order_acquire) > g &&
+          lk.generation[slot].compare_exchange_strong(g, g + 1, std::memory_order_acq_rel)) {
+        lk.appends[slot].store(0, std::memory_order_relaxed);
+        ++g;
+      }  // (a failed exchange leaves the generation another session moved to in g)
+      slots_.emplace_back(slot, g);
+    }
+    for (ProgramStep& s : program) {
+      const auto it = std::find_if(slots_.begin(), slots_.end(), [&](const auto& x) { return x.first == s.key; });
+      if (s.kind == StepKind::Append) lk.appends[s.key].fetch_add(1, std::memory_order_relaxed);
+      s.key = lk.key(it->first, it->second);
+    }
+    for (const auto& [slot, g] : slots_) {
+      if (lk.made[slot].load(std::memory_order_acquire) >= g + ListKeys::kAhead / 2 || lk.making[slot].exchange(true, std::memory_order_acq_rel))
+        continue;
+      const uint32_t m = lk.made[slot].load(std::memory_order_acquire);  // (as the last maker left it)
+      new_keys_.clear();
+      uint32_t last = m;
+      for (uint32_t x = m + 1; x <= g + ListKeys::kAhead && lk.fits(x); last = x++) new_keys_.push_back(lk.key(slot, x));
+      const Status st = new_keys_.empty() ? Status{} : conn_->add_lists(new_keys_);
+      if (st.ok()) lk.made[slot].store(last, std::memory_order_release);  // (only the maker changes it)
+      lk.making[slot].store(false, std::memory_order_release);
+      if (st.outcome == Outcome::Failed) {
+        error_ = st.message;
+        return false;
+      }
+      if (st.outcome == Outcome::Lost && !reconnect()) return false;
+    }
     return true;
   }
 
@@ -432,6 +496,9 @@ class Session {
   std::latch& connected_;
   HistoryStream* stream_;
   TableShared* table_;  // the table workload's shared state; nullptr for the others
+  ListKeys* list_keys_;  // --max-writes-per-key's state; nullptr when keys stay
+  std::vector<std::pair<uint32_t, uint32_t>> slots_;  // place_keys: the program's slots and their generations
+  std::vector<uint32_t> new_keys_;                      // place_keys: the keys it makes
   std::unordered_map<uint32_t, bool> seen_;  // the table workload: rows the transaction saw present or absent
   bool wrote_ = false;                       // the table workload: the transaction has sent a write
   int64_t visible_ns_ = INT64_MAX;           // since when others may see its writes
@@ -459,6 +526,9 @@ RunResult run_sessions(Database& db, const RunParams& p, std::atomic<bool>& stop
       next_value = std::max<int64_t>(next_value.load(), v + 1);
     }
   }
+  std::unique_ptr<ListKeys> list_keys;
+  if (p.workload.kind == WorkloadKind::ListAppend && p.max_writes_per_key > 0)
+    list_keys = std::make_unique<ListKeys>(std::max<uint32_t>(p.workload.key.keys, 1), p.max_writes_per_key);
   std::atomic<uint32_t> running{p.sessions};
   std::atomic<bool> failed{false};
   std::atomic<bool> stop_sessions{stop.load()};  // the caller's stop
@@ -469,7 +539,7 @@ RunResult run_sessions(Database& db, const RunParams& p, std::atomic<bool>& stop
   std::vector<std::unique_ptr<Session>> sessions;
   for (uint32_t s = 0; s < p.sessions; ++s)
     sessions.push_back(std::make_unique<Session>(db, p, s, t0, stop_sessions, timed_out, next_value, counts, server_ids[s], connected,
-                                                 stream, table.get()));
+                                                 stream, table.get(), list_keys.get()));
   std::vector<std::thread> threads;
   for (uint32_t s = 0; s < p.sessions; ++s)
     threads.emplace_back([&, s] {

@@ -43,6 +43,10 @@ struct RunParams {
   uint64_t seed = 1;
   bool nemesis_kill = false;
   uint32_t nemesis_interval_ms = 200;  // a kill every interval, of a random session
+  // The list-append workload: a key is left for a fresh one once this many appends to it were
+  // planned (Elle's max-writes-per-key; 0: never), so that lists, their reads and the history
+  // grow linearly with the run. Key slot s (of workload.key.keys) holds keys s, s + keys, ...
+  uint32_t max_writes_per_key = 0;
   // Process faults (nemesis.h) on `servers`' nodes, one node at a time: every interval a pause
   // (for half the interval) or a crash (and the node's restart), of a random node.
   bool nemesis_pause = false, nemesis_crash = false;

@@ -64,6 +64,7 @@ class SqliteConnection final : public Connection {
     if (ok && !s.lists.empty())
       ok = read_list_.prepare(db_, "SELECT v FROM " + s.lists + " WHERE k = ?1") &&
            append_.prepare(db_, "UPDATE " + s.lists + " SET v = v || ' ' || ?2 WHERE k = ?1");
+    lists_ = s.lists;
     if (!ok) error = std::string("SQLite: ") + sqlite3_errmsg(db_);
     return ok;
   }
@@ -85,6 +86,9 @@ class SqliteConnection final : public Connection {
       const std::string t = text ? text : "";
       return parse_list_text(t, values) ? Status{} : Status{Outcome::Failed, "not a list: " + t};
     });
+  }
+  Status add_lists(const std::vector<uint32_t>& keys) override {
+    return exec(add_lists_sql("INSERT OR IGNORE INTO", lists_, keys, "").c_str());
   }
   Status exec_rows(const std::string& sql, Rows* rows, int64_t& changed) override {
     Statement st;
@@ -128,6 +132,7 @@ class SqliteConnection final : public Connection {
 
   sqlite3* db_;
   Statement read_, write_, read_list_, append_;
+  std::string lists_;  // the lists table's name
 };
 
 class SqliteDatabase final : public Database {
