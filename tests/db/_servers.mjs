@@ -4,11 +4,37 @@
 import { before, after } from 'node:test';
 import { spawnSync, execFileSync } from 'node:child_process';
 import { join, dirname } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const cli = join(root, 'build', 'isoscope');
 const dbsh = join(root, 'scripts', 'db.sh');
+
+/** A temporary folder for a test file, removed after its tests. */
+export function testDir(name) {
+  const dir = mkdtempSync(join(tmpdir(), `isoscope-${name}-test-`));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/**
+ * `isoscope run TARGET ARGS --out DIR/hN.json --json` (no TARGET: a fresh SQLite file), with the
+ * environment `env`: the exit status, the result JSON, the history file (parsed), its path,
+ * standard output and error.
+ */
+export function recorder(dir) {
+  let n = 0;
+  return (target, args, env = process.env) => {
+    const out = join(dir, `h${++n}.json`);
+    const r = spawnSync(cli, ['run', ...(target ? [target] : []), ...args, '--out', out, '--json'], { encoding: 'utf8', maxBuffer: 1 << 28, env });
+    const result = r.stdout ? JSON.parse(r.stdout) : null;
+    const history = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : null;
+    return { status: r.status, result, history, out, stdout: r.stdout, stderr: r.stderr };
+  };
+}
+export const verdict = (res, level) => res.result.levels[level]?.verdict;
 
 export function useServers() {
   const servers = { pg: '', maria: '' };

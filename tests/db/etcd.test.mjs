@@ -2,31 +2,19 @@
 // loopback. Transactions are optimistic (reads at one revision, a Txn of mod_revision compares):
 // committed ones are strictly serializable, compare-and-set is linearizable; serializable reads
 // (--reads serializable) read a member's own, possibly stale, state.
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { root, useServer } from './_servers.mjs';
+import { cli, recorder, testDir, useServer, verdict } from './_servers.mjs';
 
-const cli = join(root, 'build', 'isoscope');
-const dir = mkdtempSync(join(tmpdir(), 'isoscope-etcd-test-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
-let n = 0;
+const dir = testDir('etcd');
+const run = recorder(dir);
 
 const single = useServer('etcd');
 // The cluster in a data folder of its own (db.sh keeps one server of a kind per folder).
 const cluster = useServer('etcd', ['--nodes', '3'], join(process.env.ISOSCOPE_DB_DIR || '/tmp/isoscope-db', 'etcd-cluster'));
-
-function run(target, args) {
-  const out = join(dir, `h${++n}.json`);
-  const r = spawnSync(cli, ['run', target, ...args, '--out', out, '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 });
-  const result = r.stdout ? JSON.parse(r.stdout) : null;
-  const history = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : null;
-  return { status: r.status, result, history, stderr: r.stderr };
-}
-const verdict = (res, level) => res.result.levels[level]?.verdict;
 
 // The run's keys and mark are gone (etcdctl lists what is left under the runner's prefixes).
 function runnerKeys(url) {

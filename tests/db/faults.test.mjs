@@ -13,20 +13,18 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync, execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { cli, recorder, root, testDir, verdict } from './_servers.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const cli = join(root, 'build', 'isoscope');
 const dbsh = join(root, 'scripts', 'db.sh');
-const dir = mkdtempSync(join(tmpdir(), 'isoscope-faults-test-'));
+const dir = testDir('faults');
+const record = recorder(dir);
 // Servers of their own: the crashes never touch the other tests' servers. (Beside the test's
 // folder, not in it: the servers' user must reach it, and mkdtemp's folder is the test's alone.)
 const serverDir = join(tmpdir(), `isoscope-db-faults-${process.pid}`);
 const env = { ...process.env, ISOSCOPE_DB_DIR: serverDir };
-let n = 0;
 
 function start(kind, durable, extra = []) {
   return execFileSync('bash', [dbsh, kind, 'start', ...(durable ? ['--durable'] : []), ...extra],
@@ -34,7 +32,6 @@ function start(kind, durable, extra = []) {
 }
 after(() => {
   for (const kind of ['postgres', 'mariadb', 'redis', 'etcd']) spawnSync('bash', [dbsh, kind, 'stop'], { env, stdio: 'inherit' });
-  rmSync(dir, { recursive: true, force: true });
   rmSync(serverDir, { recursive: true, force: true });
 });
 
@@ -43,14 +40,7 @@ after(() => {
 // this one (at full speed these runs took 1.5 times the CPU). The tests that need a commit in
 // flight when a server dies (an unknown outcome) run at full speed (rate 0): at 200 a second a
 // crash can fall between commits.
-function run(target, args, { rate = 200 } = {}) {
-  const out = join(dir, `h${++n}.json`);
-  const r = spawnSync(cli, ['run', target, ...(rate > 0 ? ['--rate', String(rate)] : []), ...args, '--out', out, '--json'], { encoding: 'utf8', env, maxBuffer: 1 << 28 });
-  const result = r.stdout ? JSON.parse(r.stdout) : null;
-  const history = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : null;
-  return { status: r.status, result, history, stderr: r.stderr, out };
-}
-const verdict = (res, level) => res.result.levels[level]?.verdict;
+const run = (target, args, { rate = 200 } = {}) => record(target, [...(rate > 0 ? ['--rate', String(rate)] : []), ...args], env);
 const kinds = (res, level) => (res.result.levels[level]?.anomalies ?? []).map((a) => a.kind);
 
 // `isoscope check` on the recorded file gives the run's verdicts.

@@ -6,34 +6,19 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { useServers } from './_servers.mjs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cli, recorder, testDir, useServers, verdict } from './_servers.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const cli = join(root, 'build', 'isoscope');
-const dir = mkdtempSync(join(tmpdir(), 'isoscope-predicates-test-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = testDir('predicates');
+const record = recorder(dir);
 let pg, maria;
-let n = 0;
 
 const servers = useServers();
 before(() => ({ pg, maria } = servers));
 
-// `isoscope run TARGET --predicates ARGS --json`: the exit status, the result JSON, the history
-// file (parsed) and standard error.
-function run(target, args) {
-  const out = join(dir, `p${++n}.json`);
-  const argv = ['run', ...(target ? [target] : []), '--predicates', ...args, '--out', out, '--json'];
-  const r = spawnSync(cli, argv, { encoding: 'utf8', maxBuffer: 1 << 28 });
-  const result = r.stdout ? JSON.parse(r.stdout) : null;
-  const history = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : null;
-  return { status: r.status, result, history, stderr: r.stderr, out, args };
-}
-
-const verdict = (res, level) => res.result.levels[level]?.verdict;
+// `isoscope run TARGET --predicates ARGS --json` (recorder in _servers.mjs).
+const run = (target, args) => record(target, ['--predicates', ...args]);
 const kinds = (res, level) => (res.result.levels[level]?.kinds ?? []).map((k) => k.kind);
 const anomalies = (res, level) => res.result.levels[level]?.anomalies ?? [];
 const weaker = ['RC', 'RR', 'RA', 'CC', 'PC', 'SI', 'SER'];

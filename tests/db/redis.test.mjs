@@ -1,30 +1,18 @@
 // `isoscope run` against Redis 7 (scripts/db.sh redis, with a password): transactions WATCH what
 // they read and commit with MULTI/EXEC, so committed ones are serializable; the connection
 // nemesis ends sessions with CLIENT KILL.
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { root, useServer } from './_servers.mjs';
+import { cli, recorder, testDir, useServer, verdict } from './_servers.mjs';
 
-const cli = join(root, 'build', 'isoscope');
-const dir = mkdtempSync(join(tmpdir(), 'isoscope-redis-test-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
-let n = 0;
+const dir = testDir('redis');
+const run = recorder(dir);
 
 const redis = useServer('redis');
 const durable = useServer('redis', ['--durable'], join(process.env.ISOSCOPE_DB_DIR || '/tmp/isoscope-db', 'redis-durable'));
 
-function run(target, args, env = process.env) {
-  const out = join(dir, `h${++n}.json`);
-  const r = spawnSync(cli, ['run', target, ...args, '--out', out, '--json'], { encoding: 'utf8', maxBuffer: 1 << 28, env });
-  const result = r.stdout ? JSON.parse(r.stdout) : null;
-  const history = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : null;
-  return { status: r.status, result, history, stderr: r.stderr, stdout: r.stdout };
-}
-const verdict = (res, level) => res.result.levels[level]?.verdict;
 const password = () => decodeURIComponent(new URL(redis.url).password);
 
 function assertRedisRun(res) {

@@ -5,32 +5,17 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { useServers } from './_servers.mjs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { cli, recorder, testDir, useServers, verdict } from './_servers.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const cli = join(root, 'build', 'isoscope');
-const dir = mkdtempSync(join(tmpdir(), 'isoscope-db-test-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = testDir('db');
+const run = recorder(dir);
 let pg, maria;
-let n = 0;
+let n = 0;  // the other files' names in dir
 
 const servers = useServers();
 before(() => ({ pg, maria } = servers));
-
-// Runs `isoscope run TARGET ARGS --json`: the exit status, the result JSON, the history file
-// (parsed) and standard error.
-function run(target, args) {
-  const out = join(dir, `h${++n}.json`);
-  const argv = ['run', ...(target ? [target] : []), ...args, '--out', out, '--json'];
-  const r = spawnSync(cli, argv, { encoding: 'utf8', maxBuffer: 1 << 28 });
-  const result = r.stdout ? JSON.parse(r.stdout) : null;
-  const history = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : null;
-  return { status: r.status, result, history, stderr: r.stderr, out };
-}
 
 // The anomaly vocabulary: the weakest level that forbids each kind, and the lattice's order.
 const vocabulary = JSON.parse(execFileSync(cli, ['anomalies', '--json'], { encoding: 'utf8' }));
@@ -39,7 +24,6 @@ const chain = ['RC', 'RR', 'RA', 'CC', 'PC', 'SI', 'SER', 'SSER'];
 // The transactional levels form a chain (model/levels.cpp): a level forbids what any weaker one does.
 const atLeast = (level, weakest) => chain.includes(weakest) && chain.indexOf(level) >= chain.indexOf(weakest);
 
-const verdict = (res, level) => res.result.levels[level]?.verdict;
 const kinds = (res, level) => (res.result.levels[level]?.anomalies ?? []).map((a) => a.kind);
 const weaker = ['RC', 'RR', 'RA', 'CC', 'PC', 'SI', 'SER'];
 
