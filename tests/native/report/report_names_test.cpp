@@ -148,7 +148,7 @@ TEST(ReportNames, RecordedHistoriesGetTheirManifestVerdicts) {
       EXPECT_EQ(name_of(sser.anomalies[0].kind), "LostWrite") << (*it)[1];
     }
   }
-  EXPECT_EQ(n, 5u);
+  EXPECT_EQ(n, 6u);
 }
 
 TEST(ReportNames, AThreeTransactionAntiDependencyCycleIsG2) {
