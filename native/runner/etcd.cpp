@@ -221,7 +221,15 @@ class EtcdConnection final : public Connection {
     const Seen* s = nullptr;
     Status st = fetch(key, s);
     if (!st.ok()) return st;
-    if (s->mod_revision == 0) return {Outcome::Failed, "the runner's key " + etcd_key(table_, key) + " is missing"};
+    if (s->mod_revision == 0) {
+      // The key the run created holding 0 is not there at the revision read: a serializable read
+      // from a member that had not yet applied the run's setup (or, with linearizable reads, a
+      // key someone removed). What the read saw is the state before any write of the run, the
+      // history's initial value; a transaction that writes after it compares the key's absence
+      // at commit, and is refused (an abort).
+      value = 0;
+      return {};
+    }
     const char* b = s->value.data();
     const char* e = b + s->value.size();
     if (std::from_chars(b, e, value).ptr != e) return {Outcome::Failed, "the runner's key " + etcd_key(table_, key) + " holds '" + s->value + "', not a number"};

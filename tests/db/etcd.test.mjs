@@ -4,8 +4,8 @@
 // (--reads serializable) read a member's own, possibly stale, state.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync, execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli, recorder, testDir, useServer, verdict } from './_servers.mjs';
 
@@ -99,4 +99,29 @@ test('etcd: clear errors for an unreachable member, --nemesis kill, --reads else
   const h = spawnSync(cli, ['hermitage', single.url], { encoding: 'utf8' });
   assert.equal(h.status, 2);
   assert.match(h.stderr, /etcd is a key-value store without SQL/);
+});
+
+// A runner key that is not there when read (a serializable read from a member that has not yet
+// applied the run's setup, or a key removed, as here, by another client in the middle of the
+// run) reads as the run's initial value: the run goes on to its end and the report judges it,
+// instead of stopping with "the runner's key ... is missing".
+test('etcd: a runner key removed during the run reads as the initial value; the run goes on', async () => {
+  const out = join(dir, 'removed.json');
+  const child = spawn(cli, ['run', single.url, '--duration', '3', '--keys', '4', '--level', 'SER', '--out', out, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '', stderr = '';
+  child.stdout.on('data', (d) => { stdout += d; });
+  child.stderr.on('data', (d) => { stderr += d; });
+  await new Promise((r) => setTimeout(r, 1200));
+  const endpoints = single.url.replace('etcd://', '');
+  const keys = execFileSync('etcdctl', ['--endpoints', endpoints, 'get', '--prefix', 'isoscope_run', '--keys-only'],
+    { encoding: 'utf8', env: { ...process.env, ETCDCTL_API: '3' } }).split('\n').filter((k) => /_registers\/\d+$/.test(k));
+  assert.ok(keys.length > 0, 'the run made its keys');
+  for (const k of keys) execFileSync('etcdctl', ['--endpoints', endpoints, 'del', k], { env: { ...process.env, ETCDCTL_API: '3' } });
+  const code = await new Promise((r) => child.on('exit', r));
+  assert.ok(code === 0 || code === 1, `the run ended with a verdict (exit ${code}): ${stderr}`);
+  assert.doesNotMatch(stderr, /is missing/);
+  const result = JSON.parse(stdout);
+  assert.ok(['pass', 'fail'].includes(result.levels.SER.verdict));
+  assert.equal(JSON.parse(readFileSync(out, 'utf8')).recorded_by.interrupted, false);
+  assert.equal(runnerKeys(single.url), 0, "the runner's keys are gone");
 });
