@@ -90,9 +90,13 @@ test('PostgreSQL REPEATABLE READ: random tables show predicate write skew (SER f
       assert.ok(kinds(rr, 'SI').every((k) => k === 'WriteConflict' || k === 'LostUpdate'), `seed ${seed}: SI names ${kinds(rr, 'SI')}`);
       assert.ok(insertAfterConcurrentDelete(rr.history), `seed ${seed}: SI fails without an insert after a concurrent delete`);
     }
-    assert.equal(verdict(rr, 'SER'), 'fail', `seed ${seed}: SER`);
-    const ser = anomalies(rr, 'SER')[0];
-    found.push({ seed, si: verdict(rr, 'SI'), kinds: kinds(rr, 'SER'), throughSelect: throughSelect(ser), transactions: ser.transactions.length });
+    // Write skew needs sessions that overlap just so: most runs show it, a run may not (once in
+    // a fresh npm test, seed 2 passed SER).
+    assert.ok(['pass', 'fail'].includes(verdict(rr, 'SER')), `seed ${seed}: SER ${verdict(rr, 'SER')}`);
+    if (verdict(rr, 'SER') === 'fail') {
+      const ser = anomalies(rr, 'SER')[0];
+      found.push({ seed, si: verdict(rr, 'SI'), kinds: kinds(rr, 'SER'), throughSelect: throughSelect(ser), transactions: ser.transactions.length });
+    }
     // The same programs at SERIALIZABLE: PostgreSQL's serialization failures keep it serializable.
     const s = run(pg, ['--isolation', 'serializable', ...shape, '--seed', String(seed)]);
     assertRecorded(s);
@@ -100,6 +104,7 @@ test('PostgreSQL REPEATABLE READ: random tables show predicate write skew (SER f
     assert.ok(s.history.recorded_by.aborted > 0, 'serialization failures are recorded as aborts');
   }
   t.diagnostic(JSON.stringify(found));
+  assert.ok(found.length >= 3, `SER fails at REPEATABLE READ in most of the five runs (${found.length})`);
   // The counterexample is the smallest cycle the known orderings close: on a hundred
   // transactions more often a write skew through the rows a select returned (WriteSkew, G2)
   // than through one it missed (G2-predicate), which about a third of these runs name.
